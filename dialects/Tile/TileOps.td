@@ -1,0 +1,197 @@
+//===- TileOps.td - tile dialect operations ----------------*- tablegen -*-===//
+
+#ifndef TILEGEN_DIALECT_TILE_TILEOPS_TD
+#define TILEGEN_DIALECT_TILE_TILEOPS_TD
+
+include "TileDialect.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/IR/CommonAttrConstraints.td"
+
+//===----------------------------------------------------------------------===//
+// Level 1: the description
+//===----------------------------------------------------------------------===//
+
+def Tile_GemmOp : Tile_Op<"gemm", [Symbol]> {
+  let summary = "a GEMM pipeline description: D = alpha * A x B + beta * C";
+  let description = [{
+    One GEMM kernel, described by its pipeline. A is M x K, B is K x N, C and D are M x N; M, N
+    and K are run-time values. Every field is written `name = value` inside braces; fields left
+    out take the defaults shown below, and the printer always prints every field.
+
+    | field | values | default | meaning |
+    |---|---|---|---|
+    | `a`, `b`, `c` | `bf16 row`, `f16 col`, `f32 row` ... | required | element type and layout (`row`: the second index is contiguous) |
+    | `accumulator` | `f32` | `f32` | accumulator element type |
+    | `tile` | `[M, N, K]` | required | CTA tile; K is the depth of one K-slice |
+    | `stages` | integer or `auto` | `auto` | depth of the shared-memory ring |
+    | `accumulators` | 1 or 2 | 1 | accumulator buffers (2: the epilogue of one tile overlaps the MMA of the next) |
+    | `schedule` | `auto`, `multistage`, `warp_specialized` | `auto` | warp roles: every warp loads and multiplies, or producer / MMA / epilogue roles |
+    | `copy` | `auto`, `cp_async`, `tma` | `auto` | global-to-shared copy engine |
+    | `warps` | `[WM, WN]` | derived | layout of the MMA warps over the CTA tile |
+    | `mma` | `[m, n, k]` | derived | MMA instruction shape |
+    | `cluster` | `[X, Y, Z]` | `[1, 1, 1]` | thread-block cluster shape |
+    | `multicast` | `none`, `a`, `b`, `ab` | `none` | operands multicast by TMA across the cluster |
+    | `cta_group` | 1 or 2 | 1 | tcgen05 CTA pair (sm_100a family) |
+    | `grid` | `tiles`, `persistent` | `tiles` | one CTA per output tile, or one per SM looping over tiles |
+    | `raster` | `row`, `col` | `row` | order of output tiles |
+    | `swizzle` | integer >= 1 | 8 | tiles grouped along the raster's minor axis for L2 reuse |
+    | `alpha`, `beta` | floats | 1.0, 0.0 | epilogue scalars (run-time parameters; these are defaults) |
+    | `target` | `"sm_90a"` ... | none | optional; `--target` overrides |
+
+    Example:
+
+    ```mlir
+    tile.gemm @gemm_bf16 {
+      a = bf16 row, b = bf16 col, c = bf16 row, accumulator = f32,
+      tile = [128, 128, 32], stages = 4, schedule = multistage
+    }
+    ```
+  }];
+
+  let arguments = (ins
+    SymbolNameAttr:$sym_name,
+    TypeAttr:$a_type, StrAttr:$a_layout,
+    TypeAttr:$b_type, StrAttr:$b_layout,
+    TypeAttr:$c_type, StrAttr:$c_layout,
+    TypeAttr:$acc_type,
+    DenseI64ArrayAttr:$tile,
+    I64Attr:$stages,
+    I64Attr:$accumulators,
+    StrAttr:$schedule,
+    StrAttr:$copy,
+    DenseI64ArrayAttr:$warps,
+    DenseI64ArrayAttr:$mma,
+    DenseI64ArrayAttr:$cluster,
+    StrAttr:$multicast,
+    I64Attr:$cta_group,
+    StrAttr:$grid,
+    StrAttr:$raster,
+    I64Attr:$swizzle,
+    F64Attr:$alpha,
+    F64Attr:$beta,
+    OptionalAttr<StrAttr>:$target
+  );
+
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+
+  let extraClassDeclaration = [{
+    /// `stages = auto` is stored as 0.
+    bool hasAutoStages() { return getStages() == 0; }
+    int64_t getTileM() { return getTile()[0]; }
+    int64_t getTileN() { return getTile()[1]; }
+    int64_t getTileK() { return getTile()[2]; }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Level 2: the pipeline plan
+//===----------------------------------------------------------------------===//
+
+def Tile_PipelineOp : Tile_Op<"pipeline",
+    [Symbol, NoTerminator, SingleBlock, IsolatedFromAbove]> {
+  let summary = "the target-independent pipeline of one GEMM kernel";
+  let description = [{
+    The expansion of a `tile.gemm` for one target: launch shape, shared-memory budget and, in its
+    body, the ring (`tile.ring`), the accumulator buffers (`tile.accumulators`), the warp roles
+    (`tile.role`), the loops over output tiles and K-slices (`tile.schedule`) and the epilogue
+    (`tile.epilogue`). Target lowerings read only this op and its body. `description` keeps the
+    text of the `tile.gemm` it came from, for the manifest.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$target,
+                       DenseI64ArrayAttr:$block, DenseI64ArrayAttr:$cluster,
+                       I64Attr:$smem_bytes, StrAttr:$description);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $sym_name `target` $target `block` $block `cluster` $cluster `smem` $smem_bytes
+    attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_RingOp : Tile_Op<"ring", [HasParent<"PipelineOp">]> {
+  let summary = "the S-slot shared-memory ring that carries K-slices of A and B";
+  let description = [{
+    `slots` stages of one K-slice each. Slot `s` holds the A slice (`a_shape` = rows x
+    contiguous elements, in shared memory at `offset + s * slot_bytes`) followed by the B slice
+    at `b_offset` within the slot. `sync` names the hand-off: `cp.async.groups` (every thread
+    copies and waits on its own commit groups, then a CTA barrier) or `mbarrier.full_empty`
+    (a full barrier with a transaction count and an empty barrier per slot, at
+    `barrier_offset`). Slice g of the loop over K-slices lives in slot g mod slots; its phase
+    is (g / slots) mod 2.
+  }];
+  let arguments = (ins I64Attr:$slots, I64Attr:$slice_k,
+                       TypeAttr:$a_type, StrAttr:$a_layout, DenseI64ArrayAttr:$a_shape,
+                       TypeAttr:$b_type, StrAttr:$b_layout, DenseI64ArrayAttr:$b_shape,
+                       I64Attr:$offset, I64Attr:$slot_bytes, I64Attr:$b_offset,
+                       StrAttr:$sync, I64Attr:$barrier_offset, StrAttr:$swizzle);
+  let assemblyFormat = [{
+    `slots` $slots `slice_k` $slice_k
+    `a` $a_shape $a_type $a_layout `b` $b_shape $b_type $b_layout
+    `sync` $sync `swizzle` $swizzle
+    `offset` $offset `slot_bytes` $slot_bytes `b_offset` $b_offset `barriers` $barrier_offset
+    attr-dict
+  }];
+}
+
+def Tile_AccumulatorsOp : Tile_Op<"accumulators", [HasParent<"PipelineOp">]> {
+  let summary = "the accumulator buffers of the MMA role";
+  let description = [{
+    `count` buffers of `shape` (the CTA tile's M x N) of `type`, held in `storage`
+    (`registers` on mma.sync and wgmma, `tmem` on tcgen05). With two buffers the epilogue of
+    tile t drains one while the MMA of tile t + 1 fills the other.
+  }];
+  let arguments = (ins I64Attr:$count, DenseI64ArrayAttr:$shape, TypeAttr:$type,
+                       StrAttr:$storage);
+  let assemblyFormat = "$count `x` $shape $type `in` $storage attr-dict";
+}
+
+def Tile_RoleOp : Tile_Op<"role", [HasParent<"PipelineOp">]> {
+  let summary = "one warp role: which warps do it, with which instruction";
+  let description = [{
+    `name` is `producer` (fills ring slots), `mma` (waits for a full slot, issues the MMAs,
+    releases the slot) or `epilogue` (drains an accumulator buffer into D). `warps` is
+    [first warp, count]; roles may share warps (the multistage schedule runs all three roles in
+    every warp). `instr` names the instruction the role issues; `layout` the arrangement of its
+    warps over the tile (for the mma role); `regs` a register budget per thread (0: ptxas
+    decides).
+  }];
+  let arguments = (ins StrAttr:$name, DenseI64ArrayAttr:$warps, StrAttr:$instr,
+                       DenseI64ArrayAttr:$layout, I64Attr:$regs);
+  let assemblyFormat = [{
+    $name `warps` $warps `issues` $instr `layout` $layout `regs` $regs attr-dict
+  }];
+}
+
+def Tile_ScheduleOp : Tile_Op<"schedule", [HasParent<"PipelineOp">]> {
+  let summary = "the loops over output tiles and K-slices";
+  let description = [{
+    for each output tile (`grid = tiles`: tile = CTA index; `persistent`: tile = CTA index,
+    CTA index + grid size, ...), in `raster` order with groups of `swizzle` tiles along the
+    minor axis; for each K-slice of `slice_k` elements: the roles' steps. `tile` is the CTA tile
+    [M, N].
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$tile, I64Attr:$slice_k, StrAttr:$grid,
+                       StrAttr:$raster, I64Attr:$swizzle);
+  let assemblyFormat = [{
+    `tiles` $tile `slice_k` $slice_k `grid` $grid `raster` $raster `swizzle` $swizzle attr-dict
+  }];
+}
+
+def Tile_EpilogueOp : Tile_Op<"epilogue", [HasParent<"PipelineOp">]> {
+  let summary = "D = alpha * acc + beta * C, converted to the output type";
+  let description = [{
+    `alpha` and `beta` are the description's defaults; the kernel takes both as run-time
+    parameters. `path` is `direct` (predicated stores from registers) or `smem_tma` (staged
+    through `smem_bytes` of shared memory at `offset` and written by a TMA store).
+  }];
+  let arguments = (ins F64Attr:$alpha, F64Attr:$beta, TypeAttr:$out_type, StrAttr:$out_layout,
+                       StrAttr:$path, I64Attr:$offset, I64Attr:$smem_bytes);
+  let assemblyFormat = [{
+    `alpha` $alpha `beta` $beta `out` $out_type $out_layout `via` $path
+    `offset` $offset `bytes` $smem_bytes attr-dict
+  }];
+}
+
+#endif // TILEGEN_DIALECT_TILE_TILEOPS_TD

@@ -1,0 +1,69 @@
+//===- GemmPlan.h - a tile.gemm resolved for one target ---------*- C++ -*-===//
+//
+// The one place that turns a description plus a target into concrete choices: MMA family and
+// instruction shape, warp layout, schedule, copy engine, ring depth and the shared-memory map.
+// `tile-check-target` uses it to reject what the target cannot do; `tile-expand-pipeline` to
+// build the plan ops; `tilegen explain` to report budgets.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEGEN_PIPELINE_GEMMPLAN_H
+#define TILEGEN_PIPELINE_GEMMPLAN_H
+
+#include "tilegen/Dialect/Tile/TileDialect.h"
+#include "tilegen/Target/NVTarget.h"
+
+#include "mlir/Support/LLVM.h"
+
+namespace tilegen {
+
+/// Bytes of shared memory by purpose, for budget reports.
+struct SmemMap {
+  int64_t aSliceBytes = 0;   ///< one K-slice of A
+  int64_t bSliceBytes = 0;   ///< one K-slice of B
+  int64_t slotBytes = 0;     ///< aSliceBytes + bSliceBytes, rounded to the slot alignment
+  int64_t ringOffset = 0;
+  int64_t barrierOffset = 0; ///< mbarriers (8 bytes each)
+  int64_t barrierBytes = 0;
+  int64_t epilogueOffset = 0;
+  int64_t epilogueBytes = 0;
+  int64_t total = 0;         ///< dynamic shared memory the kernel asks for
+};
+
+struct GemmPlan {
+  NVTarget target;
+  MmaFamily family = MmaFamily::MmaSync;
+  std::string schedule;      ///< multistage | warp_specialized
+  std::string copy;          ///< cp_async | tma
+  int64_t tileM = 0, tileN = 0, tileK = 0;
+  int64_t stages = 0;        ///< resolved (never 0)
+  bool stagesWereAuto = false;
+  int64_t accumulators = 1;
+  int64_t warpsM = 0, warpsN = 0; ///< MMA warp layout
+  int64_t mmaM = 0, mmaN = 0, mmaK = 0;
+  int64_t threads = 0;       ///< threads per CTA
+  int64_t swizzleBytes = 0;  ///< shared-memory swizzle span of the ring (128: 128-byte XOR)
+  SmemMap smem;
+
+  /// Bytes a ring of `s` stages plus the rest needs (for `stages = auto` and reports).
+  int64_t smemFor(int64_t s) const;
+};
+
+/// Resolves `op` for `target`. Reports the first rule the description breaks on `op` (naming
+/// the field, the value, the target and the reason) and fails.
+mlir::FailureOr<GemmPlan> resolveGemm(tile::GemmOp op, const NVTarget &target);
+
+/// The target a description is compiled for: `override` if non-empty, else the op's `target`
+/// attribute. Reports and fails if neither names a known target.
+mlir::FailureOr<NVTarget> targetFor(tile::GemmOp op, llvm::StringRef override);
+
+/// Writes the resolved choices (stages, schedule, copy, warps, mma, target) back onto `op` so
+/// that the checked description prints what will be built.
+void recordPlan(tile::GemmOp op, const GemmPlan &plan);
+
+/// Bytes of one element of `type` (bf16: 2).
+int64_t byteWidth(mlir::Type type);
+
+} // namespace tilegen
+
+#endif // TILEGEN_PIPELINE_GEMMPLAN_H

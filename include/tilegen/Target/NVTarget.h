@@ -1,0 +1,93 @@
+//===- NVTarget.h - the NVIDIA target table ---------------------*- C++ -*-===//
+//
+// One table holds every fact tilegen knows about a target: its MMA families, copy engines,
+// clusters, Tensor Memory, budgets and the PTX ISA version and ptxas target to emit. Sources:
+// the CUDA programming guide's compute-capability tables and the PTX ISA's target notes (see
+// lib/Target/NVTarget.cpp for the citations per row).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEGEN_TARGET_NVTARGET_H
+#define TILEGEN_TARGET_NVTARGET_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace tilegen {
+
+/// The tensor-core instruction family a kernel is built on.
+enum class MmaFamily { MmaSync, Wgmma, Tcgen05 };
+
+llvm::StringRef stringifyMmaFamily(MmaFamily family);
+
+/// One row of the target table.
+struct NVTargetInfo {
+  const char *name;          ///< "sm_90a"
+  unsigned major, minor;     ///< compute capability
+  char suffix;               ///< 'a' for architecture-specific targets, 0 otherwise
+  const char *gpus;          ///< example GPUs
+  bool mmaSync;              ///< mma.sync + ldmatrix (bf16/f16 m16n8k16)
+  bool wgmma;                ///< wgmma.mma_async (sm_90a only)
+  bool tcgen05;              ///< tcgen05.mma + Tensor Memory (sm_100a family)
+  bool ctaGroup2;            ///< tcgen05 cta_group::2 (CTA pair)
+  bool cpAsync;              ///< cp.async (sm_80+)
+  bool tma;                  ///< cp.async.bulk.tensor (sm_90+)
+  bool tmaMulticast;         ///< .multicast::cluster in hardware
+  unsigned maxClusterSize;   ///< largest portable cluster (1: no clusters)
+  unsigned smemPerBlock;     ///< bytes of shared memory one block may use (opt-in maximum)
+  unsigned smemPerSM;        ///< bytes of shared memory per SM
+  unsigned residentWarps;    ///< resident warps per SM
+  unsigned regsPerSM;        ///< 32-bit registers per SM
+  unsigned tmemColumns;      ///< Tensor Memory columns per CTA (0: none)
+  unsigned ptxVersion;       ///< PTX ISA version to emit, times 10 (78 = 7.8)
+  // Costs for the pipeline model (per SM): dense BF16 tensor FLOP/cycle and a memory share.
+  double tensorFlopsPerCyclePerSM; ///< dense BF16 FLOP per cycle per SM
+  double clockGHz;                 ///< boost clock of the reference part
+  double dramBytesPerCyclePerSM;   ///< HBM/GDDR bandwidth share per SM per cycle
+};
+
+/// A parsed target: `sm_90a` -> {9, 0, 'a'}. The value type passes use; predicates answer from
+/// the table.
+class NVTarget {
+public:
+  /// Parses "sm_90a"; std::nullopt if the name is not in the table.
+  static std::optional<NVTarget> parse(llvm::StringRef name);
+  /// Every target in the table, in order.
+  static llvm::ArrayRef<NVTargetInfo> all();
+  /// "sm_80, sm_86, ..." for diagnostics.
+  static std::string knownNames();
+
+  const NVTargetInfo &info() const { return *row; }
+  llvm::StringRef name() const { return row->name; }
+  unsigned major() const { return row->major; }
+  unsigned minor() const { return row->minor; }
+  bool hasMmaSync() const { return row->mmaSync; }
+  bool hasWgmma() const { return row->wgmma; }
+  bool hasTcgen05() const { return row->tcgen05; }
+  bool hasCtaGroup2() const { return row->ctaGroup2; }
+  bool hasCpAsync() const { return row->cpAsync; }
+  bool hasTma() const { return row->tma; }
+  bool hasTmaMulticast() const { return row->tmaMulticast; }
+  unsigned maxClusterSize() const { return row->maxClusterSize; }
+  unsigned smemPerBlock() const { return row->smemPerBlock; }
+  unsigned residentWarps() const { return row->residentWarps; }
+  unsigned tmemColumns() const { return row->tmemColumns; }
+  unsigned ptxVersion() const { return row->ptxVersion; }
+  /// The family tilegen uses by default on this target: the newest it has.
+  MmaFamily preferredFamily() const;
+  /// The NVPTX feature string for LLVM, e.g. "+ptx80".
+  std::string ptxFeature() const;
+  /// Which families the target offers, for diagnostics ("mma.sync, wgmma").
+  std::string familiesString() const;
+
+private:
+  explicit NVTarget(const NVTargetInfo *row) : row(row) {}
+  const NVTargetInfo *row;
+};
+
+} // namespace tilegen
+
+#endif // TILEGEN_TARGET_NVTARGET_H

@@ -1,0 +1,148 @@
+//===- Ptxas.cpp - running ptxas ------------------------------------------===//
+
+#include "tilegen/Codegen/Ptxas.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+using namespace tilegen;
+
+static std::string readFile(llvm::StringRef path) {
+  auto buf = llvm::MemoryBuffer::getFile(path);
+  return buf ? (*buf)->getBuffer().str() : std::string();
+}
+
+/// Runs `program args...` with a time limit; returns exit code, stdout+stderr text.
+static int runCaptured(llvm::StringRef program, llvm::ArrayRef<std::string> args,
+                       unsigned timeout, std::string &output, std::string &error) {
+  llvm::SmallString<128> outPath;
+  llvm::sys::fs::createTemporaryFile("tilegen-ptxas", "log", outPath);
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(outPath),
+                                                llvm::StringRef(outPath)};
+  llvm::SmallVector<llvm::StringRef> argv{program};
+  for (const std::string &a : args)
+    argv.push_back(a);
+  bool failedToRun = false;
+  int rc = llvm::sys::ExecuteAndWait(program, argv, std::nullopt, redirects, timeout, 0, &error,
+                                     &failedToRun);
+  output = readFile(outPath);
+  llvm::sys::fs::remove(outPath);
+  if (failedToRun)
+    return -100;
+  return rc;
+}
+
+llvm::Expected<PtxasTool> tilegen::findPtxas(llvm::StringRef explicitPath) {
+  std::string path;
+  if (const char *env = std::getenv("TILEGEN_PTXAS"))
+    path = env;
+  else if (!explicitPath.empty())
+    path = explicitPath.str();
+  else if (auto found = llvm::sys::findProgramByName("ptxas"))
+    path = *found;
+  else if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"))
+    path = "/usr/local/cuda/bin/ptxas";
+  if (path.empty() || !llvm::sys::fs::can_execute(path))
+    return llvm::createStringError(
+        "ptxas not found (looked at $TILEGEN_PTXAS, PATH and /usr/local/cuda/bin): install the "
+        "CUDA toolkit 12.8 or newer (it brings ptxas), or point TILEGEN_PTXAS at it; "
+        "--emit=ptx works without it");
+  PtxasTool tool;
+  tool.path = path;
+  std::string out, err;
+  int rc = runCaptured(path, {"--version"}, 20, out, err);
+  if (rc != 0)
+    return llvm::createStringError("cannot run '" + path + " --version': " +
+                                   (err.empty() ? out : err));
+  llvm::Regex release("release ([0-9]+)\\.([0-9]+)");
+  llvm::SmallVector<llvm::StringRef> m;
+  if (!release.match(out, &m))
+    return llvm::createStringError("cannot read the version of '" + path + "' from: " + out);
+  tool.major = std::stoi(m[1].str());
+  tool.minor = std::stoi(m[2].str());
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(out).trim().split(lines, '\n');
+  tool.versionLine = lines.empty() ? out : lines.back().trim().str();
+  return tool;
+}
+
+std::pair<unsigned, unsigned> tilegen::minimumPtxasFor(const NVTarget &target) {
+  if (target.name() == "sm_103a")
+    return {12, 9};
+  if (target.major() >= 10)
+    return {12, 8};
+  if (target.major() == 9)
+    return {12, 0};
+  if (target.minor() == 9)
+    return {11, 8};
+  return {11, 1};
+}
+
+llvm::Expected<PtxasResult> tilegen::runPtxas(const PtxasTool &tool, llvm::StringRef ptx,
+                                              const NVTarget &target,
+                                              llvm::StringRef cubinPath,
+                                              llvm::StringRef extraOptions,
+                                              unsigned timeoutSeconds) {
+  auto [needMajor, needMinor] = minimumPtxasFor(target);
+  if (tool.major < needMajor || (tool.major == needMajor && tool.minor < needMinor))
+    return llvm::createStringError(llvm::formatv(
+        "ptxas at {0} is CUDA {1}.{2}; target {3} needs CUDA {4}.{5} or newer: install a newer "
+        "CUDA toolkit (or point TILEGEN_PTXAS at its ptxas); --emit=ptx works without it",
+        tool.path, tool.major, tool.minor, target.name(), needMajor, needMinor));
+  llvm::SmallString<128> ptxPath;
+  if (auto ec = llvm::sys::fs::createTemporaryFile("tilegen", "ptx", ptxPath))
+    return llvm::createStringError("cannot create a temporary file: " + ec.message());
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(ptxPath, ec);
+    if (ec)
+      return llvm::createStringError("cannot write " + ptxPath.str().str() + ": " +
+                                     ec.message());
+    os << ptx;
+  }
+  std::vector<std::string> args = {"-arch=" + target.name().str(), "-v", "-O3"};
+  llvm::SmallVector<llvm::StringRef> extra;
+  extraOptions.split(extra, ' ', -1, false);
+  for (llvm::StringRef e : extra)
+    args.push_back(e.str());
+  args.push_back(std::string(ptxPath));
+  args.push_back("-o");
+  args.push_back(cubinPath.str());
+  std::string out, err;
+  int rc = runCaptured(tool.path, args, timeoutSeconds, out, err);
+  llvm::sys::fs::remove(ptxPath);
+  if (rc == -2 || (rc < 0 && llvm::StringRef(err).contains("timed out")))
+    return llvm::createStringError(llvm::formatv(
+        "ptxas did not finish within {0} s for target {1} (raise --ptxas-timeout)",
+        timeoutSeconds, target.name()));
+  if (rc != 0) {
+    // Point at the PTX line ptxas names.
+    std::string msg = "tilegen bug: ptxas rejected the PTX tilegen emitted for target " +
+                      target.name().str() + " (please report it with the description)\n" +
+                      out;
+    llvm::Regex lineRe("line ([0-9]+)");
+    llvm::SmallVector<llvm::StringRef> m;
+    if (lineRe.match(out, &m)) {
+      unsigned line = std::stoul(m[1].str());
+      llvm::SmallVector<llvm::StringRef> lines;
+      ptx.split(lines, '\n');
+      if (line >= 1 && line <= lines.size())
+        msg += llvm::formatv("PTX line {0}: {1}\n", line, lines[line - 1].trim()).str();
+    }
+    if (!err.empty())
+      msg += err;
+    return llvm::createStringError(llvm::StringRef(msg).rtrim().str());
+  }
+  PtxasResult result;
+  result.info = out;
+  return result;
+}

@@ -1,0 +1,188 @@
+//===- Common.cpp - shared pieces of the tile-to-NVVM lowerings -----------===//
+
+#include "Common.h"
+
+using namespace mlir;
+using namespace tilegen;
+using namespace tilegen::lowering;
+
+FailureOr<PipelineView> PipelineView::get(tile::PipelineOp op) {
+  std::optional<NVTarget> target = NVTarget::parse(op.getTarget());
+  if (!target)
+    return op.emitOpError() << "unknown target '" << op.getTarget() << "'";
+  PipelineView v{op, {}, {}, {}, {}, {}, {}, {}, *target};
+  for (Operation &child : op.getBody().front()) {
+    if (auto r = dyn_cast<tile::RingOp>(child))
+      v.ring = r;
+    else if (auto a = dyn_cast<tile::AccumulatorsOp>(child))
+      v.accumulators = a;
+    else if (auto s = dyn_cast<tile::ScheduleOp>(child))
+      v.schedule = s;
+    else if (auto e = dyn_cast<tile::EpilogueOp>(child))
+      v.epilogueOp = e;
+    else if (auto role = dyn_cast<tile::RoleOp>(child)) {
+      if (role.getName() == "producer")
+        v.producer = role;
+      else if (role.getName() == "mma")
+        v.mma = role;
+      else if (role.getName() == "epilogue")
+        v.epilogue = role;
+    }
+  }
+  if (!v.ring || !v.accumulators || !v.schedule || !v.epilogueOp || !v.producer || !v.mma ||
+      !v.epilogue)
+    return op.emitOpError() << "is incomplete: it needs a ring, accumulators, a schedule, an "
+                               "epilogue and the producer, mma and epilogue roles";
+  return v;
+}
+
+Value KernelBuilder::c32(int64_t v) { return arith::ConstantIntOp::create(*this, v, 32); }
+Value KernelBuilder::c64(int64_t v) { return arith::ConstantIntOp::create(*this, v, 64); }
+Value KernelBuilder::f32c(double v) {
+  return arith::ConstantFloatOp::create(*this, getF32Type(), APFloat((float)v));
+}
+Value KernelBuilder::add(Value a, Value b) { return arith::AddIOp::create(*this, a, b); }
+Value KernelBuilder::add(Value a, int64_t b) {
+  if (b == 0)
+    return a;
+  return add(a, a.getType().isInteger(64) ? c64(b) : c32(b));
+}
+Value KernelBuilder::sub(Value a, Value b) { return arith::SubIOp::create(*this, a, b); }
+Value KernelBuilder::mul(Value a, Value b) { return arith::MulIOp::create(*this, a, b); }
+Value KernelBuilder::mul(Value a, int64_t b) {
+  if (b == 1)
+    return a;
+  return mul(a, a.getType().isInteger(64) ? c64(b) : c32(b));
+}
+Value KernelBuilder::divu(Value a, int64_t b) {
+  if (b == 1)
+    return a;
+  return divu(a, a.getType().isInteger(64) ? c64(b) : c32(b));
+}
+Value KernelBuilder::divu(Value a, Value b) { return arith::DivUIOp::create(*this, a, b); }
+Value KernelBuilder::remu(Value a, int64_t b) {
+  return remu(a, a.getType().isInteger(64) ? c64(b) : c32(b));
+}
+Value KernelBuilder::remu(Value a, Value b) { return arith::RemUIOp::create(*this, a, b); }
+Value KernelBuilder::xori(Value a, Value b) { return arith::XOrIOp::create(*this, a, b); }
+Value KernelBuilder::andi(Value a, Value b) { return arith::AndIOp::create(*this, a, b); }
+Value KernelBuilder::minu(Value a, Value b) { return arith::MinUIOp::create(*this, a, b); }
+Value KernelBuilder::ult(Value a, Value b) {
+  return arith::CmpIOp::create(*this, arith::CmpIPredicate::ult, a, b);
+}
+Value KernelBuilder::ult(Value a, int64_t b) {
+  return ult(a, a.getType().isInteger(64) ? c64(b) : c32(b));
+}
+Value KernelBuilder::eq(Value a, int64_t b) {
+  return arith::CmpIOp::create(*this, arith::CmpIPredicate::eq, a,
+                               a.getType().isInteger(64) ? c64(b) : c32(b));
+}
+Value KernelBuilder::select(Value c, Value t, Value f) {
+  return arith::SelectOp::create(*this, c, t, f);
+}
+Value KernelBuilder::zext64(Value v) { return arith::ExtUIOp::create(*this, i64(), v); }
+Value KernelBuilder::ceilDiv(Value a, int64_t b) { return divu(add(a, b - 1), b); }
+Value KernelBuilder::gep(Value base, Value byteOffset) {
+  return LLVM::GEPOp::create(*this, base.getType(), getI8Type(), base,
+                             ValueRange{byteOffset});
+}
+
+LLVM::LLVMFuncOp lowering::createKernel(KernelBuilder &b, PipelineView &view,
+                                        ArrayRef<KernelParam> params) {
+  SmallVector<Type> argTypes;
+  for (const KernelParam &p : params)
+    argTypes.push_back(p.llvmType);
+  auto fnType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(b.getContext()), argTypes);
+  auto func = LLVM::LLVMFuncOp::create(b, view.op.getSymName(), fnType);
+  MLIRContext *ctx = b.getContext();
+  func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
+  SmallVector<int32_t> block(view.op.getBlock().begin(), view.op.getBlock().end());
+  func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(), b.getDenseI32ArrayAttr(block));
+
+  // What the manifest needs, kept on the function until the driver writes it.
+  SmallVector<Attribute> abi;
+  for (const KernelParam &p : params) {
+    NamedAttrList d;
+    d.append("name", b.getStringAttr(p.name));
+    d.append("kind", b.getStringAttr(p.kind));
+    if (!p.tensor.empty())
+      d.append("tensor", b.getStringAttr(p.tensor));
+    if (!p.value.empty())
+      d.append("value", b.getStringAttr(p.value));
+    abi.push_back(d.getDictionary(ctx));
+  }
+  func->setAttr("tilegen.params", b.getArrayAttr(abi));
+  func->setAttr("tilegen.block", view.op.getBlockAttr());
+  func->setAttr("tilegen.cluster", view.op.getClusterAttr());
+  func->setAttr("tilegen.smem", b.getI64IntegerAttr(view.op.getSmemBytes()));
+  func->setAttr("tilegen.grid", view.schedule.getGridAttr());
+  func->setAttr("tilegen.tile", view.schedule.getTileAttr());
+  func->setAttr("tilegen.description", view.op.getDescriptionAttr());
+  func->setAttr("tilegen.target", view.op.getTargetAttr());
+  func->setAttr("tilegen.constraints", b.getArrayAttr({}));
+  auto typeName = [](Type t) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << t;
+    return s;
+  };
+  NamedAttrList operands;
+  operands.append("a_type", b.getStringAttr(typeName(view.ring.getAType())));
+  operands.append("a_layout", view.ring.getALayoutAttr());
+  operands.append("b_type", b.getStringAttr(typeName(view.ring.getBType())));
+  operands.append("b_layout", view.ring.getBLayoutAttr());
+  operands.append("c_type", b.getStringAttr(typeName(view.epilogueOp.getOutType())));
+  operands.append("c_layout", view.epilogueOp.getOutLayoutAttr());
+  operands.append("accumulator", b.getStringAttr(typeName(view.accumulators.getType())));
+  operands.append("alpha", view.epilogueOp.getAlphaAttr());
+  operands.append("beta", view.epilogueOp.getBetaAttr());
+  func->setAttr("tilegen.operands", operands.getDictionary(ctx));
+  Block *entry = func.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  return func;
+}
+
+void lowering::addConstraint(LLVM::LLVMFuncOp func, StringRef dim, int64_t multiple,
+                             StringRef reason) {
+  Builder b(func.getContext());
+  SmallVector<Attribute> all(cast<ArrayAttr>(func->getAttr("tilegen.constraints")).getValue());
+  for (Attribute a : all)
+    if (cast<DictionaryAttr>(a).getAs<StringAttr>("dim").getValue() == dim &&
+        cast<DictionaryAttr>(a).getAs<IntegerAttr>("multiple").getInt() == multiple)
+      return;
+  NamedAttrList d;
+  d.append("dim", b.getStringAttr(dim));
+  d.append("multiple", b.getI64IntegerAttr(multiple));
+  d.append("reason", b.getStringAttr(reason));
+  all.push_back(d.getDictionary(func.getContext()));
+  func->setAttr("tilegen.constraints", b.getArrayAttr(all));
+}
+
+Value lowering::dynamicSmemBase(KernelBuilder &b, ModuleOp module) {
+  static constexpr StringLiteral kName = "__tilegen_smem";
+  if (!module.lookupSymbol(kName)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto arrayTy = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
+    LLVM::GlobalOp::create(b, arrayTy, /*isConstant=*/false, LLVM::Linkage::External, kName,
+                           Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
+  }
+  return LLVM::AddressOfOp::create(b, b.ptr(3), kName);
+}
+
+std::pair<Value, Value> lowering::rasterTile(KernelBuilder &b, PipelineView &view,
+                                             Value tile, Value tilesM, Value tilesN) {
+  // Row raster: groups of `swizzle` tile rows; inside a group walk down the rows first so
+  // that consecutive CTAs share B columns and A rows in L2. Column raster swaps M and N.
+  bool row = view.schedule.getRaster() == "row";
+  int64_t g = view.schedule.getSwizzle();
+  Value major = row ? tilesM : tilesN, minor = row ? tilesN : tilesM;
+  Value perGroup = b.mul(minor, g);
+  Value group = b.divu(tile, perGroup);
+  Value first = b.mul(group, g);
+  Value inGroup = b.minu(b.sub(major, first), b.c32(g));
+  Value within = b.remu(tile, perGroup);
+  Value majorIdx = b.add(first, b.remu(within, inGroup));
+  Value minorIdx = b.divu(within, inGroup);
+  return row ? std::make_pair(majorIdx, minorIdx) : std::make_pair(minorIdx, majorIdx);
+}

@@ -1,0 +1,106 @@
+//===- Common.h - shared pieces of the tile-to-NVVM lowerings ---*- C++ -*-===//
+
+#ifndef TILEGEN_LIB_CONVERSION_TILETONVVM_COMMON_H
+#define TILEGEN_LIB_CONVERSION_TILETONVVM_COMMON_H
+
+#include "tilegen/Dialect/Tile/TileDialect.h"
+#include "tilegen/Target/NVTarget.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+namespace tilegen::lowering {
+
+/// A tile.pipeline and the plan ops in its body, read once.
+struct PipelineView {
+  tile::PipelineOp op;
+  tile::RingOp ring;
+  tile::AccumulatorsOp accumulators;
+  tile::RoleOp producer, mma, epilogue;
+  tile::ScheduleOp schedule;
+  tile::EpilogueOp epilogueOp;
+  NVTarget target;
+
+  static mlir::FailureOr<PipelineView> get(tile::PipelineOp op);
+  int64_t tileM() { return schedule.getTile()[0]; }
+  int64_t tileN() { return schedule.getTile()[1]; }
+  int64_t sliceK() { return schedule.getSliceK(); }
+  int64_t threads() { return op.getBlock()[0]; }
+};
+
+/// ImplicitLocOpBuilder with the integer and pointer arithmetic kernels need.
+class KernelBuilder : public mlir::ImplicitLocOpBuilder {
+public:
+  using ImplicitLocOpBuilder::ImplicitLocOpBuilder;
+
+  mlir::Type i1() { return getI1Type(); }
+  mlir::Type i32() { return getI32Type(); }
+  mlir::Type i64() { return getI64Type(); }
+  mlir::Type f32() { return getF32Type(); }
+  mlir::Type ptr(unsigned addrSpace) {
+    return mlir::LLVM::LLVMPointerType::get(getContext(), addrSpace);
+  }
+
+  mlir::Value c32(int64_t v);
+  mlir::Value c64(int64_t v);
+  mlir::Value f32c(double v);
+  mlir::Value add(mlir::Value a, mlir::Value b);
+  mlir::Value add(mlir::Value a, int64_t b);
+  mlir::Value sub(mlir::Value a, mlir::Value b);
+  mlir::Value mul(mlir::Value a, mlir::Value b);
+  mlir::Value mul(mlir::Value a, int64_t b);
+  mlir::Value divu(mlir::Value a, int64_t b);
+  mlir::Value divu(mlir::Value a, mlir::Value b);
+  mlir::Value remu(mlir::Value a, int64_t b);
+  mlir::Value remu(mlir::Value a, mlir::Value b);
+  mlir::Value xori(mlir::Value a, mlir::Value b);
+  mlir::Value andi(mlir::Value a, mlir::Value b);
+  mlir::Value minu(mlir::Value a, mlir::Value b);
+  mlir::Value ult(mlir::Value a, mlir::Value b);
+  mlir::Value ult(mlir::Value a, int64_t b);
+  mlir::Value eq(mlir::Value a, int64_t b);
+  mlir::Value select(mlir::Value c, mlir::Value t, mlir::Value f);
+  mlir::Value zext64(mlir::Value v);
+  /// ceil(a / b) for unsigned a.
+  mlir::Value ceilDiv(mlir::Value a, int64_t b);
+  /// `base + byteOffset` (any integer offset type) in `base`'s address space.
+  mlir::Value gep(mlir::Value base, mlir::Value byteOffset);
+};
+
+/// The kernel parameters of one lowering, recorded on the llvm.func for the manifest.
+struct KernelParam {
+  std::string name, kind, tensor, value;
+  mlir::Type llvmType;
+};
+
+/// Creates the kernel `llvm.func` with `nvvm.kernel`, `nvvm.maxntid` and the manifest
+/// attributes (`tilegen.*`), and an entry block. The parameters become the function's arguments
+/// in order.
+mlir::LLVM::LLVMFuncOp createKernel(KernelBuilder &b, PipelineView &view,
+                                    llvm::ArrayRef<KernelParam> params);
+
+/// The dynamic shared-memory base of the module (declares the extern array once).
+mlir::Value dynamicSmemBase(KernelBuilder &b, mlir::ModuleOp module);
+
+/// Records the run-time constraints on M, N, K for the manifest.
+void addConstraint(mlir::LLVM::LLVMFuncOp func, llvm::StringRef dim, int64_t multiple,
+                   llvm::StringRef reason);
+
+/// The output-tile order of the schedule: tile index -> (tile row, tile column), with groups of
+/// `swizzle` tiles along the raster's minor axis.
+std::pair<mlir::Value, mlir::Value> rasterTile(KernelBuilder &b, PipelineView &view,
+                                               mlir::Value tile, mlir::Value tilesM,
+                                               mlir::Value tilesN);
+
+/// The lowerings, one per family (MmaSync.cpp, SM90.cpp, SM100.cpp).
+mlir::LogicalResult lowerMmaSync(PipelineView &view, mlir::ModuleOp module);
+mlir::LogicalResult lowerWgmma(PipelineView &view, mlir::ModuleOp module);
+mlir::LogicalResult lowerTcgen05(PipelineView &view, mlir::ModuleOp module);
+
+} // namespace tilegen::lowering
+
+#endif // TILEGEN_LIB_CONVERSION_TILETONVVM_COMMON_H

@@ -1,0 +1,314 @@
+//===- GemmPlan.cpp - a tile.gemm resolved for one target -----------------===//
+
+#include "tilegen/Pipeline/GemmPlan.h"
+#include "tilegen/Analysis/PipelineModel.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace tilegen;
+using namespace tilegen::tile;
+
+int64_t tilegen::byteWidth(Type type) { return type.getIntOrFloatBitWidth() / 8; }
+
+static int64_t alignTo(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
+
+static std::string listString(ArrayRef<int64_t> v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+static std::string kib(int64_t bytes) {
+  if (bytes % 1024 == 0)
+    return std::to_string(bytes / 1024) + " KB";
+  return llvm::formatv("{0:F1} KB", bytes / 1024.0).str();
+}
+
+FailureOr<NVTarget> tilegen::targetFor(GemmOp op, StringRef override) {
+  std::string name = override.str();
+  if (name.empty() && op.getTarget())
+    name = op.getTarget()->str();
+  if (name.empty())
+    return op.emitOpError() << "no target: pass --target=<" << NVTarget::knownNames()
+                            << "> or give the description a target field";
+  std::optional<NVTarget> t = NVTarget::parse(name);
+  if (!t)
+    return op.emitOpError() << "unknown target '" << name << "'; known targets: "
+                            << NVTarget::knownNames();
+  return *t;
+}
+
+int64_t GemmPlan::smemFor(int64_t s) const {
+  return smem.ringOffset + s * smem.slotBytes +
+         (family == MmaFamily::MmaSync ? 0 : alignTo(2 * s * 8 + 2 * accumulators * 8, 128)) +
+         smem.epilogueBytes;
+}
+
+/// Default costs of one K-slice for the stage choice; see tilegen explain for the derivation.
+static ModelCosts defaultCosts(const GemmPlan &p, int64_t elemBytes, int64_t outBytes) {
+  const NVTargetInfo &info = p.target.info();
+  double flops = info.tensorFlopsPerCyclePerSM;
+  if (p.family == MmaFamily::MmaSync && p.target.hasWgmma())
+    flops /= 2; // mma.sync runs at half of wgmma's rate on Hopper
+  ModelCosts c;
+  c.mma = 2.0 * p.tileM * p.tileN * p.tileK / flops;
+  double bytes = (p.tileM + p.tileN) * p.tileK * elemBytes;
+  c.load = 600.0 + bytes / info.dramBytesPerCyclePerSM; // DRAM latency + this SM's share
+  c.issue = p.copy == "tma" ? 16.0 : 4.0 * bytes / 16.0 / p.threads;
+  c.epilogue = 300.0 + p.tileM * p.tileN * outBytes / info.dramBytesPerCyclePerSM;
+  return c;
+}
+
+FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
+  GemmPlan p{target};
+  StringRef tname = target.name();
+  auto fail = [&]() -> InFlightDiagnostic { return op.emitOpError(); };
+
+  // Operand types the tensor cores can take.
+  if (op.getAType().isF32())
+    return fail() << "field 'a' is f32: f32 operands need a TF32 MMA, which tilegen does not "
+                     "support yet; use bf16 or f16 (target "
+                  << tname << ")";
+
+  p.tileM = op.getTileM();
+  p.tileN = op.getTileN();
+  p.tileK = op.getTileK();
+  p.accumulators = op.getAccumulators();
+  ArrayRef<int64_t> cluster = op.getCluster();
+  int64_t clusterSize = cluster[0] * cluster[1] * cluster[2];
+
+  // Which tensor-core family: an explicit MMA shape or schedule decides, else the target's
+  // newest.
+  ArrayRef<int64_t> mma = op.getMma();
+  StringRef schedule = op.getSchedule();
+  if (!mma.empty()) {
+    if (mma[0] == 16 && mma[1] == 8 && mma[2] == 16)
+      p.family = MmaFamily::MmaSync;
+    else if (mma[0] == 64 && !target.hasTcgen05())
+      p.family = MmaFamily::Wgmma;
+    else if (mma[0] == 64 || mma[0] == 128 || mma[0] == 256)
+      p.family = target.hasTcgen05() ? MmaFamily::Tcgen05 : MmaFamily::Wgmma;
+    else
+      return fail() << "mma = " << listString(mma) << " is no tensor-core instruction shape "
+                    << "on target " << tname << " (" << target.familiesString()
+                    << "); bf16/f16 shapes are m16n8k16 (mma.sync), m64nNk16 (wgmma), "
+                       "m64/m128/m256 x nN x k16 (tcgen05)";
+  } else if (schedule == "multistage") {
+    p.family = MmaFamily::MmaSync;
+  } else {
+    p.family = target.preferredFamily();
+  }
+  if (p.family == MmaFamily::Wgmma && !target.hasWgmma()) {
+    if (!mma.empty())
+      return fail() << "mma = " << listString(mma) << " is a wgmma shape (m64nNk16); target "
+                    << tname << " has " << target.familiesString()
+                    << ": wgmma exists only on sm_90a (ptxas would reject every wgmma "
+                       "instruction)";
+  }
+  if (p.family == MmaFamily::Tcgen05 && !target.hasTcgen05())
+    return fail() << "mma = " << listString(mma) << " needs tcgen05 (sm_100a family); target "
+                  << tname << " has " << target.familiesString();
+  if (schedule == "warp_specialized" && p.family == MmaFamily::MmaSync) {
+    if (!mma.empty())
+      return fail() << "schedule = warp_specialized needs wgmma or tcgen05, but mma = "
+                    << listString(mma) << " is mma.sync";
+    return fail() << "schedule = warp_specialized needs wgmma (sm_90a) or tcgen05 (sm_100a "
+                     "family); target "
+                  << tname << " has " << target.familiesString()
+                  << ": use schedule = multistage, or target sm_90a";
+  }
+  p.schedule = p.family == MmaFamily::MmaSync ? "multistage" : "warp_specialized";
+
+  // Features the description asks for.
+  if (op.getCtaGroup() == 2 && !target.hasCtaGroup2())
+    return fail() << "cta_group = 2 needs tcgen05 (sm_100a family); target " << tname
+                  << " has " << target.familiesString();
+  if (clusterSize > target.maxClusterSize())
+    return fail() << "cluster = " << listString(cluster) << " has " << clusterSize
+                  << " CTAs; target " << tname << " allows at most " << target.maxClusterSize()
+                  << (target.maxClusterSize() == 1
+                          ? " (no TMA multicast on GeForce Blackwell: clusters are 1x1x1)"
+                          : " (portable cluster size)");
+  if (op.getMulticast() != "none" && !target.hasTmaMulticast())
+    return fail() << "multicast = " << op.getMulticast()
+                  << " needs TMA multicast across a cluster; target " << tname
+                  << " has no multicast hardware";
+  StringRef copy = op.getCopy();
+  if (copy == "tma" && !target.hasTma())
+    return fail() << "copy = tma needs cp.async.bulk.tensor (sm_90+); target " << tname
+                  << " has cp.async only";
+  if (copy == "auto")
+    p.copy = p.family == MmaFamily::MmaSync ? "cp_async" : "tma";
+  else
+    p.copy = copy.str();
+  if (p.family != MmaFamily::MmaSync && p.copy == "cp_async")
+    return fail() << "copy = cp_async with " << stringifyMmaFamily(p.family)
+                  << ": the warp-specialised schedule is fed by TMA; use copy = tma";
+
+  // The MMA instruction shape and warp layout.
+  int64_t elemBytes = byteWidth(op.getAType());
+  int64_t outBytes = byteWidth(op.getCType());
+  switch (p.family) {
+  case MmaFamily::MmaSync: {
+    p.mmaM = 16, p.mmaN = 8, p.mmaK = 16;
+    if (op.getAccumulators() != 1)
+      return fail() << "accumulators = 2 needs a warp-specialised schedule; schedule = "
+                       "multistage keeps one accumulator set in the MMA warps' registers "
+                       "(target "
+                    << tname << ")";
+    if (clusterSize != 1)
+      return fail() << "not supported yet: cluster = " << listString(cluster)
+                    << " with schedule = multistage (mma.sync kernels run without clusters)";
+    if (p.copy == "tma")
+      return fail() << "not supported yet: copy = tma with schedule = multistage on target "
+                    << tname << "; use copy = cp_async";
+    ArrayRef<int64_t> warps = op.getWarps();
+    if (!warps.empty()) {
+      p.warpsM = warps[0], p.warpsN = warps[1];
+    } else {
+      int64_t n = p.tileM * p.tileN >= 128 * 128 ? 8 : 4;
+      p.warpsM = 2, p.warpsN = n / 2;
+      while (p.warpsN > 1 && p.tileN / p.warpsN < 16)
+        p.warpsN /= 2, p.warpsM *= 2;
+      while (p.warpsM > 1 && p.tileM / p.warpsM < 16)
+        p.warpsM /= 2;
+    }
+    int64_t warpTileM = p.tileM / p.warpsM, warpTileN = p.tileN / p.warpsN;
+    if (p.tileM % (p.warpsM * 16) != 0)
+      return fail() << "tile M = " << p.tileM << " does not split into warps = ["
+                    << p.warpsM << ", " << p.warpsN << "] of a multiple of 16 rows (mma.sync "
+                       "m16n8k16 on target "
+                    << tname << ")";
+    if (p.tileN % (p.warpsN * 16) != 0)
+      return fail() << "tile N = " << p.tileN << " does not split into warps = ["
+                    << p.warpsM << ", " << p.warpsN
+                    << "] of a multiple of 16 columns (ldmatrix.x4 feeds two m16n8k16 "
+                       "columns; target "
+                    << tname << ")";
+    if (p.warpsM * p.warpsN > 32)
+      return fail() << "warps = [" << p.warpsM << ", " << p.warpsN << "] is "
+                    << p.warpsM * p.warpsN << " warps; a CTA has at most 32";
+    int64_t accRegs = warpTileM * warpTileN / 32;
+    if (accRegs > 128)
+      return fail() << "a warp tile of " << warpTileM << "x" << warpTileN << " needs "
+                    << accRegs
+                    << " accumulator registers per thread; at most 128 leave room for the "
+                       "fragments (use more warps or a smaller tile)";
+    p.threads = p.warpsM * p.warpsN * 32;
+    p.swizzleBytes = 128;
+    break;
+  }
+  case MmaFamily::Wgmma: {
+    // Two consumer warpgroups: cooperative (accumulators = 1) split M; ping-pong (2) take
+    // alternate tiles.
+    p.mmaM = 64, p.mmaK = 16;
+    int64_t consumers = 2;
+    int64_t rowsPerConsumer = p.accumulators == 1 ? p.tileM / consumers : p.tileM;
+    p.mmaN = p.tileN;
+    if (p.tileN % 8 != 0 || p.tileN > 256 || p.tileN < 8)
+      return fail() << "tile N = " << p.tileN << " is no wgmma N on target " << tname
+                    << ": wgmma m64nNk16 needs N a multiple of 8 from 8 to 256";
+    if (rowsPerConsumer % 64 != 0)
+      return fail() << "tile M = " << p.tileM << " gives each consumer warpgroup "
+                    << rowsPerConsumer << " rows; wgmma needs a multiple of 64 (target "
+                    << tname << ")";
+    p.warpsM = consumers, p.warpsN = 1;
+    p.threads = (consumers + 1) * 128;
+    int64_t rowBytes = p.tileK * elemBytes;
+    p.swizzleBytes = rowBytes % 128 == 0 ? 128 : rowBytes % 64 == 0 ? 64 : 32;
+    break;
+  }
+  case MmaFamily::Tcgen05: {
+    int64_t ctaM = p.tileM / op.getCtaGroup();
+    p.mmaM = p.tileM, p.mmaN = p.tileN, p.mmaK = 16;
+    if (op.getCtaGroup() == 1 && ctaM != 64 && ctaM != 128)
+      return fail() << "tile M = " << p.tileM << " is no tcgen05.mma cta_group::1 M on target "
+                    << tname << ": M must be 64 or 128";
+    if (op.getCtaGroup() == 2 && p.tileM != 128 && p.tileM != 256)
+      return fail() << "tile M = " << p.tileM << " is no tcgen05.mma cta_group::2 M on target "
+                    << tname << ": M must be 128 or 256 (the pair's rows)";
+    int64_t nStep = ctaM == 64 ? 8 : 16;
+    if (p.tileN % nStep != 0 || p.tileN < nStep || p.tileN > 256)
+      return fail() << "tile N = " << p.tileN << " is no tcgen05.mma N for M = " << ctaM
+                    << " on target " << tname << ": N must be a multiple of " << nStep
+                    << " from " << nStep << " to 256";
+    int64_t columns = p.accumulators * p.tileN;
+    if (columns > (int64_t)target.tmemColumns())
+      return fail() << "accumulators = " << p.accumulators << " x tile N = " << p.tileN
+                    << " needs " << columns << " TMEM columns; target " << tname << " has "
+                    << target.tmemColumns();
+    p.warpsM = 1, p.warpsN = 1;
+    p.threads = 6 * 32; // producer warp, MMA warp, one epilogue warpgroup
+    int64_t rowBytes = p.tileK * elemBytes;
+    p.swizzleBytes = rowBytes % 128 == 0 ? 128 : rowBytes % 64 == 0 ? 64 : 32;
+    break;
+  }
+  }
+  if (p.tileK % p.mmaK != 0)
+    return fail() << "tile K = " << p.tileK << " is not a multiple of the MMA K = " << p.mmaK
+                  << " (" << stringifyMmaFamily(p.family) << " on target " << tname << ")";
+  if (p.tileK * elemBytes % 32 != 0)
+    return fail() << "tile K = " << p.tileK << " gives K-slices of " << p.tileK * elemBytes
+                  << " bytes per row; tilegen needs a multiple of 32 bytes";
+
+  // Shared memory.
+  int64_t slotAlign = p.family == MmaFamily::MmaSync ? 128 : 1024;
+  SmemMap &m = p.smem;
+  m.aSliceBytes = p.tileM / op.getCtaGroup() * p.tileK * elemBytes;
+  m.bSliceBytes = p.tileN / op.getCtaGroup() * p.tileK * elemBytes;
+  m.slotBytes = alignTo(alignTo(m.aSliceBytes, slotAlign) + m.bSliceBytes, slotAlign);
+  m.epilogueBytes = p.family == MmaFamily::MmaSync
+                        ? 0
+                        : p.tileM / op.getCtaGroup() * std::min<int64_t>(p.tileN, 64) *
+                              outBytes * (p.family == MmaFamily::Wgmma ? 2 : 1);
+  int64_t budget = target.smemPerBlock();
+  if (op.hasAutoStages()) {
+    p.stagesWereAuto = true;
+    int64_t want = std::max(2, fewestStagesToFeed(defaultCosts(p, elemBytes, outBytes)));
+    int64_t fit = 0;
+    while (fit < 16 && p.smemFor(fit + 1) <= budget)
+      ++fit;
+    if (fit < 2)
+      return fail() << "stages = auto: not even 2 stages fit on target " << tname << ": "
+                    << "2 stages x " << kib(m.slotBytes) << " (A " << kib(m.aSliceBytes)
+                    << " + B " << kib(m.bSliceBytes) << ")"
+                    << (m.epilogueBytes ? " + epilogue " + kib(m.epilogueBytes) : "")
+                    << " = " << kib(p.smemFor(2)) << " > " << kib(budget);
+    p.stages = std::min(want, fit);
+  } else {
+    p.stages = op.getStages();
+  }
+  if (p.stages < 2 && p.family == MmaFamily::MmaSync)
+    return fail() << "stages = 1: the multistage schedule needs at least 2 stages (one "
+                     "filling while one is multiplied)";
+  int64_t need = p.smemFor(p.stages);
+  if (need > budget)
+    return fail() << "the ring does not fit in shared memory on target " << tname << ": "
+                  << p.stages << " stages x " << kib(m.slotBytes) << " (A "
+                  << kib(m.aSliceBytes) << " + B " << kib(m.bSliceBytes) << ")"
+                  << (m.epilogueBytes ? " + epilogue " + kib(m.epilogueBytes) : "")
+                  << (p.family != MmaFamily::MmaSync ? " + barriers" : "") << " = "
+                  << kib(need) << " > " << kib(budget) << " per block";
+  m.ringOffset = 0;
+  m.barrierOffset = m.ringOffset + p.stages * m.slotBytes;
+  m.barrierBytes =
+      p.family == MmaFamily::MmaSync ? 0 : alignTo(2 * p.stages * 8 + 2 * p.accumulators * 8, 128);
+  m.epilogueOffset = m.barrierOffset + m.barrierBytes;
+  m.total = m.epilogueOffset + m.epilogueBytes;
+  return p;
+}
+
+void tilegen::recordPlan(GemmOp op, const GemmPlan &plan) {
+  Builder b(op.getContext());
+  op.setStages(plan.stages);
+  op.setSchedule(plan.schedule);
+  op.setCopy(plan.copy);
+  op.setWarps(ArrayRef<int64_t>{plan.warpsM, plan.warpsN});
+  op.setMma(ArrayRef<int64_t>{plan.mmaM, plan.mmaN, plan.mmaK});
+  op.setTarget(plan.target.name());
+}

@@ -1,0 +1,94 @@
+//===- NVTarget.cpp - the NVIDIA target table -----------------------------===//
+//
+// Sources for the rows:
+// - CUDA C++ Programming Guide, compute capabilities appendix: shared memory per block/SM,
+//   resident warps, cluster support (cc 9.0+; GeForce sm_120 has no TMA multicast and CUTLASS
+//   pins its clusters to 1x1x1).
+// - PTX ISA: `mma` (sm_80+ for bf16 m16n8k16), `cp.async` (sm_80+), `cp.async.bulk.tensor`
+//   (sm_90+), `wgmma.mma_async` ("requires sm_90a"), `tcgen05.*` (sm_100a/sm_101a/sm_103a and
+//   their family variants, never sm_120), Tensor Memory 512 columns x 128 lanes.
+// - PTX ISA release notes for the first PTX version that knows each target.
+// - Tensor rates: dense BF16 FLOP per SM per cycle: 2048 (sm_80; sm_90 with mma.sync), 4096
+//   (sm_90a wgmma), 8192 (sm_100a),
+//   and the GeForce parts' halved/narrow rates; bandwidth shares from the datasheets. These feed
+//   only the pipeline model's default costs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilegen/Target/NVTarget.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace tilegen;
+
+static constexpr unsigned KiB = 1024;
+
+// clang-format off
+static const NVTargetInfo kTargets[] = {
+  // name      maj min sfx gpus                mma   wgmma  tc05   cg2    cpas  tma    mcast  clus smem/blk   smem/SM    warps regs   tmem ptx  flop/cyc clk   B/cyc/SM
+  {"sm_80",    8, 0, 0,  "A100",              true, false, false, false, true, false, false, 1, 163 * KiB, 164 * KiB, 64, 65536, 0,  70,  2048.0, 1.41, 1555.0 / 1.41 / 108},
+  {"sm_86",    8, 6, 0,  "RTX 30, A40",       true, false, false, false, true, false, false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  71,   512.0, 1.74,  936.0 / 1.74 / 82},
+  {"sm_89",    8, 9, 0,  "RTX 40, L40S",      true, false, false, false, true, false, false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  78,   512.0, 2.52, 1008.0 / 2.52 / 128},
+  {"sm_90",    9, 0, 0,  "H100, H200",        true, false, false, false, true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 0,  80,  2048.0, 1.98, 4800.0 / 1.98 / 132},
+  {"sm_90a",   9, 0, 'a', "H100, H200",       true, true,  false, false, true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 0,  80,  4096.0, 1.98, 4800.0 / 1.98 / 132},
+  {"sm_100a", 10, 0, 'a', "B200, GB200",      true, false, true,  true,  true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 512, 86, 8192.0, 1.96, 8000.0 / 1.96 / 148},
+  {"sm_103a", 10, 3, 'a', "B300, GB300",      true, false, true,  true,  true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 512, 88, 8192.0, 2.03, 8000.0 / 2.03 / 148},
+  {"sm_120",  12, 0, 0,  "RTX 50",            true, false, false, false, true, true,  false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  87,   512.0, 2.41, 1792.0 / 2.41 / 170},
+  {"sm_120a", 12, 0, 'a', "RTX 50",           true, false, false, false, true, true,  false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  87,   512.0, 2.41, 1792.0 / 2.41 / 170},
+};
+// clang-format on
+
+llvm::StringRef tilegen::stringifyMmaFamily(MmaFamily family) {
+  switch (family) {
+  case MmaFamily::MmaSync:
+    return "mma.sync";
+  case MmaFamily::Wgmma:
+    return "wgmma";
+  case MmaFamily::Tcgen05:
+    return "tcgen05";
+  }
+  return "unknown";
+}
+
+std::optional<NVTarget> NVTarget::parse(llvm::StringRef name) {
+  for (const NVTargetInfo &row : kTargets)
+    if (name == row.name)
+      return NVTarget(&row);
+  return std::nullopt;
+}
+
+llvm::ArrayRef<NVTargetInfo> NVTarget::all() { return kTargets; }
+
+std::string NVTarget::knownNames() {
+  std::string out;
+  for (const NVTargetInfo &row : kTargets) {
+    if (!out.empty())
+      out += ", ";
+    out += row.name;
+  }
+  return out;
+}
+
+MmaFamily NVTarget::preferredFamily() const {
+  if (hasTcgen05())
+    return MmaFamily::Tcgen05;
+  if (hasWgmma())
+    return MmaFamily::Wgmma;
+  return MmaFamily::MmaSync;
+}
+
+std::string NVTarget::ptxFeature() const {
+  return llvm::formatv("+ptx{0}", ptxVersion()).str();
+}
+
+std::string NVTarget::familiesString() const {
+  llvm::SmallVector<llvm::StringRef> names;
+  if (hasMmaSync())
+    names.push_back("mma.sync");
+  if (hasWgmma())
+    names.push_back("wgmma");
+  if (hasTcgen05())
+    names.push_back("tcgen05");
+  return llvm::join(names, ", ");
+}

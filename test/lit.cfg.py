@@ -1,0 +1,49 @@
+# lit configuration for tilegen's tests.
+
+import os
+import shutil
+import subprocess
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "tilegen"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tilegen_obj_root, "test")
+
+llvm_config.use_default_substitutions()
+config.environment["FILECHECK_OPTS"] = "-enable-var-scope"
+llvm_config.with_system_environment(["HOME", "TILEGEN_PTXAS", "CUDA_VISIBLE_DEVICES"])
+
+tools_dir = config.tilegen_tools_dir
+config.substitutions.append(("%tilegen-opt", os.path.join(tools_dir, "tilegen-opt")))
+config.substitutions.append(("%tilegen-run", os.path.join(tools_dir, "tilegen-run")))
+config.substitutions.append(("%tilegen", os.path.join(tools_dir, "tilegen")))
+config.substitutions.append(("%examples", os.path.join(config.tilegen_src_root, "examples")))
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# ptxas: the feature is added only when one is found and runs.
+ptxas = os.environ.get("TILEGEN_PTXAS") or shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+if os.path.exists(ptxas) and os.access(ptxas, os.X_OK):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+    llvm_config.with_environment("PATH", os.path.dirname(ptxas), append_path=True)
+
+# A CUDA GPU: nvidia-smi lists one.
+try:
+    out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=20)
+    if out.returncode == 0 and "GPU" in out.stdout:
+        config.available_features.add("cuda-gpu")
+        if "H100" in out.stdout or "H200" in out.stdout:
+            config.available_features.add("sm_90-gpu")
+except (OSError, subprocess.TimeoutExpired):
+    pass
+
+# SASS disassembly without a GPU (pip's nvidia-cuda-nvdisasm) or from a CUDA install.
+nvdisasm = shutil.which("nvdisasm") or "/usr/local/cuda/bin/nvdisasm"
+if os.path.exists(nvdisasm):
+    config.available_features.add("nvdisasm")
+    config.substitutions.append(("%nvdisasm", nvdisasm))

@@ -1,0 +1,244 @@
+//===- tilegen.cpp - the tilegen compiler driver --------------------------===//
+//
+//   tilegen desc.mlir --target=sm_90a --emit=cubin -o out/gemm.cubin
+//
+// Stops at any stage (--emit=tile|pipeline|nvvm|llvm|ptx|cubin). For cubin it runs ptxas with a
+// time limit and writes the manifest (docs/manifest.md) beside the cubin.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilegen/Codegen/Manifest.h"
+#include "tilegen/Codegen/PTX.h"
+#include "tilegen/Codegen/Pipeline.h"
+#include "tilegen/Codegen/Ptxas.h"
+#include "tilegen/InitAll.h"
+#include "tilegen/Target/NVTarget.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace mlir;
+using namespace tilegen;
+namespace cl = llvm::cl;
+
+namespace {
+enum class Emit { Tile, Pipeline, NVVM, LLVM, PTX, Cubin };
+} // namespace
+
+static cl::OptionCategory category("tilegen options");
+static cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<description.mlir>"),
+                                          cl::init("-"), cl::cat(category));
+static cl::opt<std::string> outputFilename("o", cl::desc("output file (default: stdout; for "
+                                                         "cubin: <kernel>.cubin)"),
+                                           cl::value_desc("file"), cl::init(""),
+                                           cl::cat(category));
+static cl::opt<std::string> targetName("target",
+                                       cl::desc("target: sm_80, sm_86, sm_89, sm_90, sm_90a, "
+                                                "sm_100a, sm_103a, sm_120, sm_120a"),
+                                       cl::init(""), cl::cat(category));
+static cl::opt<Emit> emit(
+    "emit", cl::desc("stage to stop at"), cl::init(Emit::Cubin),
+    cl::values(clEnumValN(Emit::Tile, "tile", "the checked description"),
+               clEnumValN(Emit::Pipeline, "pipeline", "the tile.pipeline plan"),
+               clEnumValN(Emit::NVVM, "nvvm", "kernels in the llvm/nvvm dialects"),
+               clEnumValN(Emit::LLVM, "llvm", "LLVM IR after LLVM's O3"),
+               clEnumValN(Emit::PTX, "ptx", "PTX"),
+               clEnumValN(Emit::Cubin, "cubin", "cubin and JSON manifest (runs ptxas)")),
+    cl::cat(category));
+static cl::opt<std::string> ptxasOptions("ptxas-options",
+                                         cl::desc("extra options passed to ptxas"),
+                                         cl::init(""), cl::cat(category));
+static cl::opt<unsigned> ptxasTimeout("ptxas-timeout",
+                                      cl::desc("seconds ptxas may run (default 120)"),
+                                      cl::init(120), cl::cat(category));
+static cl::opt<bool> printPipeline(
+    "print-pipeline",
+    cl::desc("print the MLIR pass pipeline as a tilegen-opt command line, for replay"),
+    cl::init(false), cl::cat(category));
+static cl::opt<bool> verbose("v", cl::desc("print ptxas's full report"), cl::init(false),
+                             cl::cat(category));
+
+static int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "tilegen") << message << "\n";
+  return 1;
+}
+
+static void printVersion(llvm::raw_ostream &os) {
+  os << "tilegen 0.1.0\n";
+  os << "  LLVM/MLIR " << LLVM_VERSION_STRING << " (NVPTX backend)\n";
+  auto ptxas = findPtxas();
+  if (ptxas)
+    os << "  ptxas " << ptxas->major << "." << ptxas->minor << " (" << ptxas->path << ": "
+       << ptxas->versionLine << ")\n";
+  else {
+    os << "  ptxas: " << llvm::toString(ptxas.takeError()) << "\n";
+  }
+}
+
+/// A one-line summary of ptxas's -v report.
+static std::string summarisePtxas(llvm::StringRef info) {
+  std::string out;
+  llvm::Regex regs("Used ([0-9]+) registers");
+  llvm::Regex spills("([0-9]+) bytes spill stores, ([0-9]+) bytes spill loads");
+  llvm::Regex stack("([0-9]+) bytes stack frame");
+  llvm::SmallVector<llvm::StringRef> m;
+  if (regs.match(info, &m))
+    out += m[1].str() + " registers";
+  if (stack.match(info, &m))
+    out += ", " + m[1].str() + " bytes stack frame";
+  if (spills.match(info, &m))
+    out += ", " + m[1].str() + " bytes spill stores, " + m[2].str() + " bytes spill loads";
+  return out;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  cl::SetVersionPrinter(printVersion);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "tilegen: GEMM pipeline descriptions to PTX and cubins\n");
+
+  if (!targetName.empty() && !NVTarget::parse(targetName))
+    return fail("unknown --target '" + targetName + "'; known targets: " +
+                NVTarget::knownNames());
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllTranslations(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  std::string errorMessage;
+  auto file = openInputFile(inputFilename, &errorMessage);
+  if (!file)
+    return fail(errorMessage);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  Stage stop = emit == Emit::Tile       ? Stage::Tile
+               : emit == Emit::Pipeline ? Stage::Pipeline
+               : emit == Emit::NVVM     ? Stage::NVVM
+                                        : Stage::LLVM;
+  PassManager pm(&context, ModuleOp::getOperationName());
+  buildTilegenPipeline(pm, PipelineOptions{targetName}, stop);
+  if (printPipeline) {
+    llvm::errs() << "tilegen-opt --pass-pipeline='builtin.module(";
+    pm.printAsTextualPipeline(llvm::errs());
+    llvm::errs() << ")'\n";
+  }
+  if (failed(applyPassManagerCLOptions(pm)))
+    return fail("cannot apply the pass-manager options");
+  if (failed(pm.run(*module)))
+    return 1;
+
+  auto openOutput = [&](llvm::StringRef path) -> std::unique_ptr<llvm::ToolOutputFile> {
+    std::string err;
+    auto out = openOutputFile(path.empty() ? "-" : path, &err);
+    if (!out)
+      fail(err);
+    return out;
+  };
+
+  if (emit == Emit::Tile || emit == Emit::Pipeline || emit == Emit::NVVM) {
+    auto out = openOutput(outputFilename);
+    if (!out)
+      return 1;
+    module->print(out->os());
+    out->keep();
+    return 0;
+  }
+
+  // One target for the whole module.
+  SmallVector<LLVM::LLVMFuncOp> kernels = findKernels(*module);
+  if (kernels.empty())
+    return fail("the input has no tile.gemm: nothing to compile");
+  std::string kernelTarget =
+      kernels.front()->getAttrOfType<StringAttr>("tilegen.target").getValue().str();
+  for (LLVM::LLVMFuncOp k : kernels)
+    if (k->getAttrOfType<StringAttr>("tilegen.target").getValue() != kernelTarget)
+      return fail("kernels for different targets in one file (" + kernelTarget + " and " +
+                  k->getAttrOfType<StringAttr>("tilegen.target").getValue().str() +
+                  "); pass --target or split the file");
+  NVTarget target = *NVTarget::parse(kernelTarget);
+
+  llvm::LLVMContext llvmContext;
+  auto llvmModule = translateToLLVMIR(*module, target, llvmContext);
+  if (!llvmModule)
+    return fail(llvm::toString(llvmModule.takeError()));
+  if (emit == Emit::LLVM) {
+    auto out = openOutput(outputFilename);
+    if (!out)
+      return 1;
+    (*llvmModule)->print(out->os(), nullptr);
+    out->keep();
+    return 0;
+  }
+  auto ptx = emitPTX(**llvmModule, target);
+  if (!ptx)
+    return fail(llvm::toString(ptx.takeError()));
+  if (emit == Emit::PTX) {
+    auto out = openOutput(outputFilename);
+    if (!out)
+      return 1;
+    out->os() << *ptx;
+    out->keep();
+    return 0;
+  }
+
+  // cubin + manifest.
+  if (kernels.size() != 1)
+    return fail("--emit=cubin writes one kernel and its manifest; this file has " +
+                llvm::Twine(kernels.size()) + " tile.gemm ops (split the file)");
+  std::string cubinPath = outputFilename.empty()
+                              ? (kernels.front().getSymName() + ".cubin").str()
+                              : outputFilename.getValue();
+  if (cubinPath == "-")
+    return fail("--emit=cubin needs a file name (-o out/NAME.cubin)");
+  llvm::StringRef dir = llvm::sys::path::parent_path(cubinPath);
+  if (!dir.empty())
+    if (auto ec = llvm::sys::fs::create_directories(dir))
+      return fail("cannot create directory '" + dir + "': " + ec.message());
+  auto ptxas = findPtxas();
+  if (!ptxas)
+    return fail(llvm::toString(ptxas.takeError()));
+  auto result = runPtxas(*ptxas, *ptx, target, cubinPath, ptxasOptions, ptxasTimeout);
+  if (!result)
+    return fail(llvm::toString(result.takeError()));
+  llvm::SmallString<256> manifestPath(cubinPath);
+  llvm::sys::path::replace_extension(manifestPath, "json");
+  {
+    auto out = openOutput(manifestPath);
+    if (!out)
+      return 1;
+    out->os() << manifestJSON(kernels.front(), llvm::sys::path::filename(cubinPath));
+    out->keep();
+  }
+  if (verbose)
+    llvm::errs() << result->info;
+  llvm::outs() << "tilegen: wrote " << cubinPath << " and " << manifestPath << " ("
+               << kernels.front().getSymName() << ", " << target.name() << "; ptxas: "
+               << summarisePtxas(result->info) << ")\n";
+  return 0;
+}
