@@ -1,0 +1,176 @@
+//===- Bench.cpp - --bench: CUDA-event timing against cuBLAS --------------===//
+//
+// Method: W untimed launches, then N timed ones, each preceded on the same
+// stream by a cuMemsetD8Async over a buffer of twice the L2 size (so every run
+// starts with a cold L2, as in a real model where the operands were evicted),
+// with a cuEventRecord pair around the launch alone. cuBLAS (cublasGemmEx,
+// same types, layouts, alpha and beta, default heuristics) is timed the same
+// way in the same process. TFLOP/s = 2 M N K / median time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Child.h"
+#include "Session.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+
+using namespace tilegen::run;
+
+namespace {
+
+struct Stats {
+  double Median = 0, Min = 0, P10 = 0, P90 = 0, Mean = 0, Stddev = 0;
+};
+
+Stats stats(std::vector<float> Ms) {
+  Stats S;
+  std::sort(Ms.begin(), Ms.end());
+  size_t N = Ms.size();
+  auto Rank = [&](double Q) {
+    // Nearest rank.
+    size_t I = static_cast<size_t>(std::ceil(Q * N));
+    return Ms[std::min(N - 1, I == 0 ? 0 : I - 1)];
+  };
+  S.Median = N % 2 ? Ms[N / 2] : 0.5 * (double(Ms[N / 2 - 1]) + Ms[N / 2]);
+  S.Min = Ms.front();
+  S.P10 = Rank(0.10);
+  S.P90 = Rank(0.90);
+  double Sum = 0;
+  for (float V : Ms)
+    Sum += V;
+  S.Mean = Sum / N;
+  double Var = 0;
+  for (float V : Ms)
+    Var += (V - S.Mean) * (V - S.Mean);
+  S.Stddev = N > 1 ? std::sqrt(Var / (N - 1)) : 0;
+  return S;
+}
+
+std::string fix(double V, int D) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%.*f", D, V);
+  return Buf;
+}
+
+} // namespace
+
+Error GpuSession::bench(Row &R) {
+  const double Flops = 2.0 * double(P.M) * double(P.N) * double(P.K);
+  size_t FlushBytes = std::max<size_t>(size_t(2) * size_t(L2Bytes), 64u << 20);
+  if (!Flush.Ptr)
+    TG_TRY(alloc("the L2 flush buffer (2 x L2)", FlushBytes, Flush));
+
+  std::vector<CUevent> Start(Opts.Iters), Stop(Opts.Iters);
+  struct EventGuard {
+    Driver &Cu;
+    std::vector<CUevent> &A, &B;
+    ~EventGuard() {
+      for (auto *V : {&A, &B})
+        for (CUevent E : *V)
+          if (E)
+            Cu.cuEventDestroy(E);
+    }
+  } Guard{Cu, Start, Stop};
+  for (int I = 0; I < Opts.Iters; ++I) {
+    Start[I] = Stop[I] = nullptr;
+    TG_TRY(Cu.check(Cu.cuEventCreate(&Start[I], CU_EVENT_DEFAULT),
+                    "cuEventCreate"));
+    TG_TRY(Cu.check(Cu.cuEventCreate(&Stop[I], CU_EVENT_DEFAULT),
+                    "cuEventCreate"));
+  }
+
+  auto timeLoop = [&](const std::string &Who, bool Kernel,
+                      const std::function<Error()> &Run,
+                      std::vector<float> &Ms) -> Error {
+    reportPhase("--bench warm-up of " + Who, true);
+    for (int W = 0; W < Opts.Warmup; ++W)
+      TG_TRY(Run());
+    if (Kernel)
+      TG_TRY(sync("the --bench warm-up"));
+    else
+      TG_TRY(Cu.check(Cu.cuStreamSynchronize(Stream), "cuStreamSynchronize",
+                      "warming up " + Who));
+    reportPhase("--bench timed runs of " + Who, true);
+    for (int I = 0; I < Opts.Iters; ++I) {
+      TG_TRY(Cu.check(Cu.cuMemsetD8Async(Flush.Ptr,
+                                         static_cast<unsigned char>(I & 0xFF),
+                                         Flush.Bytes, Stream),
+                      "cuMemsetD8Async", "flushing L2"));
+      TG_TRY(Cu.check(Cu.cuEventRecord(Start[I], Stream), "cuEventRecord"));
+      TG_TRY(Run());
+      TG_TRY(Cu.check(Cu.cuEventRecord(Stop[I], Stream), "cuEventRecord"));
+    }
+    if (Kernel)
+      TG_TRY(sync("the --bench timed runs"));
+    else
+      TG_TRY(Cu.check(Cu.cuStreamSynchronize(Stream), "cuStreamSynchronize",
+                      "timing " + Who));
+    Ms.resize(Opts.Iters);
+    for (int I = 0; I < Opts.Iters; ++I)
+      TG_TRY(Cu.check(Cu.cuEventElapsedTime(&Ms[I], Start[I], Stop[I]),
+                      "cuEventElapsedTime"));
+    return Error::success();
+  };
+
+  std::vector<float> Ours;
+  TG_TRY(timeLoop("kernel " + Man.Kernel, true, [&] { return launch(); },
+                  Ours));
+  Stats S = stats(Ours);
+  double Tflops = Flops / (S.Median * 1e-3) / 1e12;
+
+  std::string BlasNo;
+  bool BlasOk = cublasSupports(BlasNo);
+  Stats SB;
+  double BlasTflops = 0;
+  if (BlasOk) {
+    if (!Ref.Ptr)
+      TG_TRY(alloc("the cuBLAS output", D.Bytes, Ref));
+    TG_TRY(Cu.check(Cu.cuMemcpyDtoD(Ref.Ptr, C.Ptr, C.Bytes), "cuMemcpyDtoD",
+                    "copying C for cuBLAS"));
+    std::vector<float> Theirs;
+    TG_TRY(timeLoop("cuBLAS", false,
+                    [&] { return cublasGemm(Ref.Ptr, /*ForTiming=*/true); },
+                    Theirs));
+    SB = stats(Theirs);
+    BlasTflops = Flops / (SB.Median * 1e-3) / 1e12;
+  }
+
+  std::printf("bench: %d timed runs after %d warm-up, L2 flushed before each "
+              "(memset of %zu MiB)\n",
+              Opts.Iters, Opts.Warmup, FlushBytes >> 20);
+  auto Line = [&](const char *Who, const Stats &X, double T) {
+    std::printf("  %-7s median %s ms (min %s, p10 %s, p90 %s, stddev %s) = "
+                "%s TFLOP/s\n",
+                Who, fix(X.Median, 4).c_str(), fix(X.Min, 4).c_str(),
+                fix(X.P10, 4).c_str(), fix(X.P90, 4).c_str(),
+                fix(X.Stddev, 4).c_str(), fix(T, 1).c_str());
+  };
+  Line("ours", S, Tflops);
+  if (BlasOk) {
+    Line("cuBLAS", SB, BlasTflops);
+    std::printf("  ratio ours/cuBLAS = %s\n", fix(Tflops / BlasTflops, 3).c_str());
+  } else {
+    std::printf("  cuBLAS not timed: %s\n", BlasNo.c_str());
+  }
+  std::fflush(stdout);
+
+  R["ms_median"] = fix(S.Median, 5);
+  R["ms_min"] = fix(S.Min, 5);
+  R["ms_p10"] = fix(S.P10, 5);
+  R["ms_p90"] = fix(S.P90, 5);
+  R["ms_stddev"] = fix(S.Stddev, 5);
+  R["tflops"] = fmt(Tflops, 6);
+  if (BlasOk) {
+    R["cublas_ms_median"] = fix(SB.Median, 5);
+    R["cublas_tflops"] = fmt(BlasTflops, 6);
+    R["ratio_vs_cublas"] = fix(Tflops / BlasTflops, 4);
+  }
+  R["iters"] = std::to_string(Opts.Iters);
+  R["warmup"] = std::to_string(Opts.Warmup);
+  R["l2_flush_bytes"] = std::to_string(FlushBytes);
+  reportPhase("bench done", false);
+  return Error::success();
+}

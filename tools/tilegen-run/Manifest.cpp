@@ -1,0 +1,641 @@
+//===- Manifest.cpp - The kernel manifest (docs/manifest.md) --------------===//
+
+#include "Manifest.h"
+#include "Json.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+using namespace tilegen::run;
+using json::Value;
+
+const char *tilegen::run::layoutName(Layout L) {
+  return L == Layout::Row ? "row" : "col";
+}
+
+const char *tilegen::run::dimName(Dim D) {
+  return D == Dim::M ? "M" : D == Dim::N ? "N" : "K";
+}
+
+const char *tilegen::run::tensorName(Tensor T) {
+  switch (T) {
+  case Tensor::A:
+    return "A";
+  case Tensor::B:
+    return "B";
+  case Tensor::C:
+    return "C";
+  case Tensor::D:
+    return "D";
+  }
+  return "?";
+}
+
+bool NVTarget::parse(const std::string &S, NVTarget &T) {
+  if (S.size() < 5 || S.compare(0, 3, "sm_") != 0)
+    return false;
+  size_t I = 3;
+  std::string Digits;
+  while (I < S.size() && S[I] >= '0' && S[I] <= '9')
+    Digits += S[I++];
+  if (Digits.size() < 2 || Digits.size() > 3 || Digits[0] == '0')
+    return false;
+  char Suffix = 0;
+  if (I < S.size()) {
+    if (I + 1 != S.size() || (S[I] != 'a' && S[I] != 'f'))
+      return false;
+    Suffix = S[I];
+  }
+  T.Major = static_cast<unsigned>(std::stoi(Digits.substr(0, Digits.size() - 1)));
+  T.Minor = static_cast<unsigned>(Digits.back() - '0');
+  T.Suffix = Suffix;
+  T.Name = S;
+  return true;
+}
+
+bool NVTarget::runsOn(int DevMajor, int DevMinor) const {
+  if (static_cast<int>(Major) != DevMajor)
+    return false;
+  if (Suffix == 'a' || Major == 9)
+    return static_cast<int>(Minor) == DevMinor;
+  return static_cast<int>(Minor) <= DevMinor;
+}
+
+unsigned Param::size() const {
+  switch (Kind) {
+  case ParamKind::Ptr:
+    return 8;
+  case ParamKind::I32:
+  case ParamKind::F32:
+    return 4;
+  case ParamKind::TensorMap:
+    return 128;
+  }
+  return 0;
+}
+
+unsigned Param::alignment() const {
+  return Kind == ParamKind::TensorMap ? 64 : size();
+}
+
+std::string Problem::str() const {
+  return std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K);
+}
+
+namespace {
+
+/// Reads typed fields out of the manifest's JSON, naming the file and the
+/// dotted field path in every error.
+class FieldReader {
+public:
+  explicit FieldReader(const std::string &Path) : Path(Path) {}
+
+  Error error(const std::string &Field, const std::string &Msg) const {
+    return usageError("manifest " + Path + ": field '" + Field + "': " + Msg);
+  }
+
+  Error expected(const std::string &Field, const std::string &What,
+                 const Value &Found) const {
+    return error(Field, "expected " + What + ", found " + describe(Found));
+  }
+
+  static std::string describe(const Value &V) {
+    if (V.isString())
+      return "\"" + V.getString() + "\"";
+    if (V.isNumber()) {
+      std::ostringstream OS;
+      OS << V.getNumber();
+      return OS.str();
+    }
+    if (V.isBool())
+      return V.getBool() ? "true" : "false";
+    return V.kindName();
+  }
+
+  Error member(const Value &Obj, const std::string &ObjField,
+               const std::string &Key, const Value *&Out) const {
+    std::string Field = ObjField.empty() ? Key : ObjField + "." + Key;
+    Out = Obj.get(Key);
+    if (!Out)
+      return usageError("manifest " + Path + ": missing field '" + Field + "'");
+    return Error::success();
+  }
+
+  static std::string join(const std::string &Obj, const std::string &Key) {
+    return Obj.empty() ? Key : Obj + "." + Key;
+  }
+
+  Error getObject(const Value &Obj, const std::string &ObjField,
+                  const std::string &Key, const Value *&Out) const {
+    TG_TRY(member(Obj, ObjField, Key, Out));
+    if (!Out->isObject())
+      return expected(join(ObjField, Key), "an object", *Out);
+    return Error::success();
+  }
+
+  Error getString(const Value &Obj, const std::string &ObjField,
+                  const std::string &Key, std::string &Out) const {
+    const Value *V;
+    TG_TRY(member(Obj, ObjField, Key, V));
+    if (!V->isString())
+      return expected(join(ObjField, Key), "a string", *V);
+    Out = V->getString();
+    return Error::success();
+  }
+
+  Error checkInt(const Value &V, const std::string &Field, int64_t Min,
+                 int64_t Max, int64_t &Out) const {
+    std::string What = Min == 1 && Max == INT32_MAX
+                           ? "a positive integer"
+                           : "an integer in [" + std::to_string(Min) + ", " +
+                                 std::to_string(Max) + "]";
+    if (!V.isInteger() || V.getInteger() < Min || V.getInteger() > Max)
+      return expected(Field, What, V);
+    Out = V.getInteger();
+    return Error::success();
+  }
+
+  Error getInt(const Value &Obj, const std::string &ObjField,
+               const std::string &Key, int64_t Min, int64_t Max,
+               int64_t &Out) const {
+    const Value *V;
+    TG_TRY(member(Obj, ObjField, Key, V));
+    return checkInt(*V, join(ObjField, Key), Min, Max, Out);
+  }
+
+  Error getNumber(const Value &Obj, const std::string &ObjField,
+                  const std::string &Key, double &Out) const {
+    const Value *V;
+    TG_TRY(member(Obj, ObjField, Key, V));
+    if (!V->isNumber())
+      return expected(join(ObjField, Key), "a number", *V);
+    Out = V->getNumber();
+    return Error::success();
+  }
+
+  Error getArray(const Value &Obj, const std::string &ObjField,
+                 const std::string &Key, const Value *&Out) const {
+    TG_TRY(member(Obj, ObjField, Key, Out));
+    if (!Out->isArray())
+      return expected(join(ObjField, Key), "an array", *Out);
+    return Error::success();
+  }
+
+  /// An array of exactly three integers in [1, Max].
+  Error getDim3(const Value &Obj, const std::string &Key, int64_t Max,
+                std::array<unsigned, 3> &Out) const {
+    const Value *V;
+    TG_TRY(member(Obj, "", Key, V));
+    if (!V->isArray() || V->getArray().size() != 3)
+      return expected(Key, "an array of 3 positive integers", *V);
+    for (unsigned I = 0; I < 3; ++I) {
+      int64_t X;
+      TG_TRY(checkInt(V->getArray()[I], Key + "[" + std::to_string(I) + "]", 1,
+                      Max, X));
+      Out[I] = static_cast<unsigned>(X);
+    }
+    return Error::success();
+  }
+
+private:
+  const std::string &Path;
+};
+
+bool parseDimName(const std::string &S, Dim &D) {
+  if (S == "M")
+    D = Dim::M;
+  else if (S == "N")
+    D = Dim::N;
+  else if (S == "K")
+    D = Dim::K;
+  else
+    return false;
+  return true;
+}
+
+bool parseTensorName(const std::string &S, Tensor &T) {
+  if (S == "A")
+    T = Tensor::A;
+  else if (S == "B")
+    T = Tensor::B;
+  else if (S == "C")
+    T = Tensor::C;
+  else if (S == "D")
+    T = Tensor::D;
+  else
+    return false;
+  return true;
+}
+
+/// The dims of tensor T in memory order, innermost first.
+std::vector<Dim> memoryDims(Tensor T, Layout L) {
+  Dim Rows = T == Tensor::B ? Dim::K : Dim::M;
+  Dim Cols = T == Tensor::A ? Dim::K : Dim::N;
+  if (L == Layout::Row)
+    return {Cols, Rows};
+  return {Rows, Cols};
+}
+
+std::string dimList(const std::vector<Dim> &Dims) {
+  std::string S = "[";
+  for (size_t I = 0; I < Dims.size(); ++I)
+    S += std::string(I ? ", " : "") + "\"" + dimName(Dims[I]) + "\"";
+  return S + "]";
+}
+
+Error readOperand(const FieldReader &R, const Value &Ops, const char *Key,
+                  OperandInfo &Out) {
+  const Value *O;
+  TG_TRY(R.getObject(Ops, "operands", Key, O));
+  std::string Field = std::string("operands.") + Key;
+  std::string Type, Lay;
+  TG_TRY(R.getString(*O, Field, "type", Type));
+  if (!parseElemType(Type, Out.Type))
+    return R.error(Field + ".type", "expected \"bf16\", \"f16\", \"tf32\" or "
+                                    "\"f32\", found \"" + Type + "\"");
+  if (Out.Type == ElemType::TF32 && std::string(Key) == "c")
+    return R.error(Field + ".type", "tf32 is an input type; C and D are "
+                                    "\"bf16\", \"f16\" or \"f32\"");
+  TG_TRY(R.getString(*O, Field, "layout", Lay));
+  if (Lay == "row")
+    Out.Lay = Layout::Row;
+  else if (Lay == "col")
+    Out.Lay = Layout::Col;
+  else
+    return R.error(Field + ".layout",
+                   "expected \"row\" or \"col\", found \"" + Lay + "\"");
+  return Error::success();
+}
+
+Error readParam(const FieldReader &R, const Value &V, unsigned Index,
+                const Manifest &M, Param &P) {
+  std::string Field = "params[" + std::to_string(Index) + "]";
+  if (!V.isObject())
+    return R.expected(Field, "an object", V);
+  TG_TRY(R.getString(V, Field, "name", P.Name));
+  std::string Kind;
+  TG_TRY(R.getString(V, Field, "kind", Kind));
+  auto readTensor = [&]() -> Error {
+    std::string T;
+    TG_TRY(R.getString(V, Field, "tensor", T));
+    if (!parseTensorName(T, P.Tens))
+      return R.error(Field + ".tensor", "expected \"A\", \"B\", \"C\" or "
+                                        "\"D\", found \"" + T + "\"");
+    return Error::success();
+  };
+  if (Kind == "ptr") {
+    P.Kind = ParamKind::Ptr;
+    return readTensor();
+  }
+  if (Kind == "i32") {
+    P.Kind = ParamKind::I32;
+    TG_TRY(R.getString(V, Field, "value", P.ValueName));
+    Dim D;
+    if (!parseDimName(P.ValueName, D))
+      return R.error(Field + ".value", "expected \"M\", \"N\" or \"K\" for an "
+                                       "i32 parameter, found \"" +
+                                           P.ValueName + "\"");
+    return Error::success();
+  }
+  if (Kind == "f32") {
+    P.Kind = ParamKind::F32;
+    TG_TRY(R.getString(V, Field, "value", P.ValueName));
+    if (P.ValueName != "alpha" && P.ValueName != "beta")
+      return R.error(Field + ".value", "expected \"alpha\" or \"beta\" for an "
+                                       "f32 parameter, found \"" +
+                                           P.ValueName + "\"");
+    return Error::success();
+  }
+  if (Kind != "tensormap")
+    return R.error(Field + ".kind", "expected \"ptr\", \"i32\", \"f32\" or "
+                                    "\"tensormap\", found \"" + Kind + "\"");
+
+  P.Kind = ParamKind::TensorMap;
+  TG_TRY(readTensor());
+  std::string Elem;
+  TG_TRY(R.getString(V, Field, "elem", Elem));
+  if (!parseElemType(Elem, P.Elem))
+    return R.error(Field + ".elem", "expected \"bf16\", \"f16\", \"tf32\" or "
+                                    "\"f32\", found \"" + Elem + "\"");
+  const OperandInfo &Op = M.operand(P.Tens);
+  if (P.Elem != Op.Type)
+    return R.error(Field + ".elem",
+                   "\"" + Elem + "\" does not match tensor " +
+                       tensorName(P.Tens) + "'s type \"" +
+                       elemTypeName(Op.Type) + "\" (operands)");
+
+  const Value *Dims;
+  TG_TRY(R.getArray(V, Field, "dims", Dims));
+  std::vector<Dim> Want = memoryDims(P.Tens, Op.Lay);
+  for (size_t I = 0; I < Dims->getArray().size(); ++I) {
+    const Value &D = Dims->getArray()[I];
+    Dim X;
+    if (!D.isString() || !parseDimName(D.getString(), X))
+      return R.expected(Field + ".dims[" + std::to_string(I) + "]",
+                        "\"M\", \"N\" or \"K\"", D);
+    P.Dims.push_back(X);
+  }
+  if (P.Dims != Want)
+    return R.error(Field + ".dims",
+                   dimList(P.Dims) + " does not match tensor " +
+                       tensorName(P.Tens) + " with layout \"" +
+                       layoutName(Op.Lay) + "\": expected " + dimList(Want) +
+                       " (innermost first)");
+
+  const Value *Box;
+  TG_TRY(R.getArray(V, Field, "box", Box));
+  if (Box->getArray().size() != P.Dims.size())
+    return R.error(Field + ".box",
+                   "expected " + std::to_string(P.Dims.size()) +
+                       " entries (one per dim), found " +
+                       std::to_string(Box->getArray().size()));
+  for (size_t I = 0; I < Box->getArray().size(); ++I) {
+    int64_t B;
+    TG_TRY(R.checkInt(Box->getArray()[I],
+                      Field + ".box[" + std::to_string(I) + "]", 1, 256, B));
+    P.Box.push_back(static_cast<uint32_t>(B));
+  }
+  unsigned InnerBytes = P.Box[0] * elemBytes(P.Elem);
+  if (InnerBytes % 16 != 0)
+    return R.error(Field + ".box[0]",
+                   std::to_string(P.Box[0]) + " x " +
+                       std::to_string(elemBytes(P.Elem)) + " bytes = " +
+                       std::to_string(InnerBytes) +
+                       " bytes is not a multiple of 16 (TMA needs the inner "
+                       "box extent in 16-byte units)");
+
+  int64_t Swizzle, L2;
+  TG_TRY(R.getInt(V, Field, "swizzle", 0, 128, Swizzle));
+  if (Swizzle != 0 && Swizzle != 32 && Swizzle != 64 && Swizzle != 128)
+    return R.error(Field + ".swizzle", "expected 0, 32, 64 or 128, found " +
+                                           std::to_string(Swizzle));
+  P.Swizzle = static_cast<unsigned>(Swizzle);
+  if (P.Swizzle && InnerBytes > P.Swizzle)
+    return R.error(Field + ".box[0]",
+                   "inner box extent " + std::to_string(InnerBytes) +
+                       " bytes exceeds the swizzle span of " +
+                       std::to_string(P.Swizzle) + " bytes");
+  TG_TRY(R.getInt(V, Field, "l2_promotion", 0, 256, L2));
+  if (L2 != 0 && L2 != 64 && L2 != 128 && L2 != 256)
+    return R.error(Field + ".l2_promotion",
+                   "expected 0, 64, 128 or 256, found " + std::to_string(L2));
+  P.L2Promotion = static_cast<unsigned>(L2);
+  std::string Oob;
+  TG_TRY(R.getString(V, Field, "oob_fill", Oob));
+  if (Oob != "zero" && Oob != "nan")
+    return R.error(Field + ".oob_fill",
+                   "expected \"zero\" or \"nan\", found \"" + Oob + "\"");
+  P.OobNan = Oob == "nan";
+  return Error::success();
+}
+
+} // namespace
+
+Error tilegen::run::parseManifest(const std::string &Text,
+                                  const std::string &Path, Manifest &M) {
+  Value Root;
+  std::string JsonErr;
+  if (!json::parse(Text, Root, JsonErr))
+    return usageError("manifest " + Path + ":" + JsonErr);
+  FieldReader R(Path);
+  if (!Root.isObject())
+    return usageError("manifest " + Path + ": expected a JSON object, found " +
+                      Root.kindName());
+
+  std::string Format;
+  TG_TRY(R.getString(Root, "", "format", Format));
+  if (Format != "tilegen-manifest")
+    return R.error("format", "expected \"tilegen-manifest\", found \"" +
+                                 Format + "\"");
+  int64_t Version;
+  TG_TRY(R.getInt(Root, "", "version", 1, INT32_MAX, Version));
+  if (Version != 1)
+    return R.error("version", "this tilegen-run reads version 1, found " +
+                                  std::to_string(Version));
+  M.Version = static_cast<int>(Version);
+  TG_TRY(R.getString(Root, "", "tilegen_version", M.TilegenVersion));
+  TG_TRY(R.getString(Root, "", "kernel", M.Kernel));
+  if (M.Kernel.empty())
+    return R.error("kernel", "expected the kernel's entry symbol, found \"\"");
+  TG_TRY(R.getString(Root, "", "cubin", M.CubinName));
+  std::string Target;
+  TG_TRY(R.getString(Root, "", "target", Target));
+  if (!NVTarget::parse(Target, M.Target))
+    return R.error("target", "expected a target like \"sm_90a\" or "
+                             "\"sm_120\", found \"" + Target + "\"");
+
+  TG_TRY(R.getDim3(Root, "block", 1024, M.Block));
+  if (uint64_t(M.Block[0]) * M.Block[1] * M.Block[2] > 1024)
+    return R.error("block", "a CTA has at most 1024 threads, found " +
+                                std::to_string(uint64_t(M.Block[0]) *
+                                               M.Block[1] * M.Block[2]));
+  TG_TRY(R.getDim3(Root, "cluster", 16, M.Cluster));
+  if (M.Cluster[1] != 1 || M.Cluster[2] != 1)
+    return R.error("cluster", "the grid is 1-D, so only [x, 1, 1] clusters "
+                              "can be launched, found [" +
+                                  std::to_string(M.Cluster[0]) + ", " +
+                                  std::to_string(M.Cluster[1]) + ", " +
+                                  std::to_string(M.Cluster[2]) + "]");
+  int64_t Smem;
+  TG_TRY(R.getInt(Root, "", "dynamic_smem", 0, INT32_MAX, Smem));
+  M.DynamicSmem = static_cast<uint64_t>(Smem);
+
+  const Value *Grid;
+  TG_TRY(R.getObject(Root, "", "grid", Grid));
+  std::string Rule;
+  TG_TRY(R.getString(*Grid, "grid", "rule", Rule));
+  if (Rule == "tiles")
+    M.Rule = GridRule::Tiles;
+  else if (Rule == "persistent")
+    M.Rule = GridRule::Persistent;
+  else
+    return R.error("grid.rule", "expected \"tiles\" or \"persistent\", "
+                                "found \"" + Rule + "\"");
+  int64_t X;
+  TG_TRY(R.getInt(*Grid, "grid", "tile_m", 1, INT32_MAX, X));
+  M.TileM = static_cast<unsigned>(X);
+  TG_TRY(R.getInt(*Grid, "grid", "tile_n", 1, INT32_MAX, X));
+  M.TileN = static_cast<unsigned>(X);
+  TG_TRY(R.getInt(*Grid, "grid", "ctas_per_sm", 1, INT32_MAX, X));
+  M.CtasPerSM = static_cast<unsigned>(X);
+
+  const Value *Ops;
+  TG_TRY(R.getObject(Root, "", "operands", Ops));
+  TG_TRY(readOperand(R, *Ops, "a", M.A));
+  TG_TRY(readOperand(R, *Ops, "b", M.B));
+  TG_TRY(readOperand(R, *Ops, "c", M.C));
+  std::string Acc;
+  TG_TRY(R.getString(*Ops, "operands", "accumulator", Acc));
+  if (Acc != "f32")
+    return R.error("operands.accumulator",
+                   "expected \"f32\" (the only accumulator tilegen-run checks "
+                   "against), found \"" + Acc + "\"");
+
+  const Value *Epi;
+  TG_TRY(R.getObject(Root, "", "epilogue", Epi));
+  TG_TRY(R.getNumber(*Epi, "epilogue", "alpha", M.Alpha));
+  TG_TRY(R.getNumber(*Epi, "epilogue", "beta", M.Beta));
+
+  const Value *Cons;
+  TG_TRY(R.getArray(Root, "", "constraints", Cons));
+  for (size_t I = 0; I < Cons->getArray().size(); ++I) {
+    const Value &C = Cons->getArray()[I];
+    std::string Field = "constraints[" + std::to_string(I) + "]";
+    if (!C.isObject())
+      return R.expected(Field, "an object", C);
+    Constraint Con;
+    std::string DimStr;
+    TG_TRY(R.getString(C, Field, "dim", DimStr));
+    if (!parseDimName(DimStr, Con.D))
+      return R.error(Field + ".dim", "expected \"M\", \"N\" or \"K\", found \"" +
+                                         DimStr + "\"");
+    TG_TRY(R.getInt(C, Field, "multiple", 1, INT32_MAX, Con.Multiple));
+    TG_TRY(R.getString(C, Field, "reason", Con.Reason));
+    M.Constraints.push_back(std::move(Con));
+  }
+
+  const Value *Params;
+  TG_TRY(R.getArray(Root, "", "params", Params));
+  if (Params->getArray().empty())
+    return R.error("params", "expected at least one kernel parameter");
+  for (size_t I = 0; I < Params->getArray().size(); ++I) {
+    Param P;
+    TG_TRY(readParam(R, Params->getArray()[I], static_cast<unsigned>(I), M, P));
+    M.Params.push_back(std::move(P));
+  }
+  TG_TRY(R.getString(Root, "", "description", M.Description));
+  return Error::success();
+}
+
+static bool endsWith(const std::string &S, const std::string &Suffix) {
+  return S.size() >= Suffix.size() &&
+         S.compare(S.size() - Suffix.size(), Suffix.size(), Suffix) == 0;
+}
+
+static bool readFile(const std::string &Path, std::string &Out,
+                     std::string &Why) {
+  std::ifstream In(Path, std::ios::binary);
+  if (!In) {
+    Why = std::strerror(errno);
+    return false;
+  }
+  std::ostringstream SS;
+  SS << In.rdbuf();
+  Out = SS.str();
+  return true;
+}
+
+Error tilegen::run::loadManifest(const std::string &Arg, Manifest &M) {
+  std::string Dir;
+  size_t Slash = Arg.rfind('/');
+  if (Slash != std::string::npos)
+    Dir = Arg.substr(0, Slash + 1);
+  bool ArgIsManifest = endsWith(Arg, ".json");
+  std::string ManifestPath = Arg;
+  if (!ArgIsManifest) {
+    size_t Dot = Arg.rfind('.');
+    std::string Stem = Dot != std::string::npos &&
+                               (Slash == std::string::npos || Dot > Slash)
+                           ? Arg.substr(0, Dot)
+                           : Arg;
+    ManifestPath = Stem + ".json";
+  }
+  std::string Text, Why;
+  if (!readFile(ManifestPath, Text, Why)) {
+    if (ArgIsManifest)
+      return usageError("cannot read manifest " + ManifestPath + ": " + Why);
+    return usageError("cannot read manifest " + ManifestPath + ": " + Why +
+                      " (tilegen writes it beside " + Arg +
+                      ", with the same stem)");
+  }
+  M.Path = ManifestPath;
+  TG_TRY(parseManifest(Text, ManifestPath, M));
+  M.CubinPath = ArgIsManifest ? Dir + M.CubinName : Arg;
+  std::ifstream Cubin(M.CubinPath, std::ios::binary);
+  if (!Cubin)
+    return usageError("cannot read cubin " + M.CubinPath + ": " +
+                      std::strerror(errno));
+  return Error::success();
+}
+
+uint64_t tilegen::run::tensorElems(Tensor T, const Problem &P) {
+  switch (T) {
+  case Tensor::A:
+    return uint64_t(P.M) * uint64_t(P.K);
+  case Tensor::B:
+    return uint64_t(P.K) * uint64_t(P.N);
+  default:
+    return uint64_t(P.M) * uint64_t(P.N);
+  }
+}
+
+void tilegen::run::tensorShape(Tensor T, const Problem &P, const Manifest &Man,
+                               int64_t &Rows, int64_t &Cols, int64_t &Ld) {
+  Rows = T == Tensor::B ? P.K : P.M;
+  Cols = T == Tensor::A ? P.K : P.N;
+  Ld = Man.operand(T).Lay == Layout::Row ? Cols : Rows;
+}
+
+static int64_t dimValue(Dim D, const Problem &P) {
+  return D == Dim::M ? P.M : D == Dim::N ? P.N : P.K;
+}
+
+Error tilegen::run::checkProblem(const Manifest &Man, const Problem &P) {
+  for (Dim D : {Dim::M, Dim::N, Dim::K}) {
+    int64_t V = dimValue(D, P);
+    if (V < 1 || V > INT32_MAX)
+      return usageError(std::string("problem size ") + dimName(D) + " = " +
+                        std::to_string(V) + " is out of range: expected 1 .. " +
+                        std::to_string(INT32_MAX) +
+                        " (the kernel takes it as i32)");
+  }
+  for (const Constraint &C : Man.Constraints) {
+    int64_t V = dimValue(C.D, P);
+    if (V % C.Multiple != 0)
+      return usageError(std::string("problem size ") + dimName(C.D) + " = " +
+                        std::to_string(V) + " breaks a constraint of kernel " +
+                        Man.Kernel + ": " + dimName(C.D) +
+                        " must be a multiple of " + std::to_string(C.Multiple) +
+                        " (" + C.Reason + ")");
+  }
+  for (size_t I = 0; I < Man.Params.size(); ++I) {
+    const Param &Pa = Man.Params[I];
+    if (Pa.Kind != ParamKind::TensorMap)
+      continue;
+    unsigned Bytes = elemBytes(Pa.Elem);
+    // Rank 2: the one global stride is the extent of the inner dim in bytes.
+    Dim Inner = Pa.Dims[0];
+    int64_t Stride = dimValue(Inner, P) * Bytes;
+    if (Stride % 16 != 0)
+      return usageError(
+          std::string("problem size ") + dimName(Inner) + " = " +
+          std::to_string(dimValue(Inner, P)) +
+          " breaks the alignment TMA needs for param '" + Pa.Name + "' (" +
+          tensorName(Pa.Tens) + ", " + elemTypeName(Pa.Elem) + ", " +
+          layoutName(Man.operand(Pa.Tens).Lay) + " layout): its stride " +
+          dimName(Inner) + " x " + std::to_string(Bytes) + " bytes = " +
+          std::to_string(Stride) + " bytes is not a multiple of 16; " +
+          dimName(Inner) + " must be a multiple of " +
+          std::to_string(16 / Bytes));
+  }
+  return Error::success();
+}
+
+uint64_t tilegen::run::tileCount(const Manifest &Man, const Problem &P) {
+  uint64_t TM = (uint64_t(P.M) + Man.TileM - 1) / Man.TileM;
+  uint64_t TN = (uint64_t(P.N) + Man.TileN - 1) / Man.TileN;
+  return TM * TN;
+}
+
+uint64_t tilegen::run::gridSize(const Manifest &Man, const Problem &P,
+                                int SmCount) {
+  uint64_t Tiles = tileCount(Man, P);
+  uint64_t Cl = Man.Cluster[0];
+  if (Man.Rule == GridRule::Tiles)
+    return (Tiles + Cl - 1) / Cl * Cl;
+  uint64_t X = std::min<uint64_t>(Tiles, uint64_t(SmCount) * Man.CtasPerSM);
+  X = X / Cl * Cl;
+  return X < Cl ? Cl : X;
+}

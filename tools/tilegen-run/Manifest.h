@@ -1,0 +1,132 @@
+//===- Manifest.h - The kernel manifest (docs/manifest.md) ------*- C++ -*-===//
+//
+// Reads and validates `<kernel>.json`, and checks a problem size against it,
+// all without touching the GPU: every mistake a manifest or a size can carry is
+// reported before the driver is loaded.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEGEN_RUN_MANIFEST_H
+#define TILEGEN_RUN_MANIFEST_H
+
+#include "Error.h"
+#include "Numeric.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tilegen {
+namespace run {
+
+enum class Layout { Row, Col };
+const char *layoutName(Layout L);
+
+enum class Dim { M, N, K };
+const char *dimName(Dim D);
+
+/// The four tensors of D = alpha * A x B + beta * C.
+enum class Tensor { A, B, C, D };
+const char *tensorName(Tensor T);
+
+struct OperandInfo {
+  ElemType Type = ElemType::BF16;
+  Layout Lay = Layout::Row;
+};
+
+/// A ptxas target such as sm_90a: major 9, minor 0, suffix 'a'.
+struct NVTarget {
+  unsigned Major = 0, Minor = 0;
+  char Suffix = 0; ///< 0, 'a' or 'f'
+  std::string Name;
+  static bool parse(const std::string &S, NVTarget &T);
+  /// Whether a cubin for this target runs on a GPU of compute capability
+  /// Major.Minor: same major, and the same minor for 'a' targets, at most the
+  /// device's minor otherwise (sm_90/sm_90a cubins run only on 9.0).
+  bool runsOn(int DevMajor, int DevMinor) const;
+};
+
+struct Constraint {
+  Dim D = Dim::M;
+  int64_t Multiple = 1;
+  std::string Reason;
+};
+
+enum class ParamKind { Ptr, I32, F32, TensorMap };
+
+struct Param {
+  std::string Name;
+  ParamKind Kind = ParamKind::Ptr;
+  Tensor Tens = Tensor::A; ///< ptr, tensormap
+  /// i32: "M", "N" or "K"; f32: "alpha" or "beta".
+  std::string ValueName;
+  // tensormap only.
+  ElemType Elem = ElemType::BF16;
+  std::vector<Dim> Dims;     ///< innermost first
+  std::vector<uint32_t> Box; ///< innermost first, elements
+  unsigned Swizzle = 0;      ///< bytes: 0, 32, 64, 128
+  unsigned L2Promotion = 0;  ///< bytes: 0, 64, 128, 256
+  bool OobNan = false;       ///< oob_fill "nan" (else "zero")
+
+  /// Bytes this parameter takes in the kernel's parameter space.
+  unsigned size() const;
+  unsigned alignment() const;
+};
+
+enum class GridRule { Tiles, Persistent };
+
+struct Manifest {
+  std::string Path;      ///< the manifest file
+  std::string CubinPath; ///< the cubin to load
+  int Version = 0;
+  std::string TilegenVersion, Kernel, CubinName, Description;
+  NVTarget Target;
+  std::array<unsigned, 3> Block{}, Cluster{};
+  uint64_t DynamicSmem = 0;
+  GridRule Rule = GridRule::Tiles;
+  unsigned TileM = 0, TileN = 0, CtasPerSM = 1;
+  OperandInfo A, B, C; ///< D has C's type and layout
+  ElemType Accumulator = ElemType::F32;
+  double Alpha = 1, Beta = 0;
+  std::vector<Constraint> Constraints;
+  std::vector<Param> Params;
+
+  const OperandInfo &operand(Tensor T) const {
+    return T == Tensor::A ? A : T == Tensor::B ? B : C;
+  }
+  unsigned clusterSize() const { return Cluster[0] * Cluster[1] * Cluster[2]; }
+};
+
+/// Finds the manifest for the command-line argument (a .cubin, whose manifest
+/// is the .json of the same stem, or the .json itself) and reads it.
+Error loadManifest(const std::string &Arg, Manifest &M);
+
+/// Parses a manifest from text; Path is used in messages.
+Error parseManifest(const std::string &Text, const std::string &Path,
+                    Manifest &M);
+
+struct Problem {
+  int64_t M = 0, N = 0, K = 0;
+  std::string str() const; ///< "MxNxK"
+};
+
+/// Checks sizes against the manifest's constraints and what its tensor maps
+/// need (16-byte strides, dims < 2^32), naming the dim, value and reason.
+Error checkProblem(const Manifest &Man, const Problem &P);
+
+/// Rows and columns of tensor T, and its leading dimension in elements.
+void tensorShape(Tensor T, const Problem &P, const Manifest &Man,
+                 int64_t &Rows, int64_t &Cols, int64_t &Ld);
+/// Elements in tensor T (dense).
+uint64_t tensorElems(Tensor T, const Problem &P);
+
+/// Output tiles: ceil(M/tile_m) * ceil(N/tile_n).
+uint64_t tileCount(const Manifest &Man, const Problem &P);
+/// The 1-D grid size from the manifest's rule (see docs/manifest.md).
+uint64_t gridSize(const Manifest &Man, const Problem &P, int SmCount);
+
+} // namespace run
+} // namespace tilegen
+
+#endif // TILEGEN_RUN_MANIFEST_H

@@ -1,0 +1,377 @@
+//===- Options.cpp - tilegen-run command line -----------------------------===//
+
+#include "Options.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+using namespace tilegen::run;
+
+std::string tilegen::run::usageText() {
+  return R"(usage: tilegen-run KERNEL.cubin --m M --n N --k K [options]
+       tilegen-run KERNEL.cubin --sweep LIST|FILE [options]
+
+Loads KERNEL.cubin and its manifest KERNEL.json (same stem; passing the .json
+also works), runs D = alpha * A x B + beta * C on the GPU, and optionally
+checks and times it. Each shape runs in a child process, so a kernel that
+faults or hangs is reported and a sweep goes on.
+
+options:
+  --m M --n N --k K   problem size
+  --check             compare with a reference (host fp64 when M*N*K <= 2^30,
+                      else cuBLAS with fp32 accumulation)
+  --ref auto|host|cublas
+                      force the --check reference
+  --bench             time with CUDA events against cuBLAS (same shapes,
+                      types, layouts, alpha, beta)
+  --iters N           timed runs (default 50)
+  --warmup N          untimed runs first (default 10)
+  --sweep LIST|FILE   comma-separated: square (1k..16k cubed), llm, odd, all,
+                      or a file with one "M N K" per line
+  --alpha X --beta Y  epilogue scalars (default: the manifest's)
+  --seed S            input seed (default 1)
+  --int-inputs        integer inputs in [-3, 3]; exact results are checked
+                      bit for bit
+  --timeout SEC       kill a shape that runs longer (default 300; 0 = never)
+  --device I          GPU ordinal (default 0)
+  --json FILE         write results as JSON
+  --csv FILE          write results as CSV
+  --no-fork           run in this process (for debuggers; no --timeout)
+  --help              this text
+
+exit codes: 0 pass, 1 check failed, 2 usage/manifest/size error,
+            3 CUDA driver/GPU/cuBLAS error or kernel fault, 4 hang/timeout
+)";
+}
+
+const char *tilegen::run::refKindName(RefKind R) {
+  switch (R) {
+  case RefKind::Auto:
+    return "auto";
+  case RefKind::Host:
+    return "host";
+  case RefKind::Cublas:
+    return "cublas";
+  }
+  return "?";
+}
+
+static bool parseInt64(const std::string &S, int64_t &Out) {
+  if (S.empty())
+    return false;
+  errno = 0;
+  char *End = nullptr;
+  long long V = std::strtoll(S.c_str(), &End, 10);
+  if (errno || *End != '\0')
+    return false;
+  Out = V;
+  return true;
+}
+
+static bool parseDouble(const std::string &S, double &Out) {
+  if (S.empty())
+    return false;
+  errno = 0;
+  char *End = nullptr;
+  double V = std::strtod(S.c_str(), &End);
+  if (errno || *End != '\0' || !std::isfinite(V))
+    return false;
+  Out = V;
+  return true;
+}
+
+Error tilegen::run::parseOptions(int Argc, char **Argv, Options &Opts) {
+  Opts.Self = Argc > 0 ? Argv[0] : "tilegen-run";
+  std::vector<std::string> Args(Argv + 1, Argv + Argc);
+  auto bad = [](const std::string &Msg) {
+    return usageError(Msg + " (see tilegen-run --help)");
+  };
+  for (size_t I = 0; I < Args.size(); ++I) {
+    std::string A = Args[I];
+    std::string Value;
+    bool HasInline = false;
+    if (A.size() > 2 && A.compare(0, 2, "--") == 0) {
+      size_t Eq = A.find('=');
+      if (Eq != std::string::npos) {
+        Value = A.substr(Eq + 1);
+        A = A.substr(0, Eq);
+        HasInline = true;
+      }
+    }
+    auto takeValue = [&](std::string &Out) -> Error {
+      if (HasInline) {
+        Out = Value;
+        return Error::success();
+      }
+      if (I + 1 >= Args.size())
+        return bad("option " + A + " needs a value");
+      Out = Args[++I];
+      return Error::success();
+    };
+    auto takeInt = [&](int64_t Min, int64_t Max, int64_t &Out) -> Error {
+      std::string V;
+      TG_TRY(takeValue(V));
+      if (!parseInt64(V, Out) || Out < Min || Out > Max)
+        return bad("option " + A + ": expected an integer in [" +
+                   std::to_string(Min) + ", " + std::to_string(Max) +
+                   "], found '" + V + "'");
+      return Error::success();
+    };
+    auto takeDouble = [&](double &Out) -> Error {
+      std::string V;
+      TG_TRY(takeValue(V));
+      if (!parseDouble(V, Out))
+        return bad("option " + A + ": expected a finite number, found '" + V +
+                   "'");
+      return Error::success();
+    };
+    auto noValue = [&]() -> Error {
+      if (HasInline)
+        return bad("option " + A + " takes no value");
+      return Error::success();
+    };
+
+    int64_t X;
+    if (A == "--help" || A == "-h") {
+      Opts.Help = true;
+    } else if (A == "--m" || A == "--n" || A == "--k") {
+      TG_TRY(takeInt(1, INT32_MAX, X));
+      if (A == "--m")
+        Opts.Size.M = X, Opts.HaveM = true;
+      else if (A == "--n")
+        Opts.Size.N = X, Opts.HaveN = true;
+      else
+        Opts.Size.K = X, Opts.HaveK = true;
+    } else if (A == "--check") {
+      TG_TRY(noValue());
+      Opts.Check = true;
+    } else if (A == "--bench") {
+      TG_TRY(noValue());
+      Opts.Bench = true;
+    } else if (A == "--int-inputs") {
+      TG_TRY(noValue());
+      Opts.IntInputs = true;
+    } else if (A == "--no-fork") {
+      TG_TRY(noValue());
+      Opts.NoFork = true;
+    } else if (A == "--json") {
+      TG_TRY(takeValue(Opts.JsonOut));
+    } else if (A == "--csv") {
+      TG_TRY(takeValue(Opts.CsvOut));
+    } else if (A == "--sweep") {
+      TG_TRY(takeValue(Opts.Sweep));
+    } else if (A == "--timeout") {
+      TG_TRY(takeDouble(Opts.TimeoutSec));
+      if (Opts.TimeoutSec < 0)
+        return bad("option --timeout: expected seconds >= 0, found '" +
+                   std::to_string(Opts.TimeoutSec) + "'");
+    } else if (A == "--alpha") {
+      TG_TRY(takeDouble(Opts.Alpha));
+      Opts.HaveAlpha = true;
+    } else if (A == "--beta") {
+      TG_TRY(takeDouble(Opts.Beta));
+      Opts.HaveBeta = true;
+    } else if (A == "--seed") {
+      TG_TRY(takeInt(0, INT64_MAX, X));
+      Opts.Seed = static_cast<uint64_t>(X);
+    } else if (A == "--iters") {
+      TG_TRY(takeInt(1, 1000000, X));
+      Opts.Iters = static_cast<int>(X);
+    } else if (A == "--warmup") {
+      TG_TRY(takeInt(0, 1000000, X));
+      Opts.Warmup = static_cast<int>(X);
+    } else if (A == "--device") {
+      TG_TRY(takeInt(0, 1023, X));
+      Opts.Device = static_cast<int>(X);
+    } else if (A == "--ref") {
+      std::string V;
+      TG_TRY(takeValue(V));
+      if (V == "auto")
+        Opts.Ref = RefKind::Auto;
+      else if (V == "host")
+        Opts.Ref = RefKind::Host;
+      else if (V == "cublas")
+        Opts.Ref = RefKind::Cublas;
+      else
+        return bad("option --ref: expected auto, host or cublas, found '" + V +
+                   "'");
+    } else if (A.size() > 1 && A[0] == '-') {
+      return bad("unknown option '" + A + "'");
+    } else {
+      if (!Opts.CubinArg.empty())
+        return bad("more than one kernel given: '" + Opts.CubinArg +
+                   "' and '" + A + "'");
+      Opts.CubinArg = A;
+    }
+  }
+  if (Opts.Help)
+    return Error::success();
+  if (Opts.CubinArg.empty())
+    return bad("missing the kernel: give KERNEL.cubin (with KERNEL.json "
+               "beside it)");
+  bool AnySize = Opts.HaveM || Opts.HaveN || Opts.HaveK;
+  if (!Opts.Sweep.empty() && AnySize)
+    return bad("--sweep and --m/--n/--k exclude each other");
+  if (Opts.Sweep.empty()) {
+    std::string Missing;
+    if (!Opts.HaveM)
+      Missing += " --m";
+    if (!Opts.HaveN)
+      Missing += " --n";
+    if (!Opts.HaveK)
+      Missing += " --k";
+    if (!Missing.empty())
+      return bad("missing problem size:" + Missing + " (or use --sweep)");
+  }
+  if (Opts.NoFork && !Opts.Sweep.empty())
+    return bad("--no-fork cannot be used with --sweep (a faulting kernel "
+               "would end the sweep)");
+  return Error::success();
+}
+
+namespace {
+
+struct BuiltinList {
+  const char *Name;
+  std::vector<Problem> Shapes;
+};
+
+const std::vector<BuiltinList> &builtinLists() {
+  static const std::vector<BuiltinList> Lists = {
+      {"square",
+       {{1024, 1024, 1024},
+        {2048, 2048, 2048},
+        {4096, 4096, 4096},
+        {8192, 8192, 8192},
+        {16384, 16384, 16384}}},
+      // Llama-style projections: (tokens x hidden) x (hidden x ffn) etc.
+      {"llm",
+       {{4096, 14336, 4096},
+        {8192, 4096, 14336},
+        {16384, 8192, 1024},
+        {128, 8192, 8192}}},
+      // Ragged M and N (partial tiles on both edges), K a multiple of 8 so
+      // that 16-byte strides hold for 2-byte types; a kernel whose manifest
+      // constrains more skips the shapes it cannot take.
+      {"odd",
+       {{1, 8, 8},
+        {127, 129, 136},
+        {257, 385, 264},
+        {1023, 777, 1000},
+        {1000, 1000, 1000},
+        {4095, 4097, 4096},
+        {333, 8191, 520}}},
+  };
+  return Lists;
+}
+
+Error readShapeFile(const std::string &Path, std::vector<Problem> &Shapes) {
+  std::ifstream In(Path);
+  if (!In)
+    return usageError("--sweep: '" + Path +
+                      "' is neither a built-in list (square, llm, odd, all) "
+                      "nor a readable file: " +
+                      std::strerror(errno));
+  std::string Line;
+  unsigned LineNo = 0;
+  size_t Before = Shapes.size();
+  while (std::getline(In, Line)) {
+    ++LineNo;
+    size_t Hash = Line.find('#');
+    if (Hash != std::string::npos)
+      Line = Line.substr(0, Hash);
+    std::string Original = Line;
+    for (char &C : Line)
+      if (C == 'x' || C == ',' || C == '\t')
+        C = ' ';
+    std::istringstream SS(Line);
+    std::vector<std::string> Words;
+    std::string W;
+    while (SS >> W)
+      Words.push_back(W);
+    if (Words.empty())
+      continue;
+    Problem P;
+    int64_t *Dst[3] = {&P.M, &P.N, &P.K};
+    bool Ok = Words.size() == 3;
+    for (unsigned I = 0; Ok && I < 3; ++I)
+      Ok = parseInt64(Words[I], *Dst[I]) && *Dst[I] >= 1 &&
+           *Dst[I] <= INT32_MAX;
+    if (!Ok)
+      return usageError("sweep file " + Path + ":" + std::to_string(LineNo) +
+                        ": expected \"M N K\" (three positive integers), "
+                        "found \"" + Original + "\"");
+    Shapes.push_back(P);
+  }
+  if (Shapes.size() == Before)
+    return usageError("sweep file " + Path + ": no shapes in it");
+  return Error::success();
+}
+
+} // namespace
+
+Error tilegen::run::expandSweep(const std::string &Spec,
+                                std::vector<Problem> &Shapes) {
+  std::string Item;
+  std::istringstream SS(Spec);
+  while (std::getline(SS, Item, ',')) {
+    if (Item.empty())
+      continue;
+    bool Found = false;
+    for (const BuiltinList &L : builtinLists()) {
+      if (Item == L.Name || Item == "all") {
+        Shapes.insert(Shapes.end(), L.Shapes.begin(), L.Shapes.end());
+        Found = true;
+      }
+    }
+    if (!Found)
+      TG_TRY(readShapeFile(Item, Shapes));
+  }
+  if (Shapes.empty())
+    return usageError("--sweep: no shapes in '" + Spec + "'");
+  return Error::success();
+}
+
+std::string tilegen::run::shellQuote(const std::string &S) {
+  if (!S.empty() &&
+      S.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                          "0123456789_-./=:+,") == std::string::npos)
+    return S;
+  std::string Q = "'";
+  for (char C : S)
+    Q += C == '\'' ? std::string("'\\''") : std::string(1, C);
+  return Q + "'";
+}
+
+static std::string formatDouble(double D) {
+  std::ostringstream OS;
+  OS.precision(17);
+  OS << D;
+  return OS.str();
+}
+
+std::string tilegen::run::reproduceCommand(const Options &Opts,
+                                           const Problem &P) {
+  std::string C = shellQuote(Opts.Self) + " " + shellQuote(Opts.CubinArg);
+  C += " --m " + std::to_string(P.M) + " --n " + std::to_string(P.N) +
+       " --k " + std::to_string(P.K);
+  if (Opts.Check)
+    C += " --check";
+  if (Opts.Bench)
+    C += " --bench --iters " + std::to_string(Opts.Iters) + " --warmup " +
+         std::to_string(Opts.Warmup);
+  if (Opts.Ref != RefKind::Auto)
+    C += std::string(" --ref ") + refKindName(Opts.Ref);
+  C += " --alpha " + formatDouble(Opts.Alpha) + " --beta " +
+       formatDouble(Opts.Beta);
+  C += " --seed " + std::to_string(Opts.Seed);
+  if (Opts.IntInputs)
+    C += " --int-inputs";
+  if (Opts.Device != 0)
+    C += " --device " + std::to_string(Opts.Device);
+  return C;
+}

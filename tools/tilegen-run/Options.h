@@ -1,0 +1,57 @@
+//===- Options.h - tilegen-run command line ---------------------*- C++ -*-===//
+
+#ifndef TILEGEN_RUN_OPTIONS_H
+#define TILEGEN_RUN_OPTIONS_H
+
+#include "Error.h"
+#include "Manifest.h"
+
+#include <string>
+#include <vector>
+
+namespace tilegen {
+namespace run {
+
+/// Which reference --check compares against.
+enum class RefKind { Auto, Host, Cublas };
+
+struct Options {
+  std::string Self; ///< argv[0], for the reproduce commands
+  std::string CubinArg;
+  Problem Size;
+  bool HaveM = false, HaveN = false, HaveK = false;
+  bool Check = false, Bench = false;
+  std::string JsonOut, CsvOut;
+  double TimeoutSec = 300; ///< per shape; 0 = none
+  bool HaveAlpha = false, HaveBeta = false;
+  double Alpha = 1, Beta = 0; ///< effective values (manifest's unless given)
+  uint64_t Seed = 1;
+  bool IntInputs = false;
+  std::string Sweep;
+  int Iters = 50, Warmup = 10;
+  int Device = 0;
+  RefKind Ref = RefKind::Auto;
+  bool NoFork = false;
+  bool Help = false;
+};
+
+/// Parses argv (usage errors exit with code 2).
+Error parseOptions(int Argc, char **Argv, Options &Opts);
+std::string usageText();
+
+/// Expands a --sweep argument: comma-separated built-in names (square, llm,
+/// odd, all) and files of "M N K" lines.
+Error expandSweep(const std::string &Spec, std::vector<Problem> &Shapes);
+
+/// The command line that reproduces one shape's run.
+std::string reproduceCommand(const Options &Opts, const Problem &P);
+
+/// Quotes S for a POSIX shell if needed.
+std::string shellQuote(const std::string &S);
+
+const char *refKindName(RefKind R);
+
+} // namespace run
+} // namespace tilegen
+
+#endif // TILEGEN_RUN_OPTIONS_H

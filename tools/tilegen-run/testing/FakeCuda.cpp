@@ -1,0 +1,596 @@
+//===- FakeCuda.cpp - A fake CUDA driver for tilegen-run's tests ----------===//
+//
+// Test-only. Exports cuGetProcAddress_v2 and a host-memory imitation of the
+// driver entry points tilegen-run uses, so that its GPU paths (module loading,
+// parameters, tensor maps, launch, --check, --bench, faults, hangs) can be
+// tested on machines without a GPU: `TILEGEN_RUN_LIBCUDA=<this .so>`.
+//
+// A "cubin" for it is a text file:
+//   TILEGEN-FAKE-CUBIN
+//   arch=90                     compute capability it was "built" for
+//   kernel=gemm_bf16            entry symbol
+//   behavior=correct            correct | wrong-tile | skip-tile | fault | hang
+//                               | fault-large | hang-large (only when M >= 1000)
+//   tile=128x128                the tile one CTA computes (tiles grid rule)
+//   a=bf16/row b=bf16/row c=bf16/row
+//   params=A,B,C,D,M,N,K,alpha,beta,tmap
+// The fake "kernel" computes D = alpha A B + beta C in fp32 on the host at
+// launch time, one tile per CTA of the grid, and checks its tensor maps.
+// Environment: FAKE_CUDA_DEVICES (default 1), FAKE_CUDA_CC (default 90),
+// FAKE_CUDA_MEM_MB (default 1024).
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Numeric.h"
+
+#include <cuda.h>
+#include <library_types.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace tilegen::run;
+
+namespace {
+
+struct FakeKernel {
+  std::string Name, Behavior = "correct";
+  int Arch = 90;
+  unsigned TileM = 128, TileN = 128;
+  ElemType TA = ElemType::BF16, TB = ElemType::BF16, TC = ElemType::BF16;
+  bool RowA = true, RowB = true, RowC = true;
+  std::vector<std::string> Params;
+  int MaxDynSmem = 0;
+};
+
+struct FakeTensorMap {
+  uint64_t Magic;
+  uint64_t Addr;
+  uint64_t Dims[2];
+  uint64_t Stride;
+  uint32_t Box[2];
+  uint32_t Swizzle;
+};
+constexpr uint64_t TmapMagic = 0x54474d4150ull;
+
+CUresult Sticky = CUDA_SUCCESS;
+bool Hang = false;
+std::map<CUmodule, FakeKernel *> Modules;
+std::map<CUevent, std::chrono::steady_clock::time_point> EventTimes;
+size_t Allocated = 0;
+const size_t TotalMem =
+    size_t(std::getenv("FAKE_CUDA_MEM_MB") ? std::atoi(std::getenv("FAKE_CUDA_MEM_MB"))
+                                           : 1024)
+    << 20;
+std::map<CUdeviceptr, size_t> Allocs;
+
+int envInt(const char *Name, int Default) {
+  const char *V = std::getenv(Name);
+  return V ? std::atoi(V) : Default;
+}
+
+CUresult fGetErrorName(CUresult R, const char **S) {
+  switch (R) {
+  case CUDA_SUCCESS:
+    *S = "CUDA_SUCCESS";
+    break;
+  case CUDA_ERROR_INVALID_VALUE:
+    *S = "CUDA_ERROR_INVALID_VALUE";
+    break;
+  case CUDA_ERROR_OUT_OF_MEMORY:
+    *S = "CUDA_ERROR_OUT_OF_MEMORY";
+    break;
+  case CUDA_ERROR_NO_DEVICE:
+    *S = "CUDA_ERROR_NO_DEVICE";
+    break;
+  case CUDA_ERROR_INVALID_IMAGE:
+    *S = "CUDA_ERROR_INVALID_IMAGE";
+    break;
+  case CUDA_ERROR_NO_BINARY_FOR_GPU:
+    *S = "CUDA_ERROR_NO_BINARY_FOR_GPU";
+    break;
+  case CUDA_ERROR_NOT_FOUND:
+    *S = "CUDA_ERROR_NOT_FOUND";
+    break;
+  case CUDA_ERROR_ILLEGAL_ADDRESS:
+    *S = "CUDA_ERROR_ILLEGAL_ADDRESS";
+    break;
+  default:
+    *S = "CUDA_ERROR_UNKNOWN";
+    return CUDA_SUCCESS;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult fGetErrorString(CUresult R, const char **S) {
+  switch (R) {
+  case CUDA_ERROR_ILLEGAL_ADDRESS:
+    *S = "an illegal memory access was encountered";
+    break;
+  case CUDA_ERROR_OUT_OF_MEMORY:
+    *S = "out of memory";
+    break;
+  case CUDA_ERROR_NO_BINARY_FOR_GPU:
+    *S = "no kernel image is available for execution on the device";
+    break;
+  case CUDA_ERROR_INVALID_VALUE:
+    *S = "invalid argument";
+    break;
+  default:
+    *S = "fake error";
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult fInit(unsigned) {
+  return envInt("FAKE_CUDA_DEVICES", 1) ? CUDA_SUCCESS : CUDA_ERROR_NO_DEVICE;
+}
+CUresult fDriverGetVersion(int *V) {
+  *V = 12080;
+  return CUDA_SUCCESS;
+}
+CUresult fDeviceGetCount(int *C) {
+  *C = envInt("FAKE_CUDA_DEVICES", 1);
+  return CUDA_SUCCESS;
+}
+CUresult fDeviceGet(CUdevice *D, int I) {
+  if (I >= envInt("FAKE_CUDA_DEVICES", 1))
+    return CUDA_ERROR_INVALID_DEVICE;
+  *D = I;
+  return CUDA_SUCCESS;
+}
+CUresult fDeviceGetName(char *Name, int Len, CUdevice) {
+  std::snprintf(Name, Len, "Fake GPU (tilegen-run tests)");
+  return CUDA_SUCCESS;
+}
+CUresult fDeviceGetAttribute(int *V, CUdevice_attribute A, CUdevice) {
+  int CC = envInt("FAKE_CUDA_CC", 90);
+  switch (A) {
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
+    *V = CC / 10;
+    break;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
+    *V = CC % 10;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
+    *V = 4;
+    break;
+  case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE:
+    *V = 1 << 20;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
+    *V = 232448;
+    break;
+  case CU_DEVICE_ATTRIBUTE_CLOCK_RATE:
+    *V = 1000000;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE:
+    *V = 2000000;
+    break;
+  case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH:
+    *V = 64;
+    break;
+  default:
+    *V = 0;
+  }
+  return CUDA_SUCCESS;
+}
+CUresult fDeviceTotalMem(size_t *B, CUdevice) {
+  *B = TotalMem;
+  return CUDA_SUCCESS;
+}
+CUresult fPrimaryCtxRetain(CUcontext *C, CUdevice) {
+  *C = reinterpret_cast<CUcontext>(0x1000);
+  return CUDA_SUCCESS;
+}
+CUresult fPrimaryCtxRelease(CUdevice) { return CUDA_SUCCESS; }
+CUresult fCtxSetCurrent(CUcontext) { return Sticky; }
+CUresult fCtxSynchronize() { return Sticky; }
+
+bool parseOperand(const std::string &V, ElemType &T, bool &Row) {
+  size_t Slash = V.find('/');
+  if (Slash == std::string::npos || !parseElemType(V.substr(0, Slash), T))
+    return false;
+  Row = V.substr(Slash + 1) == "row";
+  return true;
+}
+
+CUresult fModuleLoadData(CUmodule *M, const void *Image) {
+  const char *Text = static_cast<const char *>(Image);
+  if (std::strncmp(Text, "TILEGEN-FAKE-CUBIN", 18) != 0)
+    return CUDA_ERROR_INVALID_IMAGE;
+  auto *K = new FakeKernel;
+  std::istringstream SS(Text);
+  std::string Word;
+  while (SS >> Word) {
+    size_t Eq = Word.find('=');
+    if (Eq == std::string::npos)
+      continue;
+    std::string Key = Word.substr(0, Eq), V = Word.substr(Eq + 1);
+    if (Key == "arch")
+      K->Arch = std::atoi(V.c_str());
+    else if (Key == "kernel")
+      K->Name = V;
+    else if (Key == "behavior")
+      K->Behavior = V;
+    else if (Key == "tile")
+      std::sscanf(V.c_str(), "%ux%u", &K->TileM, &K->TileN);
+    else if (Key == "a")
+      parseOperand(V, K->TA, K->RowA);
+    else if (Key == "b")
+      parseOperand(V, K->TB, K->RowB);
+    else if (Key == "c")
+      parseOperand(V, K->TC, K->RowC);
+    else if (Key == "params") {
+      std::istringstream PS(V);
+      std::string P;
+      while (std::getline(PS, P, ','))
+        K->Params.push_back(P);
+    }
+  }
+  if (K->Arch != envInt("FAKE_CUDA_CC", 90)) {
+    delete K;
+    return CUDA_ERROR_NO_BINARY_FOR_GPU;
+  }
+  *M = reinterpret_cast<CUmodule>(K);
+  Modules[*M] = K;
+  return CUDA_SUCCESS;
+}
+CUresult fModuleUnload(CUmodule M) {
+  delete Modules[M];
+  Modules.erase(M);
+  return CUDA_SUCCESS;
+}
+CUresult fModuleGetFunction(CUfunction *F, CUmodule M, const char *Name) {
+  FakeKernel *K = Modules[M];
+  if (!K || K->Name != Name)
+    return CUDA_ERROR_NOT_FOUND;
+  *F = reinterpret_cast<CUfunction>(K);
+  return CUDA_SUCCESS;
+}
+CUresult fFuncSetAttribute(CUfunction F, CUfunction_attribute A, int V) {
+  if (A == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) {
+    if (V > 232448)
+      return CUDA_ERROR_INVALID_VALUE;
+    reinterpret_cast<FakeKernel *>(F)->MaxDynSmem = V;
+  }
+  return CUDA_SUCCESS;
+}
+CUresult fFuncGetAttribute(int *V, CUfunction_attribute A, CUfunction) {
+  *V = A == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024
+       : A == CU_FUNC_ATTRIBUTE_NUM_REGS            ? 128
+                                                    : 0;
+  return CUDA_SUCCESS;
+}
+CUresult fMemGetInfo(size_t *Free, size_t *Total) {
+  *Free = TotalMem - Allocated;
+  *Total = TotalMem;
+  return CUDA_SUCCESS;
+}
+CUresult fMemAlloc(CUdeviceptr *P, size_t Bytes) {
+  if (Sticky)
+    return Sticky;
+  if (Allocated + Bytes > TotalMem)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  void *Mem = std::aligned_alloc(256, (Bytes + 255) / 256 * 256);
+  if (!Mem)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  *P = reinterpret_cast<CUdeviceptr>(Mem);
+  Allocs[*P] = Bytes;
+  Allocated += Bytes;
+  return CUDA_SUCCESS;
+}
+CUresult fMemFree(CUdeviceptr P) {
+  Allocated -= Allocs[P];
+  Allocs.erase(P);
+  std::free(reinterpret_cast<void *>(P));
+  return CUDA_SUCCESS;
+}
+CUresult fMemcpyHtoD(CUdeviceptr D, const void *S, size_t N) {
+  if (Sticky)
+    return Sticky;
+  std::memcpy(reinterpret_cast<void *>(D), S, N);
+  return CUDA_SUCCESS;
+}
+CUresult fMemcpyDtoH(void *D, CUdeviceptr S, size_t N) {
+  if (Sticky)
+    return Sticky;
+  std::memcpy(D, reinterpret_cast<const void *>(S), N);
+  return CUDA_SUCCESS;
+}
+CUresult fMemcpyDtoD(CUdeviceptr D, CUdeviceptr S, size_t N) {
+  if (Sticky)
+    return Sticky;
+  std::memcpy(reinterpret_cast<void *>(D), reinterpret_cast<const void *>(S), N);
+  return CUDA_SUCCESS;
+}
+CUresult fMemsetD8(CUdeviceptr D, unsigned char V, size_t N) {
+  if (Sticky)
+    return Sticky;
+  std::memset(reinterpret_cast<void *>(D), V, N);
+  return CUDA_SUCCESS;
+}
+CUresult fMemsetD8Async(CUdeviceptr D, unsigned char V, size_t N, CUstream) {
+  return fMemsetD8(D, V, N);
+}
+CUresult fStreamCreate(CUstream *S, unsigned) {
+  *S = reinterpret_cast<CUstream>(0x2000);
+  return CUDA_SUCCESS;
+}
+CUresult fStreamDestroy(CUstream) { return CUDA_SUCCESS; }
+CUresult fStreamSynchronize(CUstream) {
+  while (Hang)
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+  return Sticky;
+}
+CUresult fEventCreate(CUevent *E, unsigned) {
+  static uintptr_t Next = 0x10000;
+  *E = reinterpret_cast<CUevent>(Next += 16);
+  return CUDA_SUCCESS;
+}
+CUresult fEventDestroy(CUevent E) {
+  EventTimes.erase(E);
+  return CUDA_SUCCESS;
+}
+CUresult fEventRecord(CUevent E, CUstream) {
+  EventTimes[E] = std::chrono::steady_clock::now();
+  return Sticky;
+}
+CUresult fEventSynchronize(CUevent) { return Sticky; }
+CUresult fEventElapsedTime(float *Ms, CUevent A, CUevent B) {
+  *Ms = std::chrono::duration<float, std::milli>(EventTimes[B] - EventTimes[A])
+            .count();
+  return Sticky;
+}
+
+CUresult fTensorMapEncodeTiled(CUtensorMap *Map, CUtensorMapDataType,
+                               cuuint32_t Rank, void *Addr,
+                               const cuuint64_t *Dims,
+                               const cuuint64_t *Strides, const cuuint32_t *Box,
+                               const cuuint32_t *, CUtensorMapInterleave,
+                               CUtensorMapSwizzle Swz, CUtensorMapL2promotion,
+                               CUtensorMapFloatOOBfill) {
+  if (Rank != 2 || reinterpret_cast<uintptr_t>(Map) % 64 != 0 ||
+      reinterpret_cast<uintptr_t>(Addr) % 16 != 0 || Strides[0] % 16 != 0 ||
+      Box[0] > 256 || Box[1] > 256)
+    return CUDA_ERROR_INVALID_VALUE;
+  FakeTensorMap T = {TmapMagic, reinterpret_cast<uint64_t>(Addr),
+                     {Dims[0], Dims[1]}, Strides[0], {Box[0], Box[1]},
+                     static_cast<uint32_t>(Swz)};
+  std::memset(Map, 0, sizeof(CUtensorMap));
+  std::memcpy(Map, &T, sizeof(T));
+  return CUDA_SUCCESS;
+}
+
+CUresult fLaunchKernelEx(const CUlaunchConfig *Cfg, CUfunction F,
+                         void **Params, void **Extra) {
+  if (Sticky)
+    return Sticky;
+  auto *K = reinterpret_cast<FakeKernel *>(F);
+  if (Extra || !Params || Cfg->gridDimY != 1 || Cfg->gridDimZ != 1 ||
+      Cfg->sharedMemBytes > static_cast<unsigned>(K->MaxDynSmem) + 48 * 1024)
+    return CUDA_ERROR_INVALID_VALUE;
+  for (unsigned I = 0; I < Cfg->numAttrs; ++I)
+    if (Cfg->attrs[I].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION &&
+        Cfg->gridDimX % Cfg->attrs[I].value.clusterDim.x != 0)
+      return CUDA_ERROR_INVALID_VALUE;
+  // "-large": misbehave only when M >= 1000 (to test that a sweep goes on).
+  int32_t ArgM = 0;
+  for (size_t I = 0; I < K->Params.size(); ++I)
+    if (K->Params[I] == "M")
+      std::memcpy(&ArgM, Params[I], 4);
+  bool Large = ArgM >= 1000;
+  if (K->Behavior == "hang" || (K->Behavior == "hang-large" && Large)) {
+    Hang = true;
+    return CUDA_SUCCESS;
+  }
+  if (K->Behavior == "fault" || (K->Behavior == "fault-large" && Large)) {
+    Sticky = CUDA_ERROR_ILLEGAL_ADDRESS;
+    return CUDA_SUCCESS;
+  }
+  const void *A = nullptr, *B = nullptr, *C = nullptr;
+  void *D = nullptr;
+  int32_t M = 0, N = 0, Kk = 0;
+  float Alpha = 0, Beta = 0;
+  std::vector<const FakeTensorMap *> Maps;
+  for (size_t I = 0; I < K->Params.size(); ++I) {
+    const std::string &P = K->Params[I];
+    void *V = Params[I];
+    if (P == "A" || P == "B" || P == "C" || P == "D") {
+      void *Ptr;
+      std::memcpy(&Ptr, V, 8);
+      if (P == "A")
+        A = Ptr;
+      else if (P == "B")
+        B = Ptr;
+      else if (P == "C")
+        C = Ptr;
+      else
+        D = Ptr;
+    } else if (P == "M" || P == "N" || P == "K") {
+      std::memcpy(P == "M" ? &M : P == "N" ? &N : &Kk, V, 4);
+    } else if (P == "alpha" || P == "beta") {
+      std::memcpy(P == "alpha" ? &Alpha : &Beta, V, 4);
+    } else if (P == "tmap") {
+      if (reinterpret_cast<uintptr_t>(V) % 64 != 0)
+        return CUDA_ERROR_INVALID_VALUE;
+      const auto *T = static_cast<const FakeTensorMap *>(V);
+      if (T->Magic != TmapMagic || T->Addr != reinterpret_cast<uint64_t>(A))
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+  }
+  if (!A || !B || !C || !D || M <= 0 || N <= 0 || Kk <= 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  unsigned TilesN = (N + K->TileN - 1) / K->TileN;
+  unsigned Tiles = (M + K->TileM - 1) / K->TileM * TilesN;
+  for (unsigned T = 0; T < Cfg->gridDimX && T < Tiles; ++T) {
+    if (K->Behavior == "skip-tile" && T == Tiles - 1)
+      continue;
+    unsigned Tm = T / TilesN, Tn = T % TilesN;
+    for (int I = Tm * K->TileM; I < std::min<int>(M, (Tm + 1) * K->TileM); ++I)
+      for (int J = Tn * K->TileN; J < std::min<int>(N, (Tn + 1) * K->TileN);
+           ++J) {
+        float Acc = 0;
+        for (int L = 0; L < Kk; ++L) {
+          size_t IA = K->RowA ? size_t(I) * Kk + L : size_t(I) + size_t(L) * M;
+          size_t IB = K->RowB ? size_t(L) * N + J : size_t(L) + size_t(J) * Kk;
+          Acc += float(loadElem(A, IA, K->TA)) * float(loadElem(B, IB, K->TB));
+        }
+        size_t IC = K->RowC ? size_t(I) * N + J : size_t(I) + size_t(J) * M;
+        float R = Alpha * Acc + Beta * float(loadElem(C, IC, K->TC));
+        if (K->Behavior == "wrong-tile" && T == Tiles / 2)
+          R = R * 1.5f + 1.0f;
+        storeElem(D, IC, K->TC, R);
+      }
+  }
+  return CUDA_SUCCESS;
+}
+
+struct Entry {
+  const char *Name;
+  void *Fn;
+};
+
+#define E(Name, Fn) {Name, reinterpret_cast<void *>(&Fn)}
+const Entry Table[] = {
+    E("cuGetErrorName", fGetErrorName),
+    E("cuGetErrorString", fGetErrorString),
+    E("cuInit", fInit),
+    E("cuDriverGetVersion", fDriverGetVersion),
+    E("cuDeviceGetCount", fDeviceGetCount),
+    E("cuDeviceGet", fDeviceGet),
+    E("cuDeviceGetName", fDeviceGetName),
+    E("cuDeviceGetAttribute", fDeviceGetAttribute),
+    E("cuDeviceTotalMem", fDeviceTotalMem),
+    E("cuDevicePrimaryCtxRetain", fPrimaryCtxRetain),
+    E("cuDevicePrimaryCtxRelease", fPrimaryCtxRelease),
+    E("cuCtxSetCurrent", fCtxSetCurrent),
+    E("cuCtxSynchronize", fCtxSynchronize),
+    E("cuModuleLoadData", fModuleLoadData),
+    E("cuModuleUnload", fModuleUnload),
+    E("cuModuleGetFunction", fModuleGetFunction),
+    E("cuFuncSetAttribute", fFuncSetAttribute),
+    E("cuFuncGetAttribute", fFuncGetAttribute),
+    E("cuMemGetInfo", fMemGetInfo),
+    E("cuMemAlloc", fMemAlloc),
+    E("cuMemFree", fMemFree),
+    E("cuMemcpyHtoD", fMemcpyHtoD),
+    E("cuMemcpyDtoH", fMemcpyDtoH),
+    E("cuMemcpyDtoD", fMemcpyDtoD),
+    E("cuMemsetD8", fMemsetD8),
+    E("cuMemsetD8Async", fMemsetD8Async),
+    E("cuStreamCreate", fStreamCreate),
+    E("cuStreamDestroy", fStreamDestroy),
+    E("cuStreamSynchronize", fStreamSynchronize),
+    E("cuEventCreate", fEventCreate),
+    E("cuEventDestroy", fEventDestroy),
+    E("cuEventRecord", fEventRecord),
+    E("cuEventSynchronize", fEventSynchronize),
+    E("cuEventElapsedTime", fEventElapsedTime),
+    E("cuLaunchKernelEx", fLaunchKernelEx),
+    E("cuTensorMapEncodeTiled", fTensorMapEncodeTiled),
+};
+#undef E
+
+// Compile-time checks that the fakes have the driver's signatures (as the
+// runner sees them through cuda.h).
+static_assert(std::is_same<decltype(&fMemAlloc), decltype(&::cuMemAlloc)>::value, "");
+static_assert(std::is_same<decltype(&fLaunchKernelEx), decltype(&::cuLaunchKernelEx)>::value, "");
+static_assert(std::is_same<decltype(&fTensorMapEncodeTiled), decltype(&::cuTensorMapEncodeTiled)>::value, "");
+static_assert(std::is_same<decltype(&fEventElapsedTime), decltype(&::cuEventElapsedTime)>::value, "");
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) CUresult
+cuGetProcAddress_v2(const char *Symbol, void **Fn, int, cuuint64_t,
+                    CUdriverProcAddressQueryResult *Status) {
+  for (const Entry &En : Table) {
+    if (std::strcmp(En.Name, Symbol) == 0) {
+      *Fn = En.Fn;
+      if (Status)
+        *Status = CU_GET_PROC_ADDRESS_SUCCESS;
+      return CUDA_SUCCESS;
+    }
+  }
+  *Fn = nullptr;
+  if (Status)
+    *Status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+  return CUDA_ERROR_NOT_FOUND;
+}
+
+//===----------------------------------------------------------------------===//
+// A fake cuBLAS (TILEGEN_RUN_LIBCUBLAS=<this .so>): cublasGemmEx as the BLAS
+// reference defines it (column-major, op(X) = X or X^T), computed on the host
+// in fp32, so that the runner's row-major/transpose mapping is tested.
+//===----------------------------------------------------------------------===//
+
+namespace {
+bool fromCudaType(int T, ElemType &E) {
+  if (T == CUDA_R_16BF)
+    E = ElemType::BF16;
+  else if (T == CUDA_R_16F)
+    E = ElemType::F16;
+  else if (T == CUDA_R_32F)
+    E = ElemType::F32;
+  else
+    return false;
+  return true;
+}
+} // namespace
+
+extern "C" {
+__attribute__((visibility("default"))) int cublasCreate_v2(void **H) {
+  *H = reinterpret_cast<void *>(0x3000);
+  return 0;
+}
+__attribute__((visibility("default"))) int cublasDestroy_v2(void *) { return 0; }
+__attribute__((visibility("default"))) int cublasSetStream_v2(void *, CUstream) {
+  return 0;
+}
+__attribute__((visibility("default"))) int cublasSetMathMode(void *, int) {
+  return 0;
+}
+__attribute__((visibility("default"))) int cublasGetVersion_v2(void *, int *V) {
+  *V = 130000;
+  return 0;
+}
+__attribute__((visibility("default"))) const char *cublasGetStatusString(int S) {
+  return S ? "CUBLAS_STATUS_NOT_SUPPORTED" : "CUBLAS_STATUS_SUCCESS";
+}
+__attribute__((visibility("default"))) int
+cublasGemmEx(void *, int TransA, int TransB, int M, int N, int K,
+             const void *Alpha, const void *A, int AType, int Lda,
+             const void *B, int BType, int Ldb, const void *Beta, void *C,
+             int CType, int Ldc, int Compute, int) {
+  ElemType TA, TB, TC;
+  if (!fromCudaType(AType, TA) || !fromCudaType(BType, TB) ||
+      !fromCudaType(CType, TC) || (Compute != 68 && Compute != 77))
+    return 15; // CUBLAS_STATUS_NOT_SUPPORTED
+  if (Lda < (TransA ? K : M) || Ldb < (TransB ? N : K) || Ldc < M)
+    return 7; // CUBLAS_STATUS_INVALID_VALUE
+  float Al = *static_cast<const float *>(Alpha);
+  float Be = *static_cast<const float *>(Beta);
+  for (int J = 0; J < N; ++J)
+    for (int I = 0; I < M; ++I) {
+      float Acc = 0;
+      for (int L = 0; L < K; ++L) {
+        size_t IA = TransA ? size_t(L) + size_t(I) * Lda
+                           : size_t(I) + size_t(L) * Lda;
+        size_t IB = TransB ? size_t(J) + size_t(L) * Ldb
+                           : size_t(L) + size_t(J) * Ldb;
+        Acc += float(loadElem(A, IA, TA)) * float(loadElem(B, IB, TB));
+      }
+      size_t IC = size_t(I) + size_t(J) * Ldc;
+      float Old = Be == 0 ? 0 : float(loadElem(C, IC, TC));
+      storeElem(C, IC, TC, Al * Acc + Be * Old);
+    }
+  return 0;
+}
+}
