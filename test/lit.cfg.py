@@ -21,9 +21,16 @@ llvm_config.with_system_environment(["HOME", "TILEGEN_PTXAS", "CUDA_VISIBLE_DEVI
 tools_dir = config.tilegen_tools_dir
 config.substitutions.append(("%tilegen-opt", os.path.join(tools_dir, "tilegen-opt")))
 config.substitutions.append(("%tilegen-run", os.path.join(tools_dir, "tilegen-run")))
+config.substitutions.append(("%tilegen-descriptor-tests", os.path.join(tools_dir, "tilegen-descriptor-tests")))
 config.substitutions.append(("%tilegen", os.path.join(tools_dir, "tilegen")))
 config.substitutions.append(("%examples", os.path.join(config.tilegen_src_root, "examples")))
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# The runner's fake CUDA driver (tools/tilegen-run/testing) for GPU-less tests of its paths.
+fake_cuda = os.path.join(config.tilegen_obj_root, "lib", "libtilegen-fake-cuda.so")
+if os.path.exists(fake_cuda):
+    config.available_features.add("fake-cuda")
+    config.substitutions.append(("%fake-libcuda", fake_cuda))
 
 # ptxas: the feature is added only when one is found and runs.
 ptxas = os.environ.get("TILEGEN_PTXAS") or shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"

@@ -109,6 +109,8 @@ LLVM::LLVMFuncOp lowering::createKernel(KernelBuilder &b, PipelineView &view,
       d.append("tensor", b.getStringAttr(p.tensor));
     if (!p.value.empty())
       d.append("value", b.getStringAttr(p.value));
+    for (NamedAttribute na : p.extra)
+      d.append(na);
     abi.push_back(d.getDictionary(ctx));
   }
   func->setAttr("tilegen.params", b.getArrayAttr(abi));
@@ -137,6 +139,14 @@ LLVM::LLVMFuncOp lowering::createKernel(KernelBuilder &b, PipelineView &view,
   operands.append("alpha", view.epilogueOp.getAlphaAttr());
   operands.append("beta", view.epilogueOp.getBetaAttr());
   func->setAttr("tilegen.operands", operands.getDictionary(ctx));
+  for (auto [i, p] : llvm::enumerate(params)) {
+    if (!p.tensorMap)
+      continue;
+    func.setArgAttr(i, "llvm.byval",
+                    TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(), 128)));
+    func.setArgAttr(i, "llvm.align", b.getI64IntegerAttr(64));
+    func.setArgAttr(i, "nvvm.grid_constant", UnitAttr::get(ctx));
+  }
   Block *entry = func.addEntryBlock(b);
   b.setInsertionPointToStart(entry);
   return func;
@@ -186,3 +196,92 @@ std::pair<Value, Value> lowering::rasterTile(KernelBuilder &b, PipelineView &vie
   Value minorIdx = b.divu(within, inGroup);
   return row ? std::make_pair(majorIdx, minorIdx) : std::make_pair(minorIdx, majorIdx);
 }
+
+Value Barriers::at(KernelBuilder &b, Value index) const {
+  return b.gep(base, b.mul(index, 8));
+}
+Value Barriers::at(KernelBuilder &b, int64_t index) const {
+  return b.gep(base, b.c32(8 * index));
+}
+
+void lowering::waitBarrier(KernelBuilder &b, Value bar, Value parity) {
+  // try_wait.parity with a suspend-time hint; the op loops until the phase completes.
+  NVVM::MBarrierTryWaitParityOp::create(b, bar, parity, b.c32(0x989680));
+}
+
+Value lowering::sharedOffset(KernelBuilder &b, Value ptr) {
+  return LLVM::PtrToIntOp::create(b, b.i32(), ptr);
+}
+
+void lowering::storeFragments(KernelBuilder &b, const FragmentStore &f, ValueRange acc) {
+  // Fragment (i, n) holds c0, c1 at (row, col), (row, col + 1) and c2, c3 eight rows below,
+  // with row = rowBase + i * rowStride and col = colBase + 8 n.
+  Value M = f.M, N = f.N, alpha = f.alpha, beta = f.beta, ptrC = f.C, ptrD = f.D;
+  Type outType = f.outType;
+  int64_t outBytes = outType.getIntOrFloatBitWidth() / 8;
+  Value rowBase = f.rowBase, colBase = f.colBase;
+  int64_t mi = f.blocksM, ni = f.blocksN;
+  Value nEven = b.eq(b.remu(N, 2), 0);
+  Value betaNonZero =
+      arith::CmpFOp::create(b, arith::CmpFPredicate::UNE, beta, b.f32c(0.0));
+  auto scaled = [&](Value accValue, Value offsetElems) -> Value {
+    // alpha * acc (+ beta * C when beta != 0).
+    Value r = arith::MulFOp::create(b, alpha, accValue);
+    auto ifOp = scf::IfOp::create(b, TypeRange{b.f32()}, betaNonZero, /*withElse=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      Value cPtr = b.gep(ptrC, b.mul(offsetElems, outBytes));
+      Value c = LLVM::LoadOp::create(b, outType, cPtr);
+      if (!outType.isF32())
+        c = arith::ExtFOp::create(b, b.f32(), c);
+      Value sum = arith::AddFOp::create(b, r, arith::MulFOp::create(b, beta, c));
+      scf::YieldOp::create(b, sum);
+      b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+      scf::YieldOp::create(b, r);
+    }
+    return ifOp.getResult(0);
+  };
+  auto convert = [&](Value x) -> Value {
+    return outType.isF32() ? x : arith::TruncFOp::create(b, outType, x);
+  };
+  for (int64_t i = 0; i < mi; ++i) {
+    for (int64_t half = 0; half < 2; ++half) {
+      Value row = b.add(rowBase, i * f.rowStride + half * 8);
+      Value rowOk = b.ult(row, M);
+      auto ifRow = scf::IfOp::create(b, rowOk, /*withElse=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifRow.getThenRegion().front());
+      Value rowOffset = b.mul(b.zext64(row), b.zext64(N));
+      for (int64_t n = 0; n < ni; ++n) {
+        Value col = b.add(colBase, n * 8);
+        int64_t base = (i * ni + n) * 4 + half * 2;
+        Value off0 = b.add(rowOffset, b.zext64(col));
+        Value pairOk = arith::AndIOp::create(b, b.ult(b.add(col, 1), N), nEven);
+        auto ifPair = scf::IfOp::create(b, pairOk, /*withElse=*/true);
+        OpBuilder::InsertionGuard g2(b);
+        // Both columns inside and the pair aligned: one vector store.
+        b.setInsertionPointToStart(&ifPair.getThenRegion().front());
+        Value v0 = convert(scaled(acc[base], off0));
+        Value v1 = convert(scaled(acc[base + 1], b.add(off0, 1)));
+        auto vecTy = VectorType::get({2}, outType);
+        Value vec = LLVM::UndefOp::create(b, vecTy);
+        vec = LLVM::InsertElementOp::create(b, vec, v0, b.c32(0));
+        vec = LLVM::InsertElementOp::create(b, vec, v1, b.c32(1));
+        LLVM::StoreOp::create(b, vec, b.gep(ptrD, b.mul(off0, outBytes)), 2 * outBytes);
+        // Otherwise element by element.
+        b.setInsertionPointToStart(&ifPair.getElseRegion().front());
+        for (int64_t e = 0; e < 2; ++e) {
+          Value c = b.add(col, e);
+          auto ifCol = scf::IfOp::create(b, b.ult(c, N), /*withElse=*/false);
+          OpBuilder::InsertionGuard g3(b);
+          b.setInsertionPointToStart(&ifCol.getThenRegion().front());
+          Value off = b.add(off0, e);
+          LLVM::StoreOp::create(b, convert(scaled(acc[base + e], off)),
+                                b.gep(ptrD, b.mul(off, outBytes)), outBytes);
+        }
+      }
+    }
+  }
+}
+

@@ -75,6 +75,10 @@ public:
 struct KernelParam {
   std::string name, kind, tensor, value;
   mlir::Type llvmType;
+  /// More manifest fields (a tensor map's dims, box, swizzle ...).
+  llvm::SmallVector<mlir::NamedAttribute> extra = {};
+  /// A CUtensorMap passed by value: `ptr byval([128 x i8]) align 64` with nvvm.grid_constant.
+  bool tensorMap = false;
 };
 
 /// Creates the kernel `llvm.func` with `nvvm.kernel`, `nvvm.maxntid` and the manifest
@@ -95,6 +99,29 @@ void addConstraint(mlir::LLVM::LLVMFuncOp func, llvm::StringRef dim, int64_t mul
 std::pair<mlir::Value, mlir::Value> rasterTile(KernelBuilder &b, PipelineView &view,
                                                mlir::Value tile, mlir::Value tilesM,
                                                mlir::Value tilesN);
+
+/// mbarrier and TMA helpers shared by the sm_90a and sm_100a rings.
+struct Barriers {
+  mlir::Value base; ///< shared address of the first barrier
+  mlir::Value at(KernelBuilder &b, mlir::Value index) const; ///< base + 8 * index
+  mlir::Value at(KernelBuilder &b, int64_t index) const;
+};
+/// Spins on `bar` until the phase with parity `parity` has completed.
+void waitBarrier(KernelBuilder &b, mlir::Value bar, mlir::Value parity);
+/// The address of an mbarrier or shared buffer as the 32-bit shared-window offset.
+mlir::Value sharedOffset(KernelBuilder &b, mlir::Value ptr);
+
+/// Predicated stores of accumulator fragments in the m16n8 register layout shared by
+/// mma.sync and wgmma: D = alpha * acc + beta * C (C read only when beta != 0), converted to
+/// `outType`, row-major D and C with leading dimension N.
+struct FragmentStore {
+  mlir::Value C, D, M, N, alpha, beta;
+  mlir::Type outType;
+  mlir::Value rowBase, colBase; ///< this thread's first row and column
+  int64_t blocksM = 1, rowStride = 16, blocksN = 1;
+};
+/// `acc` holds blocksM x blocksN fragments of four values, fragment-major.
+void storeFragments(KernelBuilder &b, const FragmentStore &store, mlir::ValueRange acc);
 
 /// The lowerings, one per family (MmaSync.cpp, SM90.cpp, SM100.cpp).
 mlir::LogicalResult lowerMmaSync(PipelineView &view, mlir::ModuleOp module);

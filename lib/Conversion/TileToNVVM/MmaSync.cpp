@@ -178,74 +178,15 @@ SmallVector<Value> MmaSyncEmitter::compute(Value slotBase, ValueRange acc) {
 }
 
 void MmaSyncEmitter::epilogue(ValueRange acc, Value m0, Value n0) {
-  // Accumulator fragment of m16n8: c0, c1 at (g, 2q), (g, 2q + 1); c2, c3 at row g + 8, with
-  // g = lane / 4, q = lane % 4.
-  int64_t outBytes = byteWidth(outType);
+  // Thread (g = lane / 4, q = lane % 4) holds rows g and g + 8 of each m16 block.
   Value g = b.divu(lane, 4), q = b.remu(lane, 4);
-  Value rowBase = b.add(b.add(m0, b.mul(warpM, warpTileM)), g);
-  Value colBase = b.add(b.add(n0, b.mul(warpN, warpTileN)), b.mul(q, 2));
-  Value nEven = b.eq(b.remu(N, 2), 0);
-  Value betaNonZero =
-      arith::CmpFOp::create(b, arith::CmpFPredicate::UNE, beta, b.f32c(0.0));
-  auto scaled = [&](Value accValue, Value offsetElems) -> Value {
-    // alpha * acc (+ beta * C when beta != 0).
-    Value r = arith::MulFOp::create(b, alpha, accValue);
-    auto ifOp = scf::IfOp::create(b, TypeRange{b.f32()}, betaNonZero, /*withElse=*/true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      Value cPtr = b.gep(ptrC, b.mul(offsetElems, outBytes));
-      Value c = LLVM::LoadOp::create(b, outType, cPtr);
-      if (!outType.isF32())
-        c = arith::ExtFOp::create(b, b.f32(), c);
-      Value sum = arith::AddFOp::create(b, r, arith::MulFOp::create(b, beta, c));
-      scf::YieldOp::create(b, sum);
-      b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-      scf::YieldOp::create(b, r);
-    }
-    return ifOp.getResult(0);
-  };
-  auto convert = [&](Value x) -> Value {
-    return outType.isF32() ? x : arith::TruncFOp::create(b, outType, x);
-  };
-  for (int64_t i = 0; i < mi; ++i) {
-    for (int64_t half = 0; half < 2; ++half) {
-      Value row = b.add(rowBase, i * 16 + half * 8);
-      Value rowOk = b.ult(row, M);
-      auto ifRow = scf::IfOp::create(b, rowOk, /*withElse=*/false);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(&ifRow.getThenRegion().front());
-      Value rowOffset = b.mul(b.zext64(row), b.zext64(N));
-      for (int64_t n = 0; n < ni; ++n) {
-        Value col = b.add(colBase, n * 8);
-        int64_t base = (i * ni + n) * 4 + half * 2;
-        Value off0 = b.add(rowOffset, b.zext64(col));
-        Value pairOk = arith::AndIOp::create(b, b.ult(b.add(col, 1), N), nEven);
-        auto ifPair = scf::IfOp::create(b, pairOk, /*withElse=*/true);
-        OpBuilder::InsertionGuard g2(b);
-        // Both columns inside and the pair aligned: one vector store.
-        b.setInsertionPointToStart(&ifPair.getThenRegion().front());
-        Value v0 = convert(scaled(acc[base], off0));
-        Value v1 = convert(scaled(acc[base + 1], b.add(off0, 1)));
-        auto vecTy = VectorType::get({2}, outType);
-        Value vec = LLVM::UndefOp::create(b, vecTy);
-        vec = LLVM::InsertElementOp::create(b, vec, v0, b.c32(0));
-        vec = LLVM::InsertElementOp::create(b, vec, v1, b.c32(1));
-        LLVM::StoreOp::create(b, vec, b.gep(ptrD, b.mul(off0, outBytes)), 2 * outBytes);
-        // Otherwise element by element.
-        b.setInsertionPointToStart(&ifPair.getElseRegion().front());
-        for (int64_t e = 0; e < 2; ++e) {
-          Value c = b.add(col, e);
-          auto ifCol = scf::IfOp::create(b, b.ult(c, N), /*withElse=*/false);
-          OpBuilder::InsertionGuard g3(b);
-          b.setInsertionPointToStart(&ifCol.getThenRegion().front());
-          Value off = b.add(off0, e);
-          LLVM::StoreOp::create(b, convert(scaled(acc[base + e], off)),
-                                b.gep(ptrD, b.mul(off, outBytes)), outBytes);
-        }
-      }
-    }
-  }
+  FragmentStore store{ptrC, ptrD, M, N, alpha, beta, outType};
+  store.rowBase = b.add(b.add(m0, b.mul(warpM, warpTileM)), g);
+  store.colBase = b.add(b.add(n0, b.mul(warpN, warpTileN)), b.mul(q, 2));
+  store.blocksM = mi;
+  store.rowStride = 16;
+  store.blocksN = ni;
+  storeFragments(b, store, acc);
 }
 
 LogicalResult MmaSyncEmitter::emit() {
