@@ -1,0 +1,193 @@
+// tile-check-target rejects, before any code generation, each description its target cannot build, naming field, value, target and reason.
+// Each case names its own target in the `target` field (the pass option is empty, so the field is used); target-option.mlir covers --tile-check-target=target=.
+// RUN: %tilegen-opt %s --tile-check-target -split-input-file -verify-diagnostics
+//
+// Not covered because resolveGemm cannot reach them today:
+// the TMEM-column rule (accumulators <= 2 and N <= 256 keep columns <= 512), `mma = ... needs tcgen05`
+// (the tcgen05 family is chosen only on tcgen05 targets), `multicast = ... needs TMA multicast` (every
+// target without multicast allows only 1x1x1 clusters, and multicast needs a cluster), and the
+// 32-byte K-slice rule (every accepted operand type is 2 bytes and K is a multiple of 16).
+
+// f32 operands (no TF32 MMA yet)
+// expected-error @+1 {{'tile.gemm' op field 'a' is f32: f32 operands need a TF32 MMA, which tilegen does not support yet; use bf16 or f16 (target sm_90)}}
+tile.gemm @g { a = f32 row, b = f32 col, c = f32 row, tile = [128, 128, 32], target = "sm_90" }
+
+// -----
+
+// an MMA shape no target has
+// expected-error @+1 {{'tile.gemm' op mma = [16, 8, 8] is no tensor-core instruction shape on target sm_90a (mma.sync, wgmma); bf16/f16 shapes are m16n8k16 (mma.sync), m64nNk16 (wgmma), m64/m128/m256 x nN x k16 (tcgen05)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], mma = [16, 8, 8], target = "sm_90a" }
+
+// -----
+
+// a wgmma shape on sm_90 (no `a`: no wgmma)
+// expected-error @+1 {{'tile.gemm' op mma = [64, 128, 16] is a wgmma shape (m64nNk16); target sm_90 has mma.sync: wgmma exists only on sm_90a (ptxas would reject every wgmma instruction)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], mma = [64, 128, 16], target = "sm_90" }
+
+// -----
+
+// a wgmma shape on sm_120
+// expected-error @+1 {{'tile.gemm' op mma = [64, 128, 16] is a wgmma shape (m64nNk16); target sm_120 has mma.sync: wgmma exists only on sm_90a (ptxas would reject every wgmma instruction)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], mma = [64, 128, 16], target = "sm_120" }
+
+// -----
+
+// warp_specialized on sm_90 needs wgmma
+// expected-error @+1 {{'tile.gemm' op schedule = warp_specialized needs wgmma (sm_90a) or tcgen05 (sm_100a family); target sm_90 has mma.sync: use schedule = multistage, or target sm_90a}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], schedule = warp_specialized, target = "sm_90" }
+
+// -----
+
+// warp_specialized on sm_120 needs wgmma
+// expected-error @+1 {{'tile.gemm' op schedule = warp_specialized needs wgmma (sm_90a) or tcgen05 (sm_100a family); target sm_120 has mma.sync: use schedule = multistage, or target sm_90a}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], schedule = warp_specialized, target = "sm_120" }
+
+// -----
+
+// warp_specialized with an explicit mma.sync shape
+// expected-error @+1 {{'tile.gemm' op schedule = warp_specialized needs wgmma or tcgen05, but mma = [16, 8, 16] is mma.sync}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], schedule = warp_specialized, mma = [16, 8, 16], target = "sm_90a" }
+
+// -----
+
+// cta_group = 2 on sm_90a
+// expected-error @+1 {{'tile.gemm' op cta_group = 2 needs tcgen05 (sm_100a family); target sm_90a has mma.sync, wgmma}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [256, 128, 64], cta_group = 2, cluster = [2, 1, 1], target = "sm_90a" }
+
+// -----
+
+// cta_group = 2 on sm_120
+// expected-error @+1 {{'tile.gemm' op cta_group = 2 needs tcgen05 (sm_100a family); target sm_120 has mma.sync}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [256, 128, 64], cta_group = 2, cluster = [2, 1, 1], target = "sm_120" }
+
+// -----
+
+// cluster multicast on sm_120 (its clusters are 1x1x1, so the cluster is what is reported)
+// expected-error @+1 {{'tile.gemm' op cluster = [2, 1, 1] has 2 CTAs; target sm_120 allows at most 1 (no TMA multicast on GeForce Blackwell: clusters are 1x1x1)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64], cluster = [2, 1, 1], multicast = b, target = "sm_120" }
+
+// -----
+
+// a cluster over the portable size
+// expected-error @+1 {{'tile.gemm' op cluster = [4, 4, 1] has 16 CTAs; target sm_90a allows at most 8 (portable cluster size)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64], cluster = [4, 4, 1], target = "sm_90a" }
+
+// -----
+
+// TMA copies before sm_90
+// expected-error @+1 {{'tile.gemm' op copy = tma needs cp.async.bulk.tensor (sm_90+); target sm_80 has cp.async only}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64], copy = tma, target = "sm_80" }
+
+// -----
+
+// cp.async feeding a warp-specialised wgmma kernel
+// expected-error @+1 {{'tile.gemm' op copy = cp_async with wgmma: the warp-specialised schedule is fed by TMA; use copy = tma}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64], copy = cp_async, schedule = warp_specialized, target = "sm_90a" }
+
+// -----
+
+// two accumulators with the multistage schedule
+// expected-error @+1 {{'tile.gemm' op accumulators = 2 needs a warp-specialised schedule; schedule = multistage keeps one accumulator set in the MMA warps' registers (target sm_90)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], accumulators = 2, schedule = multistage, target = "sm_90" }
+
+// -----
+
+// a cluster with the multistage schedule (not yet)
+// expected-error @+1 {{'tile.gemm' op not supported yet: cluster = [2, 1, 1] with schedule = multistage (mma.sync kernels run without clusters)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], cluster = [2, 1, 1], schedule = multistage, target = "sm_90" }
+
+// -----
+
+// TMA with the multistage schedule (not yet)
+// expected-error @+1 {{'tile.gemm' op not supported yet: copy = tma with schedule = multistage on target sm_90; use copy = cp_async}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], copy = tma, schedule = multistage, target = "sm_90" }
+
+// -----
+
+// mma.sync: tile M does not split into warps of 16 rows
+// expected-error @+1 {{'tile.gemm' op tile M = 128 does not split into warps = [3, 4] of a multiple of 16 rows (mma.sync m16n8k16 on target sm_90)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], schedule = multistage, warps = [3, 4], target = "sm_90" }
+
+// -----
+
+// mma.sync: tile N does not split into warps of 16 columns
+// expected-error @+1 {{'tile.gemm' op tile N = 120 does not split into warps = [2, 4] of a multiple of 16 columns (ldmatrix.x4 feeds two m16n8k16 columns; target sm_90)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 120, 32], schedule = multistage, warps = [2, 4], target = "sm_90" }
+
+// -----
+
+// mma.sync: more than 32 warps
+// expected-error @+1 {{'tile.gemm' op warps = [8, 8] is 64 warps; a CTA has at most 32}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [512, 512, 32], schedule = multistage, warps = [8, 8], target = "sm_90" }
+
+// -----
+
+// mma.sync: a warp tile with too many accumulator registers
+// expected-error @+1 {{'tile.gemm' op a warp tile of 128x128 needs 512 accumulator registers per thread; at most 128 leave room for the fragments (use more warps or a smaller tile)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [256, 256, 32], schedule = multistage, warps = [2, 2], target = "sm_90" }
+
+// -----
+
+// wgmma: tile N over 256
+// expected-error @+1 {{'tile.gemm' op tile N = 512 is no wgmma N on target sm_90a: wgmma m64nNk16 needs N a multiple of 8 from 8 to 256}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 512, 64], schedule = warp_specialized, target = "sm_90a" }
+
+// -----
+
+// wgmma: fewer than 64 rows per consumer warpgroup
+// expected-error @+1 {{'tile.gemm' op tile M = 64 gives each consumer warpgroup 32 rows; wgmma needs a multiple of 64 (target sm_90a)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [64, 128, 64], schedule = warp_specialized, target = "sm_90a" }
+
+// -----
+
+// tcgen05 cta_group::1: M neither 64 nor 128
+// expected-error @+1 {{'tile.gemm' op tile M = 192 is no tcgen05.mma cta_group::1 M on target sm_100a: M must be 64 or 128}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [192, 128, 64], schedule = warp_specialized, target = "sm_100a" }
+
+// -----
+
+// tcgen05 cta_group::2: M neither 128 nor 256
+// expected-error @+1 {{'tile.gemm' op tile M = 64 is no tcgen05.mma cta_group::2 M on target sm_100a: M must be 128 or 256 (the pair's rows)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [64, 128, 64], cta_group = 2, cluster = [2, 1, 1], target = "sm_100a" }
+
+// -----
+
+// tcgen05: N over 256
+// expected-error @+1 {{'tile.gemm' op tile N = 264 is no tcgen05.mma N for M = 128 on target sm_100a: N must be a multiple of 16 from 16 to 256}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 264, 64], target = "sm_100a" }
+
+// -----
+
+// tile K not a multiple of the MMA K
+// expected-error @+1 {{'tile.gemm' op tile K = 24 is not a multiple of the MMA K = 16 (mma.sync on target sm_90)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 24], schedule = multistage, target = "sm_90" }
+
+// -----
+
+// one stage cannot overlap copy and MMA
+// expected-error @+1 {{'tile.gemm' op stages = 1: the multistage schedule needs at least 2 stages (one filling while one is multiplied)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], schedule = multistage, stages = 1, target = "sm_90" }
+
+// -----
+
+// a ring that does not fit the 99 KB of sm_120
+// expected-error @+1 {{'tile.gemm' op the ring does not fit in shared memory on target sm_120: 4 stages x 48 KB (A 16 KB + B 32 KB) = 192 KB > 99 KB per block}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 256, 64], schedule = multistage, stages = 4, target = "sm_120" }
+
+// -----
+
+// a ring plus epilogue staging that does not fit the 227 KB of sm_90a
+// expected-error @+1 {{'tile.gemm' op the ring does not fit in shared memory on target sm_90a: 5 stages x 48 KB (A 16 KB + B 32 KB) + epilogue 32 KB + barriers = 272.1 KB > 227 KB per block}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 256, 64], schedule = warp_specialized, stages = 5, target = "sm_90a" }
+
+// -----
+
+// stages = auto when not even two stages fit
+// expected-error @+1 {{'tile.gemm' op stages = auto: not even 2 stages fit on target sm_120: 2 stages x 128 KB (A 64 KB + B 64 KB) = 256 KB > 99 KB}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [256, 256, 128], schedule = multistage, warps = [4, 8], target = "sm_120" }
+
+// -----
+
+// an unknown target
+// expected-error @+1 {{'tile.gemm' op unknown target 'sm_91'; known targets: sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100a, sm_103a, sm_120, sm_120a}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], target = "sm_91" }
