@@ -36,9 +36,8 @@ std::string tilegen::manifestJSON(LLVM::LLVMFuncOp kernel, StringRef cubinName) 
   };
   auto tile = cast<DenseI64ArrayAttr>(kernel->getAttr("tilegen.tile")).asArrayRef();
   std::string grid = kernel->getAttrOfType<StringAttr>("tilegen.grid").getValue().str();
-  llvm::json::Object gridObj{{"rule", grid}, {"tile_m", tile[0]}, {"tile_n", tile[1]}};
-  if (grid == "persistent")
-    gridObj["ctas_per_sm"] = 1;
+  llvm::json::Object gridObj{
+      {"rule", grid}, {"tile_m", tile[0]}, {"tile_n", tile[1]}, {"ctas_per_sm", 1}};
 
   llvm::json::Array params;
   for (Attribute a : kernel->getAttrOfType<ArrayAttr>("tilegen.params")) {

@@ -1,0 +1,356 @@
+//===- Descriptors.cpp - wgmma/tcgen05 descriptor encoders ----------------===//
+//
+// See include/tilegen/Target/Descriptors.h for the field tables and the PTX ISA 9.1 sections
+// they come from. The rules derived here, with their sources:
+//
+// - matrix-descriptor-encode(x) = (x & 0x3FFFF) >> 4 (9.7.15.5.1.2.2, Table 40): start
+//   address, LBO and SBO are byte quantities, 16-byte aligned, stored in 14 bits after dropping
+//   the 4 low bits. The mask means the hardware sees only 18 address bits; we reject values of
+//   2^18 (256 KiB) or more rather than let the mask wrap them.
+// - Base offset (9.7.15.5.1.2.2, Table 41): 0 when the swizzle pattern starts on its repeat
+//   boundary (1024 B for 128B, 512 B for 64B, 256 B for 32B), otherwise
+//   (pattern start >> 7) & 7. wgmma: "valid for all swizzling modes except the no-swizzle mode".
+// - LBO / SBO (9.7.15.5.1.2.1.1-2, 9.7.16.3.1-2), with elements normalised to 128 bits:
+//   K-major: SBO = offset between consecutive 8-row groups; LBO = offset between the two
+//   16-byte K columns of the 8x2 core-matrix tile without swizzle, "not used, assumed to be 1"
+//   with swizzle. MN-major swizzled: LBO = offset between consecutive (span/16) 16-byte MN
+//   chunks, i.e. the next swizzle-span-wide MN panel; SBO = offset between consecutive groups
+//   of 8 K rows. Canonical layouts (9.7.15.5.1.2.1.3): K-major 128B is
+//   ((8,m),(T,2k)):((8T,SBO),(1,T)) with T = 128 / element bits, so a row of the swizzle atom
+//   is 8 x 16 B = 128 B and 8 rows make the 1024-byte atom.
+// - One MMA-K slice is 32 bytes of K for kind::f16 (K = 16 x 2 B) and kind::tf32
+//   (K = 8 x 4 B) (Table 39), and wgmma's K = 16 for f16/bf16 (9.7.15.2), so inside a 128B
+//   atom the k-th slice starts 32*k bytes after the tile: the start address advances by 2
+//   encoded units per slice while SBO and the base offset are unchanged (the swizzle XOR is a
+//   function of the address bits, and the atom itself stays 1024-byte aligned).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilegen/Target/Descriptors.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace tilegen;
+
+namespace {
+
+llvm::Error fail(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+const char *swizzleName(Swizzle s) {
+  switch (s) {
+  case Swizzle::None:
+    return "none";
+  case Swizzle::B32:
+    return "32B";
+  case Swizzle::B64:
+    return "64B";
+  case Swizzle::B128:
+    return "128B";
+  case Swizzle::B128Atom32B:
+    return "128B with 32B atom";
+  }
+  return "?";
+}
+
+/// matrix-descriptor-encode with range and alignment checks.
+llvm::Expected<uint64_t> encode14(const char *field, uint32_t bytes) {
+  if (bytes % 16 != 0)
+    return fail(llvm::formatv("{0} = {1:x} is not 16-byte aligned", field, bytes));
+  if (bytes >= (1u << 18))
+    return fail(llvm::formatv("{0} = {1:x} does not fit the 14-bit field (must be < 0x40000)",
+                              field, bytes));
+  return uint64_t(bytes >> 4);
+}
+
+/// The three 14-bit fields shared by both descriptor formats.
+llvm::Expected<uint64_t> encodeAddressFields(uint32_t addr, uint32_t lbo, uint32_t sbo) {
+  auto a = encode14("start address", addr);
+  if (!a)
+    return a.takeError();
+  auto l = encode14("leading dimension byte offset", lbo);
+  if (!l)
+    return l.takeError();
+  auto s = encode14("stride dimension byte offset", sbo);
+  if (!s)
+    return s.takeError();
+  return *a | (*l << 16) | (*s << 32);
+}
+
+llvm::Error checkBaseOffset(unsigned baseOffset, Swizzle s) {
+  if (baseOffset > 7)
+    return fail(llvm::formatv("base offset = {0} does not fit 3 bits (0..7)", baseOffset));
+  if (baseOffset != 0 && s == Swizzle::None)
+    return fail(llvm::formatv("base offset = {0} needs a swizzled layout; swizzle is none",
+                              baseOffset));
+  return llvm::Error::success();
+}
+
+} // namespace
+
+unsigned tilegen::swizzleSpanBytes(Swizzle s) {
+  switch (s) {
+  case Swizzle::None:
+    return 16;
+  case Swizzle::B32:
+    return 32;
+  case Swizzle::B64:
+    return 64;
+  case Swizzle::B128:
+  case Swizzle::B128Atom32B:
+    return 128;
+  }
+  return 0;
+}
+
+unsigned tilegen::swizzleRepeatBytes(Swizzle s) {
+  return s == Swizzle::None ? 0 : 8 * swizzleSpanBytes(s);
+}
+
+unsigned tilegen::swizzleBaseOffset(Swizzle s, uint32_t patternStart) {
+  unsigned repeat = swizzleRepeatBytes(s);
+  if (repeat == 0 || patternStart % repeat == 0)
+    return 0;
+  return (patternStart >> 7) & 7;
+}
+
+//===----------------------------------------------------------------------===//
+// Canonical layouts
+//===----------------------------------------------------------------------===//
+
+namespace {
+llvm::Error checkTile(Major major, Swizzle s, unsigned elemBytes, unsigned rows,
+                      unsigned contigElems) {
+  if (elemBytes != 1 && elemBytes != 2 && elemBytes != 4)
+    return fail(llvm::formatv("element size = {0} bytes; expected 1, 2 or 4", elemBytes));
+  if (major == Major::MN && s == Swizzle::None)
+    return fail("MN-major operand needs a swizzled layout (32B, 64B or 128B); swizzle is none");
+  if (rows == 0 || rows % 8 != 0)
+    return fail(llvm::formatv("{0} = {1} is not a positive multiple of 8",
+                              major == Major::K ? "rows" : "K rows", rows));
+  unsigned span = swizzleSpanBytes(s);
+  uint64_t contigBytes = uint64_t(contigElems) * elemBytes;
+  if (contigBytes == 0 || contigBytes % span != 0)
+    return fail(llvm::formatv("contiguous extent = {0} elements ({1} bytes) is not a positive "
+                              "multiple of the {2}-byte swizzle span ({3})",
+                              contigElems, contigBytes, span, swizzleName(s)));
+  return llvm::Error::success();
+}
+} // namespace
+
+llvm::Expected<SmemStrides> tilegen::canonicalStrides(Major major, Swizzle s,
+                                                      unsigned elemBytes, unsigned rows,
+                                                      unsigned contigElems) {
+  if (llvm::Error e = checkTile(major, s, elemBytes, rows, contigElems))
+    return std::move(e);
+  uint64_t span = swizzleSpanBytes(s);
+  uint64_t panel = uint64_t(rows) * span; // bytes of one span-wide panel
+  SmemStrides st;
+  st.sboBytes = uint32_t(8 * span);
+  if (major == Major::K)
+    st.lboBytes = s == Swizzle::None ? uint32_t(panel) : 16u;
+  else
+    st.lboBytes = uint32_t(panel);
+  if (panel >= (1u << 18))
+    return fail(llvm::formatv("panel stride = {0} bytes ({1} rows x {2} B) does not fit the "
+                              "14-bit byte-offset field",
+                              panel, rows, span));
+  return st;
+}
+
+llvm::Expected<uint32_t> tilegen::canonicalOffsetBytes(Major major, Swizzle s,
+                                                       unsigned elemBytes, unsigned rows,
+                                                       unsigned contigElems, unsigned row,
+                                                       unsigned elem) {
+  if (llvm::Error e = checkTile(major, s, elemBytes, rows, contigElems))
+    return std::move(e);
+  if (row % 8 != 0 || row >= rows)
+    return fail(llvm::formatv("row = {0} is not a multiple of 8 below {1}", row, rows));
+  uint64_t eb = uint64_t(elem) * elemBytes;
+  if (eb % 16 != 0 || elem >= contigElems)
+    return fail(llvm::formatv("element = {0} is not a 16-byte boundary below {1}", elem,
+                              contigElems));
+  uint64_t span = swizzleSpanBytes(s);
+  uint64_t off = (eb / span) * rows * span + uint64_t(row) * span + eb % span;
+  return uint32_t(off);
+}
+
+//===----------------------------------------------------------------------===//
+// wgmma
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<unsigned> tilegen::wgmmaSwizzleField(Swizzle s) {
+  switch (s) {
+  case Swizzle::None:
+    return 0;
+  case Swizzle::B128:
+    return 1;
+  case Swizzle::B64:
+    return 2;
+  case Swizzle::B32:
+    return 3;
+  case Swizzle::B128Atom32B:
+    break;
+  }
+  return fail("swizzle 128B with 32B atom has no wgmma encoding (tcgen05 only)");
+}
+
+llvm::Expected<uint64_t> tilegen::encodeWgmmaSmemDesc(uint32_t smemAddr, uint32_t lboBytes,
+                                                      uint32_t sboBytes, Swizzle s,
+                                                      unsigned baseOffset) {
+  auto sw = wgmmaSwizzleField(s);
+  if (!sw)
+    return sw.takeError();
+  if (llvm::Error e = checkBaseOffset(baseOffset, s))
+    return std::move(e);
+  auto fields = encodeAddressFields(smemAddr, lboBytes, sboBytes);
+  if (!fields)
+    return fields.takeError();
+  return *fields | (uint64_t(baseOffset) << 49) | (uint64_t(*sw) << 62);
+}
+
+//===----------------------------------------------------------------------===//
+// tcgen05
+//===----------------------------------------------------------------------===//
+
+unsigned tilegen::tcgen05SwizzleField(Swizzle s) {
+  switch (s) {
+  case Swizzle::None:
+    return 0;
+  case Swizzle::B128Atom32B:
+    return 1;
+  case Swizzle::B128:
+    return 2;
+  case Swizzle::B64:
+    return 4;
+  case Swizzle::B32:
+    return 6;
+  }
+  return 0;
+}
+
+llvm::Expected<uint64_t> tilegen::encodeTcgen05SmemDesc(uint32_t smemAddr, uint32_t lboBytes,
+                                                        uint32_t sboBytes, Swizzle s,
+                                                        unsigned baseOffset,
+                                                        bool lboAbsolute) {
+  if (llvm::Error e = checkBaseOffset(baseOffset, s))
+    return std::move(e);
+  auto fields = encodeAddressFields(smemAddr, lboBytes, sboBytes);
+  if (!fields)
+    return fields.takeError();
+  return *fields | (uint64_t(1) << 46) /* fixed 0b001 at 46-48 */ |
+         (uint64_t(baseOffset) << 49) | (uint64_t(lboAbsolute) << 52) |
+         (uint64_t(tcgen05SwizzleField(s)) << 61);
+}
+
+namespace {
+const char *elemName(MmaElem e) {
+  switch (e) {
+  case MmaElem::F16:
+    return "f16";
+  case MmaElem::BF16:
+    return "bf16";
+  case MmaElem::TF32:
+    return "tf32";
+  case MmaElem::F32:
+    return "f32";
+  }
+  return "?";
+}
+} // namespace
+
+llvm::Expected<uint32_t> tilegen::encodeTcgen05InstrDesc(const Tcgen05InstrDesc &d) {
+  const char *kind = d.kind == Tcgen05Kind::F16 ? "kind::f16" : "kind::tf32";
+  // Types (Table 42 values; Table 39 combinations).
+  if (d.aType != d.bType)
+    return fail(llvm::formatv("{0}: A type {1} and B type {2} differ", kind,
+                              elemName(d.aType), elemName(d.bType)));
+  unsigned abField = 0, dField = 0;
+  if (d.kind == Tcgen05Kind::F16) {
+    if (d.aType != MmaElem::F16 && d.aType != MmaElem::BF16)
+      return fail(llvm::formatv("kind::f16: A/B type {0}; expected f16 or bf16",
+                                elemName(d.aType)));
+    abField = d.aType == MmaElem::F16 ? 0 : 1;
+    if (d.dType == MmaElem::F32)
+      dField = 1;
+    else if (d.dType == MmaElem::F16 && d.aType == MmaElem::F16)
+      dField = 0;
+    else
+      return fail(llvm::formatv("kind::f16: D type {0} with {1} inputs; expected f32 (or f16 "
+                                "with f16 inputs)",
+                                elemName(d.dType), elemName(d.aType)));
+  } else {
+    if (d.aType != MmaElem::TF32)
+      return fail(llvm::formatv("kind::tf32: A/B type {0}; expected tf32", elemName(d.aType)));
+    if (d.dType != MmaElem::F32)
+      return fail(llvm::formatv("kind::tf32: D type {0}; expected f32", elemName(d.dType)));
+    abField = 2;
+    dField = 1;
+  }
+  // Shapes (Table 39, dense and sparse share M/N; .ws is not modelled).
+  if (d.ctaGroup == 1) {
+    if (d.m != 64 && d.m != 128)
+      return fail(llvm::formatv("{0} cta_group::1: M = {1}; expected 64 or 128", kind, d.m));
+    if (d.n < 8 || d.n > 256 || d.n % 8 != 0)
+      return fail(llvm::formatv("{0} cta_group::1: N = {1}; expected 8..256 in steps of 8",
+                                kind, d.n));
+  } else if (d.ctaGroup == 2) {
+    if (d.m != 128 && d.m != 256)
+      return fail(llvm::formatv("{0} cta_group::2: M = {1}; expected 128 or 256", kind, d.m));
+    if (d.n < 16 || d.n > 256 || d.n % 16 != 0)
+      return fail(llvm::formatv("{0} cta_group::2: N = {1}; expected 16..256 in steps of 16",
+                                kind, d.n));
+  } else {
+    return fail(llvm::formatv("cta_group = {0}; expected 1 or 2", d.ctaGroup));
+  }
+  if (d.sparsitySelector > 3)
+    return fail(llvm::formatv("sparsity selector = {0}; expected 0..3", d.sparsitySelector));
+  if (d.sparsitySelector != 0 && !d.sparse)
+    return fail("sparsity selector set on a dense MMA");
+  if (d.maxShift > 3)
+    return fail(llvm::formatv("max shift = {0}; expected 0..3", d.maxShift));
+
+  uint32_t v = 0;
+  v |= d.sparsitySelector;                       // 0-1
+  v |= uint32_t(d.sparse) << 2;                  // 2
+  /* bit 3 saturate: 0 (NA for f16/tf32) */      //
+  v |= dField << 4;                              // 4-5
+  v |= abField << 7;                             // 7-9
+  v |= abField << 10;                            // 10-12
+  v |= uint32_t(d.negateA) << 13;                // 13
+  v |= uint32_t(d.negateB) << 14;                // 14
+  v |= uint32_t(d.aMajor == Major::MN) << 15;    // 15
+  v |= uint32_t(d.bMajor == Major::MN) << 16;    // 16
+  v |= (d.n >> 3) << 17;                         // 17-22
+  v |= (d.m >> 4) << 24;                         // 24-28
+  v |= d.maxShift << 30;                         // 30-31
+  return v;
+}
+
+llvm::Expected<uint32_t> tilegen::encodeTcgen05InstrDescF16(MmaElem ab, MmaElem d, unsigned m,
+                                                            unsigned n, unsigned ctaGroup,
+                                                            Major aMajor, Major bMajor) {
+  Tcgen05InstrDesc desc;
+  desc.kind = Tcgen05Kind::F16;
+  desc.aType = desc.bType = ab;
+  desc.dType = d;
+  desc.m = m;
+  desc.n = n;
+  desc.ctaGroup = ctaGroup;
+  desc.aMajor = aMajor;
+  desc.bMajor = bMajor;
+  return encodeTcgen05InstrDesc(desc);
+}
+
+llvm::Expected<unsigned> tilegen::tmemAllocColumns(unsigned needed) {
+  if (needed == 0)
+    return fail("tensor memory allocation of 0 columns; expected 1..512");
+  if (needed > kTmemColumns)
+    return fail(llvm::formatv("tensor memory needs {0} columns; a CTA has {1}", needed,
+                              kTmemColumns));
+  return std::max(32u, unsigned(llvm::PowerOf2Ceil(needed)));
+}

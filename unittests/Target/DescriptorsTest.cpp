@@ -1,0 +1,339 @@
+//===- DescriptorsTest.cpp - descriptor encoders vs the PTX ISA tables ----===//
+//
+// Every expected value below is worked out by hand from the PTX ISA 9.1 tables cited next to
+// it (section numbers as in the CUDA 13.0 PTX ISA), not computed by the code under test.
+// Prints one line per failure and a final "N passed, M failed"; exits 1 on any failure.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilegen/Target/Descriptors.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace tilegen;
+
+static unsigned passed = 0, failed = 0;
+
+template <typename T>
+static void expectValue(llvm::Expected<T> got, uint64_t want, const char *what, int line) {
+  if (!got) {
+    llvm::errs() << "FAIL line " << line << ": " << what
+                 << ": unexpected error: " << llvm::toString(got.takeError()) << "\n";
+    ++failed;
+    return;
+  }
+  if (uint64_t(*got) != want) {
+    llvm::errs() << "FAIL line " << line << ": " << what << ": got "
+                 << llvm::format_hex(uint64_t(*got), 18) << ", expected "
+                 << llvm::format_hex(want, 18) << "\n";
+    ++failed;
+    return;
+  }
+  ++passed;
+}
+
+template <typename T>
+static void expectError(llvm::Expected<T> got, llvm::StringRef needle, const char *what,
+                        int line) {
+  if (got) {
+    llvm::errs() << "FAIL line " << line << ": " << what << ": expected an error containing '"
+                 << needle << "', got a value\n";
+    ++failed;
+    return;
+  }
+  std::string msg = llvm::toString(got.takeError());
+  if (!llvm::StringRef(msg).contains(needle)) {
+    llvm::errs() << "FAIL line " << line << ": " << what << ": error '" << msg
+                 << "' does not contain '" << needle << "'\n";
+    ++failed;
+    return;
+  }
+  ++passed;
+}
+
+static void expectTrue(bool ok, const char *what, int line) {
+  if (!ok) {
+    llvm::errs() << "FAIL line " << line << ": " << what << "\n";
+    ++failed;
+    return;
+  }
+  ++passed;
+}
+
+#define EXPECT_VALUE(expr, want) expectValue((expr), (want), #expr, __LINE__)
+#define EXPECT_ERROR(expr, needle) expectError((expr), (needle), #expr, __LINE__)
+#define EXPECT_TRUE(expr) expectTrue((expr), #expr, __LINE__)
+
+//===----------------------------------------------------------------------===//
+// Canonical strides and offsets: 9.7.15.5.1.2.1.1-3 (wgmma), 9.7.16.3.1-3 (tcgen05)
+//===----------------------------------------------------------------------===//
+
+static void testCanonicalLayouts() {
+  auto lbo = [](llvm::Expected<SmemStrides> s) -> llvm::Expected<uint32_t> {
+    if (!s)
+      return s.takeError();
+    return s->lboBytes;
+  };
+  auto sbo = [](llvm::Expected<SmemStrides> s) -> llvm::Expected<uint32_t> {
+    if (!s)
+      return s.takeError();
+    return s->sboBytes;
+  };
+
+  // K-major 128B swizzle, bf16 128x64: a row of the atom is 64 x 2 B = 128 B; SBO = offset of
+  // the next 8-row group = 8 x 128 = 1024; LBO "not used, assumed to be 1" -> 16 bytes.
+  EXPECT_VALUE(sbo(canonicalStrides(Major::K, Swizzle::B128, 2, 128, 64)), 1024);
+  EXPECT_VALUE(lbo(canonicalStrides(Major::K, Swizzle::B128, 2, 128, 64)), 16);
+  // K-major 64B, bf16 64x32: SBO = 8 x 64 = 512.  32B, f16 64x16: SBO = 8 x 32 = 256.
+  EXPECT_VALUE(sbo(canonicalStrides(Major::K, Swizzle::B64, 2, 64, 32)), 512);
+  EXPECT_VALUE(sbo(canonicalStrides(Major::K, Swizzle::B32, 2, 64, 16)), 256);
+  // ISA example (9.7.15.5.1.2.1.3, Figure 166): K-major, no swizzle, tf32, T = 4, m = 2
+  // (16 rows), k = 2 (8 K elements): LBO = 64 x sizeof(tf32) = 256, SBO = 32 x 4 = 128.
+  // Our panel layout (16-byte K chunk outermost) is exactly that layout.
+  EXPECT_VALUE(lbo(canonicalStrides(Major::K, Swizzle::None, 4, 16, 8)), 256);
+  EXPECT_VALUE(sbo(canonicalStrides(Major::K, Swizzle::None, 4, 16, 8)), 128);
+  // No swizzle, bf16 64 rows: next 16-byte K chunk = next panel = 64 x 16 = 1024.
+  EXPECT_VALUE(lbo(canonicalStrides(Major::K, Swizzle::None, 2, 64, 16)), 1024);
+  // MN-major 128B, bf16, 64 K rows x 128 N: panel = 64 x 128 B = 8192 = LBO (next 64 N
+  // elements); SBO = next 8 K rows = 8 x 128 = 1024.
+  EXPECT_VALUE(lbo(canonicalStrides(Major::MN, Swizzle::B128, 2, 64, 128)), 8192);
+  EXPECT_VALUE(sbo(canonicalStrides(Major::MN, Swizzle::B128, 2, 64, 128)), 1024);
+  // Rejections.
+  EXPECT_ERROR(canonicalStrides(Major::K, Swizzle::B128, 2, 60, 64), "not a positive multiple of 8");
+  EXPECT_ERROR(canonicalStrides(Major::K, Swizzle::B128, 2, 64, 32), "swizzle span");
+  EXPECT_ERROR(canonicalStrides(Major::MN, Swizzle::None, 2, 64, 64), "needs a swizzled layout");
+  EXPECT_ERROR(canonicalStrides(Major::K, Swizzle::B128, 3, 64, 64), "element size");
+  // 2048 K rows x 128 B = 0x40000 bytes: one past the 14-bit encoded field.
+  EXPECT_ERROR(canonicalStrides(Major::MN, Swizzle::B128, 2, 2048, 64), "14-bit");
+
+  // Offsets. K-major 128B bf16 128x64: K-slice k (16 elements = 32 B) starts 32k bytes in;
+  // rows 64.. (second wgmma warpgroup) start 64 x 128 = 8192 bytes in.
+  EXPECT_VALUE(canonicalOffsetBytes(Major::K, Swizzle::B128, 2, 128, 64, 0, 16), 32);
+  EXPECT_VALUE(canonicalOffsetBytes(Major::K, Swizzle::B128, 2, 128, 64, 0, 48), 96);
+  EXPECT_VALUE(canonicalOffsetBytes(Major::K, Swizzle::B128, 2, 128, 64, 64, 0), 8192);
+  EXPECT_VALUE(canonicalOffsetBytes(Major::K, Swizzle::B128, 2, 128, 64, 64, 48), 8192 + 96);
+  // K = 128 bf16 is two 128-byte panels: element 64 is panel 1 = 128 rows x 128 B = 16384;
+  // element 80 is 32 B further.
+  EXPECT_VALUE(canonicalOffsetBytes(Major::K, Swizzle::B128, 2, 128, 128, 0, 64), 16384);
+  EXPECT_VALUE(canonicalOffsetBytes(Major::K, Swizzle::B128, 2, 128, 128, 0, 80), 16416);
+  // tf32 (kind::tf32, K = 8): slice 1 is 8 x 4 B = 32 B in.
+  EXPECT_VALUE(canonicalOffsetBytes(Major::K, Swizzle::B128, 4, 128, 32, 0, 8), 32);
+  // No swizzle, bf16 64x32: slice 1 starts at byte 32 of K = 16-byte chunk 2 = 2 x 64 x 16.
+  EXPECT_VALUE(canonicalOffsetBytes(Major::K, Swizzle::None, 2, 64, 32, 0, 16), 2048);
+  // MN-major 128B bf16 64x128: K-slice 1 = K row 16 = 16 x 128 B; N 64.. = panel 1 = 8192.
+  EXPECT_VALUE(canonicalOffsetBytes(Major::MN, Swizzle::B128, 2, 64, 128, 16, 0), 2048);
+  EXPECT_VALUE(canonicalOffsetBytes(Major::MN, Swizzle::B128, 2, 64, 128, 0, 64), 8192);
+  EXPECT_ERROR(canonicalOffsetBytes(Major::K, Swizzle::B128, 2, 128, 64, 4, 0), "row = 4");
+  EXPECT_ERROR(canonicalOffsetBytes(Major::K, Swizzle::B128, 2, 128, 64, 0, 4), "element = 4");
+  EXPECT_ERROR(canonicalOffsetBytes(Major::K, Swizzle::B128, 2, 128, 64, 0, 64), "element = 64");
+
+  // Repeat boundaries and base offset (9.7.15.5.1.2.2 / Table 41): 1024 / 512 / 256 bytes;
+  // otherwise base offset = (start >> 7) & 7.
+  EXPECT_TRUE(swizzleRepeatBytes(Swizzle::B128) == 1024);
+  EXPECT_TRUE(swizzleRepeatBytes(Swizzle::B64) == 512);
+  EXPECT_TRUE(swizzleRepeatBytes(Swizzle::B32) == 256);
+  EXPECT_TRUE(swizzleBaseOffset(Swizzle::B128, 0x1000) == 0);
+  // 0x1180: 0x180 past a 1024 boundary; 0x1180 >> 7 = 0x23, & 7 = 3.
+  EXPECT_TRUE(swizzleBaseOffset(Swizzle::B128, 0x1180) == 3);
+  EXPECT_TRUE(swizzleBaseOffset(Swizzle::B64, 0x1200) == 0);
+  // 0x1080: 0x80 past a 256 boundary; 0x1080 >> 7 = 0x21, & 7 = 1.
+  EXPECT_TRUE(swizzleBaseOffset(Swizzle::B32, 0x1080) == 1);
+  EXPECT_TRUE(swizzleBaseOffset(Swizzle::None, 0x1080) == 0);
+}
+
+//===----------------------------------------------------------------------===//
+// wgmma matrix descriptor: 9.7.15.5.1.2.2 "Matrix Descriptor Format"
+//   13-0 start>>4 | 29-16 LBO>>4 | 45-32 SBO>>4 | 51-49 base offset | 63-62 swizzle
+//   swizzle: 0 none, 1 128B, 2 64B, 3 32B
+//===----------------------------------------------------------------------===//
+
+static void testWgmmaDesc() {
+  // bf16 K-major 128x64 tile at smem 0x400, 128B swizzle: start = 0x400 >> 4 = 0x40;
+  // LBO = 16 >> 4 = 1 -> 1 << 16 = 0x10000; SBO = 1024 >> 4 = 0x40 -> 0x40 << 32;
+  // swizzle 1 << 62 = 0x4000000000000000.
+  EXPECT_VALUE(encodeWgmmaSmemDesc(0x400, 16, 1024, Swizzle::B128), 0x4000004000010040ull);
+  // K-slice 1 and 3 of the same tile: start + 32 and + 96 -> 0x42 and 0x46.
+  EXPECT_VALUE(encodeWgmmaSmemDesc(0x400 + 32, 16, 1024, Swizzle::B128), 0x4000004000010042ull);
+  EXPECT_VALUE(encodeWgmmaSmemDesc(0x400 + 96, 16, 1024, Swizzle::B128), 0x4000004000010046ull);
+  // No swizzle, bf16 64x16 at 0x2000: start 0x200; LBO 1024 >> 4 = 0x40 -> 0x400000;
+  // SBO 128 >> 4 = 8 -> 0x800000000; swizzle 0.
+  EXPECT_VALUE(encodeWgmmaSmemDesc(0x2000, 1024, 128, Swizzle::None), 0x0000000800400200ull);
+  // Swizzle field alone: 64B = 2 << 62, 32B = 3 << 62.
+  EXPECT_VALUE(encodeWgmmaSmemDesc(0, 0, 0, Swizzle::B64), 0x8000000000000000ull);
+  EXPECT_VALUE(encodeWgmmaSmemDesc(0, 0, 0, Swizzle::B32), 0xC000000000000000ull);
+  EXPECT_VALUE(encodeWgmmaSmemDesc(0, 0, 0, Swizzle::None), 0);
+  // ISA example, MN-major 32B bf16 (Figure 169): LBO = 128 x 2 = 256 -> encoded 16 (bits
+  // 16.. = 0x100000), SBO = 256 x 2 = 512 -> encoded 32 (0x20 << 32).
+  EXPECT_VALUE(encodeWgmmaSmemDesc(0, 256, 512, Swizzle::B32), 0xC000002000100000ull);
+  // Base offset 3 (pattern at 0x1180): 3 << 49 = 0x0006000000000000.
+  EXPECT_VALUE(encodeWgmmaSmemDesc(0x1180, 16, 1024, Swizzle::B128, 3), 0x4006004000010118ull);
+  // Every field at its maximum: 0x3FFF0 >> 4 = 0x3FFF three times, base 7 << 49 =
+  // 0x000E000000000000, 32B = 0xC000000000000000.
+  EXPECT_VALUE(encodeWgmmaSmemDesc(0x3FFF0, 0x3FFF0, 0x3FFF0, Swizzle::B32, 7),
+               0xC00E3FFF3FFF3FFFull);
+  // Rejections: misaligned start/LBO/SBO, past the 18-bit address window, base offset > 7,
+  // base offset without swizzle, the sm_100-only swizzle.
+  EXPECT_ERROR(encodeWgmmaSmemDesc(0x408, 16, 1024, Swizzle::B128), "start address = 0x408 is not 16-byte aligned");
+  EXPECT_ERROR(encodeWgmmaSmemDesc(0x400, 8, 1024, Swizzle::B128), "leading dimension byte offset");
+  EXPECT_ERROR(encodeWgmmaSmemDesc(0x400, 16, 1000, Swizzle::B128), "stride dimension byte offset");
+  EXPECT_ERROR(encodeWgmmaSmemDesc(0x40000, 16, 1024, Swizzle::B128), "does not fit the 14-bit field");
+  EXPECT_ERROR(encodeWgmmaSmemDesc(0x400, 16, 0x40000, Swizzle::B128), "does not fit the 14-bit field");
+  EXPECT_ERROR(encodeWgmmaSmemDesc(0x400, 16, 1024, Swizzle::B128, 8), "base offset = 8");
+  EXPECT_ERROR(encodeWgmmaSmemDesc(0x400, 16, 1024, Swizzle::None, 1), "needs a swizzled layout");
+  EXPECT_ERROR(encodeWgmmaSmemDesc(0x400, 16, 1024, Swizzle::B128Atom32B), "no wgmma encoding");
+}
+
+//===----------------------------------------------------------------------===//
+// tcgen05 shared memory descriptor: 9.7.16.4.1, Table 40
+//   0-13 start>>4 | 16-29 LBO>>4 | 32-45 SBO>>4 | 46-48 0b001 | 49-51 base offset |
+//   52 LBO mode | 53-60 0 | 61-63 swizzle: 0 none, 1 128B/32B atom, 2 128B, 4 64B, 6 32B
+//===----------------------------------------------------------------------===//
+
+static void testTcgen05SmemDesc() {
+  // Same bf16 128x64 128B tile at 0x400: 0x40 | 1 << 16 | 0x40 << 32 | 1 << 46
+  // (0x0000400000000000) | 2 << 61 (0x4000000000000000).
+  EXPECT_VALUE(encodeTcgen05SmemDesc(0x400, 16, 1024, Swizzle::B128), 0x4000404000010040ull);
+  // Fixed bit 46 alone with no swizzle; each swizzle code at 61-63.
+  EXPECT_VALUE(encodeTcgen05SmemDesc(0, 0, 0, Swizzle::None), 0x0000400000000000ull);
+  EXPECT_VALUE(encodeTcgen05SmemDesc(0, 0, 0, Swizzle::B128Atom32B), 0x2000400000000000ull);
+  EXPECT_VALUE(encodeTcgen05SmemDesc(0, 0, 0, Swizzle::B64), 0x8000400000000000ull);
+  EXPECT_VALUE(encodeTcgen05SmemDesc(0, 0, 0, Swizzle::B32), 0xC000400000000000ull);
+  // Maximum fields, LBO absolute: 0x3FFF | 0x3FFF << 16 | 0x3FFF << 32 | 1 << 46 | 7 << 49 |
+  // 1 << 52 | 6 << 61 = 0xC01E7FFF3FFF3FFF (byte 6 = 0x1E: bits 49-52; byte 5 = 0x7F: SBO's
+  // bits 40-45 and the fixed bit 46; bits 47, 48 and 53-60 clear).
+  EXPECT_VALUE(encodeTcgen05SmemDesc(0x3FFF0, 0x3FFF0, 0x3FFF0, Swizzle::B32, 7, true),
+               0xC01E7FFF3FFF3FFFull);
+  EXPECT_ERROR(encodeTcgen05SmemDesc(0x404, 16, 1024, Swizzle::B128), "not 16-byte aligned");
+  EXPECT_ERROR(encodeTcgen05SmemDesc(0x400, 16, 1024, Swizzle::B128, 8), "base offset = 8");
+  EXPECT_ERROR(encodeTcgen05SmemDesc(0x400, 16, 1024, Swizzle::None, 2), "needs a swizzled layout");
+}
+
+//===----------------------------------------------------------------------===//
+// tcgen05 instruction descriptor: 9.7.16.4.2, Table 42; shapes 9.7.16.2.1, Table 39
+//   0-1 sparsity selector | 2 sparse | 3 saturate | 4-5 dtype (F16 0, F32 1) | 6 reserved |
+//   7-9 atype | 10-12 btype (F16 0, BF16 1, TF32 2) | 13 negate A | 14 negate B |
+//   15 transpose A | 16 transpose B | 17-22 N>>3 | 23 reserved | 24-28 M>>4 | 29 reserved |
+//   30-31 max shift
+//===----------------------------------------------------------------------===//
+
+static void testTcgen05InstrDesc() {
+  // bf16 x bf16 -> f32, M = 128, N = 256, K-major: dtype 1 << 4 = 0x10; atype 1 << 7 = 0x80;
+  // btype 1 << 10 = 0x400; N >> 3 = 32 -> 32 << 17 = 0x400000; M >> 4 = 8 -> 0x08000000.
+  EXPECT_VALUE(encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F32, 128, 256), 0x08400490u);
+  // f16 x f16 -> f16, M = 64, N = 8: N >> 3 = 1 -> 0x20000; M >> 4 = 4 -> 0x04000000.
+  EXPECT_VALUE(encodeTcgen05InstrDescF16(MmaElem::F16, MmaElem::F16, 64, 8), 0x04020000u);
+  // f16 -> f32, 128x128, both MN-major: 0x10 | 1 << 15 | 1 << 16 | 16 << 17 (0x200000) |
+  // 0x08000000.
+  EXPECT_VALUE(encodeTcgen05InstrDescF16(MmaElem::F16, MmaElem::F32, 128, 128, 1, Major::MN,
+                                         Major::MN),
+               0x08218010u);
+  // Only B MN-major (row-major KxN B): bit 16 alone of the two.
+  EXPECT_VALUE(encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F32, 128, 256, 1, Major::K,
+                                         Major::MN),
+               0x08410490u);
+  // cta_group::2, bf16 -> f32, M = 256, N = 256: M >> 4 = 16 -> 16 << 24 = 0x10000000.
+  EXPECT_VALUE(encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F32, 256, 256, 2), 0x10400490u);
+  // kind::tf32, 128x64: atype = btype = 2 -> 0x100 | 0x800; dtype 0x10; 8 << 17 = 0x100000.
+  {
+    Tcgen05InstrDesc d;
+    d.kind = Tcgen05Kind::TF32;
+    d.aType = d.bType = MmaElem::TF32;
+    d.n = 64;
+    EXPECT_VALUE(encodeTcgen05InstrDesc(d), 0x08100910u);
+  }
+  // Every flag: selector 3 | sparse 1 << 2 | 0x10 | 0x80 | 0x400 | negate 1 << 13 and 1 << 14 |
+  // N = 8 -> 0x20000 | M = 128 -> 0x08000000 | max shift 3 << 30 = 0xC8026497.
+  {
+    Tcgen05InstrDesc d;
+    d.n = 8;
+    d.sparse = true;
+    d.sparsitySelector = 3;
+    d.negateA = d.negateB = true;
+    d.maxShift = 3;
+    EXPECT_VALUE(encodeTcgen05InstrDesc(d), 0xC8026497u);
+  }
+
+  // Table 39, cta_group::1: every N = 8..256 step 8 is legal and lands in bits 17-22 with
+  // bit 23 clear; anything else is rejected.
+  for (unsigned n = 8; n <= 256; n += 8) {
+    auto v = encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F32, 128, n);
+    EXPECT_TRUE(v && ((*v >> 17) & 0x3F) == n / 8 && !(*v & (1u << 23)));
+    if (!v)
+      llvm::consumeError(v.takeError());
+  }
+  for (unsigned n : {0u, 4u, 12u, 260u, 264u})
+    EXPECT_ERROR(encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F32, 128, n),
+                 "expected 8..256 in steps of 8");
+  // cta_group::2: N = 16..256 step 16.
+  for (unsigned n = 16; n <= 256; n += 16) {
+    auto v = encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F32, 256, n, 2);
+    EXPECT_TRUE(v && ((*v >> 17) & 0x3F) == n / 8 && ((*v >> 24) & 0x1F) == 16);
+    if (!v)
+      llvm::consumeError(v.takeError());
+  }
+  for (unsigned n : {8u, 24u, 272u})
+    EXPECT_ERROR(encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F32, 128, n, 2),
+                 "expected 16..256 in steps of 16");
+  // M: {64, 128} for cta_group::1, {128, 256} for cta_group::2.
+  // M = 128, N = 64 under cta_group::2: 8 << 17 = 0x100000, 8 << 24.
+  EXPECT_VALUE(encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F32, 128, 64, 2), 0x08100490u);
+  EXPECT_ERROR(encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F32, 256, 64, 1), "M = 256; expected 64 or 128");
+  EXPECT_ERROR(encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F32, 32, 64, 1), "M = 32");
+  EXPECT_ERROR(encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F32, 64, 64, 2), "M = 64; expected 128 or 256");
+  EXPECT_ERROR(encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F32, 128, 64, 3), "cta_group = 3");
+  // Types.
+  EXPECT_ERROR(encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F16, 128, 64), "D type f16 with bf16 inputs");
+  EXPECT_ERROR(encodeTcgen05InstrDescF16(MmaElem::TF32, MmaElem::F32, 128, 64), "expected f16 or bf16");
+  {
+    Tcgen05InstrDesc d;
+    d.aType = MmaElem::F16;
+    EXPECT_ERROR(encodeTcgen05InstrDesc(d), "A type f16 and B type bf16 differ");
+    d = Tcgen05InstrDesc();
+    d.kind = Tcgen05Kind::TF32;
+    d.aType = d.bType = MmaElem::TF32;
+    d.dType = MmaElem::F16;
+    EXPECT_ERROR(encodeTcgen05InstrDesc(d), "kind::tf32: D type f16");
+    d = Tcgen05InstrDesc();
+    d.sparsitySelector = 1;
+    EXPECT_ERROR(encodeTcgen05InstrDesc(d), "dense");
+    d = Tcgen05InstrDesc();
+    d.maxShift = 4;
+    EXPECT_ERROR(encodeTcgen05InstrDesc(d), "max shift = 4");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// TMEM: address 9.7.16.1.1 (lane 31-16, column 15-0); allocation 9.7.16.1.2 and
+// tcgen05.alloc 9.7.16.7.1 (nCols a power of 2 in [32, 512], unit 32 columns)
+//===----------------------------------------------------------------------===//
+
+static void testTmem() {
+  EXPECT_TRUE(tmemAddress(0, 0) == 0);
+  EXPECT_TRUE(tmemAddress(32, 0) == 0x00200000u);   // lane 32 -> 0x20 << 16 (warp 1's lanes)
+  EXPECT_TRUE(tmemAddress(64, 256) == 0x00400100u); // second accumulator of N = 256, lane 64
+  EXPECT_TRUE(tmemAddress(127, 511) == 0x007F01FFu); // last cell: 0x7F << 16 | 0x1FF
+  EXPECT_TRUE(tmemLane(0x007F01FFu) == 127 && tmemColumn(0x007F01FFu) == 511);
+  // Rounding: up to a power of two, never below 32.
+  EXPECT_VALUE(tmemAllocColumns(1), 32);
+  EXPECT_VALUE(tmemAllocColumns(31), 32);
+  EXPECT_VALUE(tmemAllocColumns(32), 32);
+  EXPECT_VALUE(tmemAllocColumns(33), 64);
+  EXPECT_VALUE(tmemAllocColumns(65), 128);
+  EXPECT_VALUE(tmemAllocColumns(200), 256);
+  EXPECT_VALUE(tmemAllocColumns(256), 256);
+  EXPECT_VALUE(tmemAllocColumns(2 * 192), 512); // two f32 accumulators of N = 192
+  EXPECT_VALUE(tmemAllocColumns(2 * 256), 512); // two of N = 256: exactly all of TMEM
+  EXPECT_ERROR(tmemAllocColumns(513), "needs 513 columns; a CTA has 512");
+  EXPECT_ERROR(tmemAllocColumns(0), "0 columns");
+}
+
+int main() {
+  testCanonicalLayouts();
+  testWgmmaDesc();
+  testTcgen05SmemDesc();
+  testTcgen05InstrDesc();
+  testTmem();
+  llvm::outs() << passed << " passed, " << failed << " failed\n";
+  return failed == 0 ? 0 : 1;
+}
