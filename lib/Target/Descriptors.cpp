@@ -85,8 +85,8 @@ llvm::Error checkBaseOffset(unsigned baseOffset, Swizzle s) {
   if (baseOffset > 7)
     return fail(llvm::formatv("base offset = {0} does not fit 3 bits (0..7)", baseOffset));
   if (baseOffset != 0 && s == Swizzle::None)
-    return fail(llvm::formatv("base offset = {0} needs a swizzled layout; swizzle is none",
-                              baseOffset));
+    return fail(
+        llvm::formatv("base offset = {0} needs a swizzled layout; swizzle is none", baseOffset));
   return llvm::Error::success();
 }
 
@@ -142,9 +142,8 @@ llvm::Error checkTile(Major major, Swizzle s, unsigned elemBytes, unsigned rows,
 }
 } // namespace
 
-llvm::Expected<SmemStrides> tilegen::canonicalStrides(Major major, Swizzle s,
-                                                      unsigned elemBytes, unsigned rows,
-                                                      unsigned contigElems) {
+llvm::Expected<SmemStrides> tilegen::canonicalStrides(Major major, Swizzle s, unsigned elemBytes,
+                                                      unsigned rows, unsigned contigElems) {
   if (llvm::Error e = checkTile(major, s, elemBytes, rows, contigElems))
     return std::move(e);
   uint64_t span = swizzleSpanBytes(s);
@@ -162,18 +161,17 @@ llvm::Expected<SmemStrides> tilegen::canonicalStrides(Major major, Swizzle s,
   return st;
 }
 
-llvm::Expected<uint32_t> tilegen::canonicalOffsetBytes(Major major, Swizzle s,
-                                                       unsigned elemBytes, unsigned rows,
-                                                       unsigned contigElems, unsigned row,
-                                                       unsigned elem) {
+llvm::Expected<uint32_t> tilegen::canonicalOffsetBytes(Major major, Swizzle s, unsigned elemBytes,
+                                                       unsigned rows, unsigned contigElems,
+                                                       unsigned row, unsigned elem) {
   if (llvm::Error e = checkTile(major, s, elemBytes, rows, contigElems))
     return std::move(e);
   if (row % 8 != 0 || row >= rows)
     return fail(llvm::formatv("row = {0} is not a multiple of 8 below {1}", row, rows));
   uint64_t eb = uint64_t(elem) * elemBytes;
   if (eb % 16 != 0 || elem >= contigElems)
-    return fail(llvm::formatv("element = {0} is not a 16-byte boundary below {1}", elem,
-                              contigElems));
+    return fail(
+        llvm::formatv("element = {0} is not a 16-byte boundary below {1}", elem, contigElems));
   uint64_t span = swizzleSpanBytes(s);
   uint64_t off = (eb / span) * rows * span + uint64_t(row) * span + eb % span;
   return uint32_t(off);
@@ -235,16 +233,14 @@ unsigned tilegen::tcgen05SwizzleField(Swizzle s) {
 
 llvm::Expected<uint64_t> tilegen::encodeTcgen05SmemDesc(uint32_t smemAddr, uint32_t lboBytes,
                                                         uint32_t sboBytes, Swizzle s,
-                                                        unsigned baseOffset,
-                                                        bool lboAbsolute) {
+                                                        unsigned baseOffset, bool lboAbsolute) {
   if (llvm::Error e = checkBaseOffset(baseOffset, s))
     return std::move(e);
   auto fields = encodeAddressFields(smemAddr, lboBytes, sboBytes);
   if (!fields)
     return fields.takeError();
-  return *fields | (uint64_t(1) << 46) /* fixed 0b001 at 46-48 */ |
-         (uint64_t(baseOffset) << 49) | (uint64_t(lboAbsolute) << 52) |
-         (uint64_t(tcgen05SwizzleField(s)) << 61);
+  return *fields | (uint64_t(1) << 46) /* fixed 0b001 at 46-48 */ | (uint64_t(baseOffset) << 49) |
+         (uint64_t(lboAbsolute) << 52) | (uint64_t(tcgen05SwizzleField(s)) << 61);
 }
 
 namespace {
@@ -267,13 +263,13 @@ llvm::Expected<uint32_t> tilegen::encodeTcgen05InstrDesc(const Tcgen05InstrDesc 
   const char *kind = d.kind == Tcgen05Kind::F16 ? "kind::f16" : "kind::tf32";
   // Types (Table 42 values; Table 39 combinations).
   if (d.aType != d.bType)
-    return fail(llvm::formatv("{0}: A type {1} and B type {2} differ", kind,
-                              elemName(d.aType), elemName(d.bType)));
+    return fail(llvm::formatv("{0}: A type {1} and B type {2} differ", kind, elemName(d.aType),
+                              elemName(d.bType)));
   unsigned abField = 0, dField = 0;
   if (d.kind == Tcgen05Kind::F16) {
     if (d.aType != MmaElem::F16 && d.aType != MmaElem::BF16)
-      return fail(llvm::formatv("kind::f16: A/B type {0}; expected f16 or bf16",
-                                elemName(d.aType)));
+      return fail(
+          llvm::formatv("kind::f16: A/B type {0}; expected f16 or bf16", elemName(d.aType)));
     abField = d.aType == MmaElem::F16 ? 0 : 1;
     if (d.dType == MmaElem::F32)
       dField = 1;
@@ -296,14 +292,14 @@ llvm::Expected<uint32_t> tilegen::encodeTcgen05InstrDesc(const Tcgen05InstrDesc 
     if (d.m != 64 && d.m != 128)
       return fail(llvm::formatv("{0} cta_group::1: M = {1}; expected 64 or 128", kind, d.m));
     if (d.n < 8 || d.n > 256 || d.n % 8 != 0)
-      return fail(llvm::formatv("{0} cta_group::1: N = {1}; expected 8..256 in steps of 8",
-                                kind, d.n));
+      return fail(
+          llvm::formatv("{0} cta_group::1: N = {1}; expected 8..256 in steps of 8", kind, d.n));
   } else if (d.ctaGroup == 2) {
     if (d.m != 128 && d.m != 256)
       return fail(llvm::formatv("{0} cta_group::2: M = {1}; expected 128 or 256", kind, d.m));
     if (d.n < 16 || d.n > 256 || d.n % 16 != 0)
-      return fail(llvm::formatv("{0} cta_group::2: N = {1}; expected 16..256 in steps of 16",
-                                kind, d.n));
+      return fail(
+          llvm::formatv("{0} cta_group::2: N = {1}; expected 16..256 in steps of 16", kind, d.n));
   } else {
     return fail(llvm::formatv("cta_group = {0}; expected 1 or 2", d.ctaGroup));
   }
@@ -315,19 +311,19 @@ llvm::Expected<uint32_t> tilegen::encodeTcgen05InstrDesc(const Tcgen05InstrDesc 
     return fail(llvm::formatv("max shift = {0}; expected 0..3", d.maxShift));
 
   uint32_t v = 0;
-  v |= d.sparsitySelector;                       // 0-1
-  v |= uint32_t(d.sparse) << 2;                  // 2
-  /* bit 3 saturate: 0 (NA for f16/tf32) */      //
-  v |= dField << 4;                              // 4-5
-  v |= abField << 7;                             // 7-9
-  v |= abField << 10;                            // 10-12
-  v |= uint32_t(d.negateA) << 13;                // 13
-  v |= uint32_t(d.negateB) << 14;                // 14
-  v |= uint32_t(d.aMajor == Major::MN) << 15;    // 15
-  v |= uint32_t(d.bMajor == Major::MN) << 16;    // 16
-  v |= (d.n >> 3) << 17;                         // 17-22
-  v |= (d.m >> 4) << 24;                         // 24-28
-  v |= d.maxShift << 30;                         // 30-31
+  v |= d.sparsitySelector;                    // 0-1
+  v |= uint32_t(d.sparse) << 2;               // 2
+  /* bit 3 saturate: 0 (NA for f16/tf32) */   //
+  v |= dField << 4;                           // 4-5
+  v |= abField << 7;                          // 7-9
+  v |= abField << 10;                         // 10-12
+  v |= uint32_t(d.negateA) << 13;             // 13
+  v |= uint32_t(d.negateB) << 14;             // 14
+  v |= uint32_t(d.aMajor == Major::MN) << 15; // 15
+  v |= uint32_t(d.bMajor == Major::MN) << 16; // 16
+  v |= (d.n >> 3) << 17;                      // 17-22
+  v |= (d.m >> 4) << 24;                      // 24-28
+  v |= d.maxShift << 30;                      // 30-31
   return v;
 }
 
@@ -350,7 +346,7 @@ llvm::Expected<unsigned> tilegen::tmemAllocColumns(unsigned needed) {
   if (needed == 0)
     return fail("tensor memory allocation of 0 columns; expected 1..512");
   if (needed > kTmemColumns)
-    return fail(llvm::formatv("tensor memory needs {0} columns; a CTA has {1}", needed,
-                              kTmemColumns));
+    return fail(
+        llvm::formatv("tensor memory needs {0} columns; a CTA has {1}", needed, kTmemColumns));
   return std::max(32u, unsigned(llvm::PowerOf2Ceil(needed)));
 }

@@ -34,8 +34,7 @@ static void expectValue(llvm::Expected<T> got, uint64_t want, const char *what, 
 }
 
 template <typename T>
-static void expectError(llvm::Expected<T> got, llvm::StringRef needle, const char *what,
-                        int line) {
+static void expectError(llvm::Expected<T> got, llvm::StringRef needle, const char *what, int line) {
   if (got) {
     llvm::errs() << "FAIL line " << line << ": " << what << ": expected an error containing '"
                  << needle << "', got a value\n";
@@ -100,7 +99,8 @@ static void testCanonicalLayouts() {
   EXPECT_VALUE(lbo(canonicalStrides(Major::MN, Swizzle::B128, 2, 64, 128)), 8192);
   EXPECT_VALUE(sbo(canonicalStrides(Major::MN, Swizzle::B128, 2, 64, 128)), 1024);
   // Rejections.
-  EXPECT_ERROR(canonicalStrides(Major::K, Swizzle::B128, 2, 60, 64), "not a positive multiple of 8");
+  EXPECT_ERROR(canonicalStrides(Major::K, Swizzle::B128, 2, 60, 64),
+               "not a positive multiple of 8");
   EXPECT_ERROR(canonicalStrides(Major::K, Swizzle::B128, 2, 64, 32), "swizzle span");
   EXPECT_ERROR(canonicalStrides(Major::MN, Swizzle::None, 2, 64, 64), "needs a swizzled layout");
   EXPECT_ERROR(canonicalStrides(Major::K, Swizzle::B128, 3, 64, 64), "element size");
@@ -174,11 +174,14 @@ static void testWgmmaDesc() {
                0xC00E3FFF3FFF3FFFull);
   // Rejections: misaligned start/LBO/SBO, past the 18-bit address window, base offset > 7,
   // base offset without swizzle, the sm_100-only swizzle.
-  EXPECT_ERROR(encodeWgmmaSmemDesc(0x408, 16, 1024, Swizzle::B128), "start address = 0x408 is not 16-byte aligned");
+  EXPECT_ERROR(encodeWgmmaSmemDesc(0x408, 16, 1024, Swizzle::B128),
+               "start address = 0x408 is not 16-byte aligned");
   EXPECT_ERROR(encodeWgmmaSmemDesc(0x400, 8, 1024, Swizzle::B128), "leading dimension byte offset");
   EXPECT_ERROR(encodeWgmmaSmemDesc(0x400, 16, 1000, Swizzle::B128), "stride dimension byte offset");
-  EXPECT_ERROR(encodeWgmmaSmemDesc(0x40000, 16, 1024, Swizzle::B128), "does not fit the 14-bit field");
-  EXPECT_ERROR(encodeWgmmaSmemDesc(0x400, 16, 0x40000, Swizzle::B128), "does not fit the 14-bit field");
+  EXPECT_ERROR(encodeWgmmaSmemDesc(0x40000, 16, 1024, Swizzle::B128),
+               "does not fit the 14-bit field");
+  EXPECT_ERROR(encodeWgmmaSmemDesc(0x400, 16, 0x40000, Swizzle::B128),
+               "does not fit the 14-bit field");
   EXPECT_ERROR(encodeWgmmaSmemDesc(0x400, 16, 1024, Swizzle::B128, 8), "base offset = 8");
   EXPECT_ERROR(encodeWgmmaSmemDesc(0x400, 16, 1024, Swizzle::None, 1), "needs a swizzled layout");
   EXPECT_ERROR(encodeWgmmaSmemDesc(0x400, 16, 1024, Swizzle::B128Atom32B), "no wgmma encoding");
@@ -225,13 +228,13 @@ static void testTcgen05InstrDesc() {
   EXPECT_VALUE(encodeTcgen05InstrDescF16(MmaElem::F16, MmaElem::F16, 64, 8), 0x04020000u);
   // f16 -> f32, 128x128, both MN-major: 0x10 | 1 << 15 | 1 << 16 | 16 << 17 (0x200000) |
   // 0x08000000.
-  EXPECT_VALUE(encodeTcgen05InstrDescF16(MmaElem::F16, MmaElem::F32, 128, 128, 1, Major::MN,
-                                         Major::MN),
-               0x08218010u);
+  EXPECT_VALUE(
+      encodeTcgen05InstrDescF16(MmaElem::F16, MmaElem::F32, 128, 128, 1, Major::MN, Major::MN),
+      0x08218010u);
   // Only B MN-major (row-major KxN B): bit 16 alone of the two.
-  EXPECT_VALUE(encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F32, 128, 256, 1, Major::K,
-                                         Major::MN),
-               0x08410490u);
+  EXPECT_VALUE(
+      encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F32, 128, 256, 1, Major::K, Major::MN),
+      0x08410490u);
   // cta_group::2, bf16 -> f32, M = 256, N = 256: M >> 4 = 16 -> 16 << 24 = 0x10000000.
   EXPECT_VALUE(encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F32, 256, 256, 2), 0x10400490u);
   // kind::tf32, 128x64: atype = btype = 2 -> 0x100 | 0x800; dtype 0x10; 8 << 17 = 0x100000.
@@ -278,13 +281,17 @@ static void testTcgen05InstrDesc() {
   // M: {64, 128} for cta_group::1, {128, 256} for cta_group::2.
   // M = 128, N = 64 under cta_group::2: 8 << 17 = 0x100000, 8 << 24.
   EXPECT_VALUE(encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F32, 128, 64, 2), 0x08100490u);
-  EXPECT_ERROR(encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F32, 256, 64, 1), "M = 256; expected 64 or 128");
+  EXPECT_ERROR(encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F32, 256, 64, 1),
+               "M = 256; expected 64 or 128");
   EXPECT_ERROR(encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F32, 32, 64, 1), "M = 32");
-  EXPECT_ERROR(encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F32, 64, 64, 2), "M = 64; expected 128 or 256");
+  EXPECT_ERROR(encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F32, 64, 64, 2),
+               "M = 64; expected 128 or 256");
   EXPECT_ERROR(encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F32, 128, 64, 3), "cta_group = 3");
   // Types.
-  EXPECT_ERROR(encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F16, 128, 64), "D type f16 with bf16 inputs");
-  EXPECT_ERROR(encodeTcgen05InstrDescF16(MmaElem::TF32, MmaElem::F32, 128, 64), "expected f16 or bf16");
+  EXPECT_ERROR(encodeTcgen05InstrDescF16(MmaElem::BF16, MmaElem::F16, 128, 64),
+               "D type f16 with bf16 inputs");
+  EXPECT_ERROR(encodeTcgen05InstrDescF16(MmaElem::TF32, MmaElem::F32, 128, 64),
+               "expected f16 or bf16");
   {
     Tcgen05InstrDesc d;
     d.aType = MmaElem::F16;
@@ -310,8 +317,8 @@ static void testTcgen05InstrDesc() {
 
 static void testTmem() {
   EXPECT_TRUE(tmemAddress(0, 0) == 0);
-  EXPECT_TRUE(tmemAddress(32, 0) == 0x00200000u);   // lane 32 -> 0x20 << 16 (warp 1's lanes)
-  EXPECT_TRUE(tmemAddress(64, 256) == 0x00400100u); // second accumulator of N = 256, lane 64
+  EXPECT_TRUE(tmemAddress(32, 0) == 0x00200000u);    // lane 32 -> 0x20 << 16 (warp 1's lanes)
+  EXPECT_TRUE(tmemAddress(64, 256) == 0x00400100u);  // second accumulator of N = 256, lane 64
   EXPECT_TRUE(tmemAddress(127, 511) == 0x007F01FFu); // last cell: 0x7F << 16 | 0x1FF
   EXPECT_TRUE(tmemLane(0x007F01FFu) == 127 && tmemColumn(0x007F01FFu) == 511);
   // Rounding: up to a power of two, never below 32.

@@ -80,8 +80,8 @@ llvm::Expected<SmemStrides> canonicalStrides(Major major, Swizzle s, unsigned el
 /// elem = k*16 (bf16) for the k-th K=16 slice of a K-major tile, row = 64*w for warpgroup w.
 /// For MN-major tiles `row` is the K row and `elem` the M/N element.
 llvm::Expected<uint32_t> canonicalOffsetBytes(Major major, Swizzle s, unsigned elemBytes,
-                                              unsigned rows, unsigned contigElems,
-                                              unsigned row, unsigned elem);
+                                              unsigned rows, unsigned contigElems, unsigned row,
+                                              unsigned elem);
 
 /// The base-offset field for a swizzle pattern that starts at `patternStart` (9.7.15.5.1.2.2,
 /// Table 41): 0 when aligned to the repeat boundary, else (patternStart >> 7) & 7.
@@ -101,8 +101,7 @@ llvm::Expected<unsigned> wgmmaSwizzleField(Swizzle s);
 /// `smemAddr` is the shared-state-space byte address (cvta.to.shared), < 256 KiB, 16-byte
 /// aligned; LBO and SBO likewise; base offset < 8 and 0 when `s` is None.
 llvm::Expected<uint64_t> encodeWgmmaSmemDesc(uint32_t smemAddr, uint32_t lboBytes,
-                                             uint32_t sboBytes, Swizzle s,
-                                             unsigned baseOffset = 0);
+                                             uint32_t sboBytes, Swizzle s, unsigned baseOffset = 0);
 
 //===----------------------------------------------------------------------===//
 // sm_100a: tcgen05 shared-memory descriptor (64 bit)
@@ -117,8 +116,7 @@ unsigned tcgen05SwizzleField(Swizzle s);
 ///   [61,64) swizzle.
 llvm::Expected<uint64_t> encodeTcgen05SmemDesc(uint32_t smemAddr, uint32_t lboBytes,
                                                uint32_t sboBytes, Swizzle s,
-                                               unsigned baseOffset = 0,
-                                               bool lboAbsolute = false);
+                                               unsigned baseOffset = 0, bool lboAbsolute = false);
 
 //===----------------------------------------------------------------------===//
 // sm_100a: tcgen05 instruction descriptor (32 bit), .kind::f16 and .kind::tf32
@@ -156,9 +154,8 @@ struct Tcgen05InstrDesc {
 llvm::Expected<uint32_t> encodeTcgen05InstrDesc(const Tcgen05InstrDesc &d);
 
 /// Shorthand for the common case: dense kind::f16, K-major A and B unless told otherwise.
-llvm::Expected<uint32_t> encodeTcgen05InstrDescF16(MmaElem ab, MmaElem d, unsigned m,
-                                                   unsigned n, unsigned ctaGroup = 1,
-                                                   Major aMajor = Major::K,
+llvm::Expected<uint32_t> encodeTcgen05InstrDescF16(MmaElem ab, MmaElem d, unsigned m, unsigned n,
+                                                   unsigned ctaGroup = 1, Major aMajor = Major::K,
                                                    Major bMajor = Major::K);
 
 //===----------------------------------------------------------------------===//
