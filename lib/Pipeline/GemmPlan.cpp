@@ -1,7 +1,7 @@
 //===- GemmPlan.cpp - a tile.gemm resolved for one target -----------------===//
 
 #include "tilegen/Pipeline/GemmPlan.h"
-#include "tilegen/Analysis/PipelineModel.h"
+#include "tilegen/Analysis/PipelineCosts.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -47,21 +47,6 @@ int64_t GemmPlan::smemFor(int64_t s) const {
   return smem.ringOffset + s * smem.slotBytes +
          (family == MmaFamily::MmaSync ? 0 : alignTo(2 * s * 8 + 2 * accumulators * 8, 128)) +
          smem.epilogueBytes;
-}
-
-/// Default costs of one K-slice for the stage choice; see tilegen explain for the derivation.
-static ModelCosts defaultCosts(const GemmPlan &p, int64_t elemBytes, int64_t outBytes) {
-  const NVTargetInfo &info = p.target.info();
-  double flops = info.tensorFlopsPerCyclePerSM;
-  if (p.family == MmaFamily::MmaSync && p.target.hasWgmma())
-    flops /= 2; // mma.sync runs at half of wgmma's rate on Hopper
-  ModelCosts c;
-  c.mma = 2.0 * p.tileM * p.tileN * p.tileK / flops;
-  double bytes = (p.tileM + p.tileN) * p.tileK * elemBytes;
-  c.load = 600.0 + bytes / info.dramBytesPerCyclePerSM; // DRAM latency + this SM's share
-  c.issue = p.copy == "tma" ? 16.0 : 4.0 * bytes / 16.0 / p.threads;
-  c.epilogue = 300.0 + p.tileM * p.tileN * outBytes / info.dramBytesPerCyclePerSM;
-  return c;
 }
 
 FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
@@ -269,10 +254,10 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   int64_t budget = target.smemPerBlock();
   if (op.hasAutoStages()) {
     p.stagesWereAuto = true;
-    int64_t want = std::max(2, fewestStagesToFeed(defaultCosts(p, elemBytes, outBytes)));
-    int64_t fit = 0;
-    while (fit < 16 && p.smemFor(fit + 1) <= budget)
-      ++fit;
+    // The fewest stages that keep the tensor core fed (the same costs tilegen explain
+    // reports), limited by what fits.
+    int64_t want = std::max(2, fewestStagesToFeed(costsFor(op, p)));
+    int64_t fit = stagesThatFit(p);
     if (fit < 2)
       return fail() << "stages = auto: not even 2 stages fit on target " << tname << ": "
                     << "2 stages x " << kib(m.slotBytes) << " (A " << kib(m.aSliceBytes)

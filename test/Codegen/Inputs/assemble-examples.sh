@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Compiles every example in EXAMPLES to a cubin (ptxas included) for each mma.sync target and
+# prints one line per (example, target). Warp-specialised examples are sm_90a-only: they are
+# compiled for sm_90a, and "not supported yet" from the lowering counts as skipped until the
+# wgmma lowering lands. A ring that does not fit a target's shared memory is skipped, not failed.
+# Exits 1 if anything else fails. Usage: assemble-examples.sh TILEGEN EXAMPLES OUTDIR
+set -u
+tilegen=$1 examples=$2 out=$3
+status=0
+for ex in "$examples"/*.mlir; do
+  name=$(basename "$ex" .mlir)
+  if grep -q 'schedule *= *warp_specialized' "$ex"; then
+    targets="sm_90a"
+  else
+    targets="sm_80 sm_90 sm_120a"
+  fi
+  for t in $targets; do
+    if log=$("$tilegen" "$ex" --target="$t" -o "$out/$t/$name.cubin" 2>&1); then
+      echo "$name $t: ok"
+    elif grep -q "does not fit in shared memory" <<<"$log"; then
+      echo "$name $t: skipped (does not fit in shared memory)"
+    elif grep -q "not supported yet" <<<"$log"; then
+      echo "$name $t: skipped (not supported yet)"
+    else
+      echo "$name $t: FAILED"
+      echo "$log" | head -20
+      status=1
+    fi
+  done
+done
+exit $status
