@@ -106,7 +106,13 @@ static std::string summarisePtxas(llvm::StringRef info) {
   return out;
 }
 
+namespace tilegen {
+int explainMain(int argc, char **argv); // Explain.cpp
+} // namespace tilegen
+
 int main(int argc, char **argv) {
+  if (argc > 1 && llvm::StringRef(argv[1]) == "explain")
+    return tilegen::explainMain(argc, argv); // parses argv[1] as its cl::SubCommand
   llvm::InitLLVM y(argc, argv);
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();

@@ -1,0 +1,56 @@
+//===- PipelineCosts.cpp - pipeline-model costs from the target table -----===//
+
+#include "tilegen/Analysis/PipelineCosts.h"
+
+using namespace tilegen;
+
+// Cycles from issuing a global load to its data landing in shared memory on an idle memory
+// system (H100 microbenchmarks put DRAM latency at 500-700 cycles), and from the epilogue's
+// first store to its last leaving the SM.
+static constexpr double kLoadLatency = 600.0;
+static constexpr double kEpilogueLatency = 300.0;
+// Cycles to issue one TMA copy (one thread, one instruction per operand box) and one cp.async.
+static constexpr double kTmaIssue = 16.0;
+static constexpr double kCpAsyncIssue = 4.0;
+
+ModelCosts tilegen::costsFor(tile::GemmOp op, const GemmPlan &p, CostBreakdown *why) {
+  const NVTargetInfo &info = p.target.info();
+  CostBreakdown b;
+  const double rows = static_cast<double>(p.tileM) / op.getCtaGroup();
+  b.flopsPerSlice = 2.0 * rows * p.tileN * p.tileK;
+  b.flopsPerCycle = info.tensorFlopsPerCyclePerSM;
+  if (p.family == MmaFamily::MmaSync && p.target.hasWgmma()) {
+    b.flopsPerCycle /= 2; // mma.sync runs at half of wgmma's rate on Hopper
+    b.mmaSyncHalved = true;
+  }
+  b.sliceBytes = static_cast<double>(p.smem.aSliceBytes + p.smem.bSliceBytes);
+  b.bytesPerCycle = info.dramBytesPerCyclePerSM;
+  b.loadLatency = kLoadLatency;
+  if (p.copy == "tma") {
+    b.issuePerLoad = kTmaIssue;
+    b.issueInstructions = 1;
+  } else {
+    // Every thread issues its share of 16-byte cp.async copies.
+    b.issuePerLoad = kCpAsyncIssue;
+    b.issueInstructions = b.sliceBytes / 16.0 / static_cast<double>(p.threads);
+  }
+  b.epilogueBytes = rows * p.tileN * byteWidth(op.getCType());
+  b.epilogueLatency = kEpilogueLatency;
+
+  ModelCosts c;
+  c.mma = b.flopsPerSlice / b.flopsPerCycle;
+  c.load = b.loadLatency + b.sliceBytes / b.bytesPerCycle;
+  c.issue = b.issuePerLoad * b.issueInstructions;
+  c.epilogue = b.epilogueLatency + b.epilogueBytes / b.bytesPerCycle;
+  if (why)
+    *why = b;
+  return c;
+}
+
+int64_t tilegen::stagesThatFit(const GemmPlan &plan, int64_t cap) {
+  const int64_t budget = plan.target.smemPerBlock();
+  int64_t fit = 0;
+  while (fit < cap && plan.smemFor(fit + 1) <= budget)
+    ++fit;
+  return fit;
+}
