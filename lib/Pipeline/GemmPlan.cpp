@@ -202,10 +202,31 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
       return fail() << "tile M = " << p.tileM << " gives each consumer warpgroup "
                     << rowsPerConsumer << " rows; wgmma needs a multiple of 64 (target "
                     << tname << ")";
+    int64_t accRegs = rowsPerConsumer / 64 * p.tileN / 2;
+    if (accRegs > 128)
+      return fail() << "tile [" << p.tileM << ", " << p.tileN << "] with accumulators = "
+                    << p.accumulators << " gives each consumer warpgroup " << rowsPerConsumer
+                    << "x" << p.tileN << " accumulators = " << accRegs
+                    << " registers per thread; at most 128 fit (target " << tname << ")";
+    int64_t rowBytes = p.tileK * elemBytes;
+    if (rowBytes != 32 && rowBytes != 64 && rowBytes != 128)
+      return fail() << "tile K = " << p.tileK << " gives K-slice rows of " << rowBytes
+                    << " bytes; the wgmma lowering needs 32, 64 or 128 (one TMA swizzle span) "
+                       "on target "
+                    << tname;
+    if (op.getALayout() != "row" || op.getBLayout() != "col")
+      return fail() << "not supported yet: a = " << op.getALayout() << ", b = "
+                    << op.getBLayout()
+                    << " with wgmma on target " << tname
+                    << " (K-major operands only: a = row, b = col)";
+    if (op.getCLayout() != "row")
+      return fail() << "not supported yet: c = col with wgmma on target " << tname;
+    if (clusterSize != 1)
+      return fail() << "not supported yet: cluster = " << listString(cluster)
+                    << " with wgmma on target " << tname << " (TMA multicast is not lowered yet)";
     p.warpsM = consumers, p.warpsN = 1;
     p.threads = (consumers + 1) * 128;
-    int64_t rowBytes = p.tileK * elemBytes;
-    p.swizzleBytes = rowBytes % 128 == 0 ? 128 : rowBytes % 64 == 0 ? 64 : 32;
+    p.swizzleBytes = rowBytes;
     break;
   }
   case MmaFamily::Tcgen05: {
@@ -247,10 +268,11 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   m.aSliceBytes = p.tileM / op.getCtaGroup() * p.tileK * elemBytes;
   m.bSliceBytes = p.tileN / op.getCtaGroup() * p.tileK * elemBytes;
   m.slotBytes = alignTo(alignTo(m.aSliceBytes, slotAlign) + m.bSliceBytes, slotAlign);
-  m.epilogueBytes = p.family == MmaFamily::MmaSync
-                        ? 0
-                        : p.tileM / op.getCtaGroup() * std::min<int64_t>(p.tileN, 64) *
-                              outBytes * (p.family == MmaFamily::Wgmma ? 2 : 1);
+  // mma.sync and wgmma store D straight from registers; the tcgen05 plan stages one 64-column
+  // chunk of the tile through shared memory for its TMA store.
+  m.epilogueBytes = p.family == MmaFamily::Tcgen05
+                        ? p.tileM / op.getCtaGroup() * std::min<int64_t>(p.tileN, 64) * outBytes
+                        : 0;
   int64_t budget = target.smemPerBlock();
   if (op.hasAutoStages()) {
     p.stagesWereAuto = true;

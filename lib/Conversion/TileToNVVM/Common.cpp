@@ -215,7 +215,9 @@ Value lowering::sharedOffset(KernelBuilder &b, Value ptr) {
 
 void lowering::storeFragments(KernelBuilder &b, const FragmentStore &f, ValueRange acc) {
   // Fragment (i, n) holds c0, c1 at (row, col), (row, col + 1) and c2, c3 eight rows below,
-  // with row = rowBase + i * rowStride and col = colBase + 8 n.
+  // with row = rowBase + i * rowStride and col = colBase + 8 n. Four versions of the stores,
+  // chosen once per tile: with or without C (beta != 0), and unpredicated when the whole tile
+  // lies inside D with an even N (aligned pairs).
   Value M = f.M, N = f.N, alpha = f.alpha, beta = f.beta, ptrC = f.C, ptrD = f.D;
   Type outType = f.outType;
   int64_t outBytes = outType.getIntOrFloatBitWidth() / 8;
@@ -224,64 +226,82 @@ void lowering::storeFragments(KernelBuilder &b, const FragmentStore &f, ValueRan
   Value nEven = b.eq(b.remu(N, 2), 0);
   Value betaNonZero =
       arith::CmpFOp::create(b, arith::CmpFPredicate::UNE, beta, b.f32c(0.0));
-  auto scaled = [&](Value accValue, Value offsetElems) -> Value {
-    // alpha * acc (+ beta * C when beta != 0).
-    Value r = arith::MulFOp::create(b, alpha, accValue);
-    auto ifOp = scf::IfOp::create(b, TypeRange{b.f32()}, betaNonZero, /*withElse=*/true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      Value cPtr = b.gep(ptrC, b.mul(offsetElems, outBytes));
-      Value c = LLVM::LoadOp::create(b, outType, cPtr);
-      if (!outType.isF32())
-        c = arith::ExtFOp::create(b, b.f32(), c);
-      Value sum = arith::AddFOp::create(b, r, arith::MulFOp::create(b, beta, c));
-      scf::YieldOp::create(b, sum);
-      b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-      scf::YieldOp::create(b, r);
-    }
-    return ifOp.getResult(0);
-  };
+  Value interior = arith::AndIOp::create(
+      b, arith::AndIOp::create(b, b.ult(b.sub(f.tileRowEnd, b.c32(1)), M),
+                               b.ult(b.sub(f.tileColEnd, b.c32(1)), N)),
+      nEven);
   auto convert = [&](Value x) -> Value {
     return outType.isF32() ? x : arith::TruncFOp::create(b, outType, x);
   };
-  for (int64_t i = 0; i < mi; ++i) {
-    for (int64_t half = 0; half < 2; ++half) {
-      Value row = b.add(rowBase, i * f.rowStride + half * 8);
-      Value rowOk = b.ult(row, M);
-      auto ifRow = scf::IfOp::create(b, rowOk, /*withElse=*/false);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(&ifRow.getThenRegion().front());
-      Value rowOffset = b.mul(b.zext64(row), b.zext64(N));
-      for (int64_t n = 0; n < ni; ++n) {
-        Value col = b.add(colBase, n * 8);
-        int64_t base = (i * ni + n) * 4 + half * 2;
-        Value off0 = b.add(rowOffset, b.zext64(col));
-        Value pairOk = arith::AndIOp::create(b, b.ult(b.add(col, 1), N), nEven);
-        auto ifPair = scf::IfOp::create(b, pairOk, /*withElse=*/true);
-        OpBuilder::InsertionGuard g2(b);
-        // Both columns inside and the pair aligned: one vector store.
-        b.setInsertionPointToStart(&ifPair.getThenRegion().front());
-        Value v0 = convert(scaled(acc[base], off0));
-        Value v1 = convert(scaled(acc[base + 1], b.add(off0, 1)));
-        auto vecTy = VectorType::get({2}, outType);
-        Value vec = LLVM::UndefOp::create(b, vecTy);
-        vec = LLVM::InsertElementOp::create(b, vec, v0, b.c32(0));
-        vec = LLVM::InsertElementOp::create(b, vec, v1, b.c32(1));
-        LLVM::StoreOp::create(b, vec, b.gep(ptrD, b.mul(off0, outBytes)), 2 * outBytes);
-        // Otherwise element by element.
-        b.setInsertionPointToStart(&ifPair.getElseRegion().front());
-        for (int64_t e = 0; e < 2; ++e) {
-          Value c = b.add(col, e);
-          auto ifCol = scf::IfOp::create(b, b.ult(c, N), /*withElse=*/false);
-          OpBuilder::InsertionGuard g3(b);
-          b.setInsertionPointToStart(&ifCol.getThenRegion().front());
-          Value off = b.add(off0, e);
-          LLVM::StoreOp::create(b, convert(scaled(acc[base + e], off)),
-                                b.gep(ptrD, b.mul(off, outBytes)), outBytes);
+  auto emitStores = [&](bool withC, bool checked) {
+    auto scaled = [&](Value accValue, Value offsetElems) -> Value {
+      Value r = arith::MulFOp::create(b, alpha, accValue);
+      if (!withC)
+        return r;
+      Value c = LLVM::LoadOp::create(b, outType, b.gep(ptrC, b.mul(offsetElems, outBytes)));
+      if (!outType.isF32())
+        c = arith::ExtFOp::create(b, b.f32(), c);
+      return arith::AddFOp::create(b, r, arith::MulFOp::create(b, beta, c));
+    };
+    auto storePair = [&](Value v0, Value v1, Value off0) {
+      auto vecTy = VectorType::get({2}, outType);
+      Value vec = LLVM::UndefOp::create(b, vecTy);
+      vec = LLVM::InsertElementOp::create(b, vec, v0, b.c32(0));
+      vec = LLVM::InsertElementOp::create(b, vec, v1, b.c32(1));
+      LLVM::StoreOp::create(b, vec, b.gep(ptrD, b.mul(off0, outBytes)), 2 * outBytes);
+    };
+    for (int64_t i = 0; i < mi; ++i) {
+      for (int64_t half = 0; half < 2; ++half) {
+        Value row = b.add(rowBase, i * f.rowStride + half * 8);
+        OpBuilder::InsertionGuard guard(b);
+        if (checked) {
+          auto ifRow = scf::IfOp::create(b, b.ult(row, M), /*withElse=*/false);
+          b.setInsertionPointToStart(&ifRow.getThenRegion().front());
+        }
+        // Offsets in 64 bits from the thread's first column, so that the per-fragment
+        // constant (8 n elements) folds into the store's immediate offset.
+        Value rowStart = b.add(b.mul(b.zext64(row), b.zext64(N)), b.zext64(colBase));
+        for (int64_t n = 0; n < ni; ++n) {
+          Value col = b.add(colBase, n * 8);
+          int64_t base = (i * ni + n) * 4 + half * 2;
+          Value off0 = b.add(rowStart, n * 8);
+          if (!checked) {
+            storePair(convert(scaled(acc[base], off0)),
+                      convert(scaled(acc[base + 1], b.add(off0, 1))), off0);
+            continue;
+          }
+          Value pairOk = arith::AndIOp::create(b, b.ult(b.add(col, 1), N), nEven);
+          auto ifPair = scf::IfOp::create(b, pairOk, /*withElse=*/true);
+          OpBuilder::InsertionGuard g2(b);
+          // Both columns inside and the pair aligned: one vector store.
+          b.setInsertionPointToStart(&ifPair.getThenRegion().front());
+          storePair(convert(scaled(acc[base], off0)),
+                    convert(scaled(acc[base + 1], b.add(off0, 1))), off0);
+          // Otherwise element by element.
+          b.setInsertionPointToStart(&ifPair.getElseRegion().front());
+          for (int64_t e = 0; e < 2; ++e) {
+            Value c = b.add(col, e);
+            auto ifCol = scf::IfOp::create(b, b.ult(c, N), /*withElse=*/false);
+            OpBuilder::InsertionGuard g3(b);
+            b.setInsertionPointToStart(&ifCol.getThenRegion().front());
+            Value off = b.add(off0, e);
+            LLVM::StoreOp::create(b, convert(scaled(acc[base + e], off)),
+                                  b.gep(ptrD, b.mul(off, outBytes)), outBytes);
+          }
         }
       }
     }
+  };
+  auto ifBeta = scf::IfOp::create(b, betaNonZero, /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  for (bool withC : {true, false}) {
+    b.setInsertionPointToStart(withC ? &ifBeta.getThenRegion().front()
+                                     : &ifBeta.getElseRegion().front());
+    auto ifInterior = scf::IfOp::create(b, interior, /*withElse=*/true);
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(&ifInterior.getThenRegion().front());
+    emitStores(withC, /*checked=*/false);
+    b.setInsertionPointToStart(&ifInterior.getElseRegion().front());
+    emitStores(withC, /*checked=*/true);
   }
 }
-

@@ -118,6 +118,7 @@ struct FragmentStore {
   mlir::Value C, D, M, N, alpha, beta;
   mlir::Type outType;
   mlir::Value rowBase, colBase; ///< this thread's first row and column
+  mlir::Value tileRowEnd, tileColEnd; ///< one past the CTA tile's last row and column
   int64_t blocksM = 1, rowStride = 16, blocksN = 1;
 };
 /// `acc` holds blocksM x blocksN fragments of four values, fragment-major.

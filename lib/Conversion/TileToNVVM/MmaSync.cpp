@@ -183,6 +183,8 @@ void MmaSyncEmitter::epilogue(ValueRange acc, Value m0, Value n0) {
   FragmentStore store{ptrC, ptrD, M, N, alpha, beta, outType};
   store.rowBase = b.add(b.add(m0, b.mul(warpM, warpTileM)), g);
   store.colBase = b.add(b.add(n0, b.mul(warpN, warpTileN)), b.mul(q, 2));
+  store.tileRowEnd = b.add(m0, bm);
+  store.tileColEnd = b.add(n0, bn);
   store.blocksM = mi;
   store.rowStride = 16;
   store.blocksN = ni;

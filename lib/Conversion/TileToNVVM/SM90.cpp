@@ -1,20 +1,329 @@
 //===- SM90.cpp - the wgmma lowering (sm_90a) -----------------------------===//
 //
-// TMA ring with full/empty mbarriers, a producer warpgroup, consumer warpgroups issuing
-// wgmma.mma_async from shared-memory descriptors (issue 4). Until that lowering lands the
-// pipeline is rejected with a clear diagnostic rather than lowered to wrong code.
+// Warp-specialised: warpgroup 0 is the producer (registers given back with setmaxnreg; one
+// elected thread issues every TMA load), warpgroups 1 and 2 are consumers that issue
+// wgmma.mma_async from shared-memory descriptors with their accumulators in registers.
+//
+// The ring: S slots, each one K-slice of A (BM x BK) and B (BN x BK), both K-major as TMA
+// writes them with the 128/64/32-byte swizzle of one row. Per slot a full barrier (the
+// producer's arrive.expect_tx with the slot's byte count; TMA completes the transaction) and an
+// empty barrier (one arrival per consumer warpgroup that reads the slot). Slice g of the CTA's
+// sequence lives in slot g mod S; consumers wait on full with parity (g / S) & 1, the producer
+// on empty with the opposite parity (a fresh barrier counts as having completed the phase
+// before phase 0).
+//
+// accumulators = 1 (cooperative): both consumers work on every tile, each on half the rows.
+// accumulators = 2 (ping-pong): consumer c takes the CTA's tiles c, c + 2, ...; the other's
+// epilogue overlaps its MMAs. A consumer keeps one wgmma batch in flight: after committing
+// slice g it waits for slice g - 1's batch and only then releases that slot.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
+#include "tilegen/Pipeline/GemmPlan.h"
+#include "tilegen/Target/Descriptors.h"
 
 using namespace mlir;
 using namespace tilegen;
 using namespace tilegen::lowering;
 
+namespace {
+class WgmmaEmitter {
+public:
+  WgmmaEmitter(PipelineView &view, ModuleOp module)
+      : v(view), module(module), b(view.op.getLoc(), module.getContext()) {}
+  LogicalResult emit();
+
+private:
+  void producer(Value bid, Value grid, Value numTiles, Value tilesM, Value tilesN, Value kTiles);
+  void consumer(Value wg, Value bid, Value grid, Value numTiles, Value tilesM, Value tilesN,
+                Value kTiles);
+  Value slotA(Value slot) { return b.gep(ring, b.mul(slot, slotBytes)); }
+  Value slotB(Value slot) { return b.gep(slotA(slot), b.c32(bOffset)); }
+  /// wgmma descriptor of the 8-row-group-aligned sub-tile at `ptr`.
+  Value descriptor(Value ptr);
+  Value zeroAccumulator();
+
+  PipelineView &v;
+  ModuleOp module;
+  KernelBuilder b;
+  Value tmapA, tmapB, ptrC, ptrD, M, N, K, alpha, beta, tid, ring;
+  Barriers full, empty, turn; ///< turn: ping-pong's MMA order between the two consumers
+  int64_t bm = 0, bn = 0, bk = 0, stages = 0, slotBytes = 0, bOffset = 0, elemBytes = 2;
+  int64_t consumers = 2, rowsPerConsumer = 0, mBlocks = 0;
+  bool pingPong = false;
+  uint64_t descHigh = 0; ///< descriptor bits other than the start address
+  Type outType, accStruct;
+};
+} // namespace
+
+Value WgmmaEmitter::descriptor(Value ptr) {
+  Value addr = b.zext64(sharedOffset(b, ptr));
+  Value start = arith::AndIOp::create(b, arith::ShRUIOp::create(b, addr, b.c64(4)),
+                                      b.c64(0x3FFF));
+  return arith::OrIOp::create(b, start, b.c64((int64_t)descHigh));
+}
+
+Value WgmmaEmitter::zeroAccumulator() {
+  Value acc = LLVM::UndefOp::create(b, accStruct);
+  Value zero = b.f32c(0.0);
+  for (int64_t i = 0; i < bn / 2; ++i)
+    acc = LLVM::InsertValueOp::create(b, acc, zero, i);
+  return acc;
+}
+
+void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM, Value tilesN,
+                            Value kTiles) {
+  NVVM::SetMaxRegisterOp::create(b, v.producer.getRegs(), NVVM::SetMaxRegisterAction::decrease);
+  auto leader = scf::IfOp::create(b, b.eq(tid, 0), false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&leader.getThenRegion().front());
+  int64_t bytes = (bm + bn) * bk * elemBytes;
+  auto tileLoop = scf::ForOp::create(b, bid, numTiles, grid, ValueRange{b.c32(0)});
+  b.setInsertionPointToStart(tileLoop.getBody());
+  auto [tm, tn] = rasterTile(b, v, tileLoop.getInductionVar(), tilesM, tilesN);
+  Value m0 = b.mul(tm, bm), n0 = b.mul(tn, bn);
+  auto kLoop = scf::ForOp::create(b, b.c32(0), kTiles, b.c32(1),
+                                  ValueRange{tileLoop.getRegionIterArgs()[0]});
+  {
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value g = kLoop.getRegionIterArgs()[0];
+    Value slot = b.remu(g, stages);
+    Value parity = b.xori(b.remu(b.divu(g, stages), 2), b.c32(1));
+    waitBarrier(b, empty.at(b, slot), parity);
+    Value bar = full.at(b, slot);
+    NVVM::MBarrierArriveExpectTxOp::create(b, Type(), bar, b.c32(bytes),
+                                           NVVM::MemScopeKind::CTA, false, Value());
+    Value k0 = b.mul(kLoop.getInductionVar(), bk);
+    // A CTA's own shared addresses are valid shared::cluster addresses.
+    auto cluster = [&](Value p) { return LLVM::AddrSpaceCastOp::create(b, b.ptr(7), p); };
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        b, cluster(slotA(slot)), tmapA, ValueRange{k0, m0}, bar, ValueRange{}, Value(), Value(),
+        NVVM::TMALoadMode::TILE, false, nullptr, Value());
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        b, cluster(slotB(slot)), tmapB, ValueRange{k0, n0}, bar, ValueRange{}, Value(), Value(),
+        NVVM::TMALoadMode::TILE, false, nullptr, Value());
+    scf::YieldOp::create(b, ValueRange{b.add(g, 1)});
+  }
+  scf::YieldOp::create(b, kLoop.getResults());
+}
+
+void WgmmaEmitter::consumer(Value wg, Value bid, Value grid, Value numTiles, Value tilesM,
+                            Value tilesN, Value kTiles) {
+  NVVM::SetMaxRegisterOp::create(b, v.mma.getRegs(), NVVM::SetMaxRegisterAction::increase);
+  Value c = b.sub(wg, b.c32(1));            // consumer index
+  Value tInWg = b.remu(tid, 128);           // thread in warpgroup
+  Value warp = b.divu(tInWg, 32), lane = b.remu(tInWg, 32);
+  Value first = bid, step = grid, g0 = b.c32(0), rowOff = b.c32(0);
+  if (pingPong) {
+    first = b.add(bid, b.mul(c, grid));
+    step = b.mul(grid, 2);
+    g0 = b.mul(c, kTiles);
+  } else {
+    rowOff = b.mul(c, rowsPerConsumer);
+  }
+  Value isReleaser = b.eq(tInWg, 0);
+  auto release = [&](Value g) {
+    auto ifOp = scf::IfOp::create(b, isReleaser, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    NVVM::MBarrierArriveOp::create(b, Type(), empty.at(b, b.remu(g, stages)), Value());
+  };
+  auto tileLoop = scf::ForOp::create(b, first, numTiles, step, ValueRange{g0});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(tileLoop.getBody());
+  auto [tm, tn] = rasterTile(b, v, tileLoop.getInductionVar(), tilesM, tilesN);
+  Value m0 = b.mul(tm, bm), n0 = b.mul(tn, bn);
+  // Ping-pong: the consumers issue their tiles' MMAs in turn (consumer 0's j-th tile after
+  // consumer 1's (j-1)-th, consumer 1's j-th after consumer 0's j-th). Besides ordering the
+  // tensor core, this keeps every full-barrier wait at most one phase ahead of the ring.
+  Value j = b.divu(b.sub(tileLoop.getInductionVar(), first), step); // this consumer's tile count
+  if (pingPong) {
+    Value parity = b.xori(b.remu(j, 2), b.xori(b.remu(c, 2), b.c32(1)));
+    waitBarrier(b, turn.at(b, c), parity);
+  }
+  SmallVector<Value> init;
+  for (int64_t i = 0; i < mBlocks; ++i)
+    init.push_back(zeroAccumulator());
+  init.push_back(tileLoop.getRegionIterArgs()[0]);
+  auto kLoop = scf::ForOp::create(b, b.c32(0), kTiles, b.c32(1), init);
+  {
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value k = kLoop.getInductionVar();
+    SmallVector<Value> acc(kLoop.getRegionIterArgs().begin(),
+                           kLoop.getRegionIterArgs().begin() + mBlocks);
+    Value g = kLoop.getRegionIterArgs()[mBlocks];
+    Value slot = b.remu(g, stages);
+    waitBarrier(b, full.at(b, slot), b.remu(b.divu(g, stages), 2));
+    NVVM::WgmmaFenceAlignedOp::create(b);
+    Value aBase = b.gep(slotA(slot), b.mul(rowOff, bk * elemBytes));
+    Value bBase = slotB(slot);
+    auto shape = NVVM::MMAShapeAttr::get(b.getContext(), 64, bn, 16);
+    NVVM::WGMMATypes t = v.ring.getAType().isF16() ? NVVM::WGMMATypes::f16
+                                                    : NVVM::WGMMATypes::bf16;
+    for (int64_t kk = 0; kk < bk / 16; ++kk) {
+      // One K=16 step is 32 bytes along the swizzled row.
+      Value descB = descriptor(b.gep(bBase, b.c32(kk * 32)));
+      for (int64_t i = 0; i < mBlocks; ++i) {
+        Value descA = descriptor(b.gep(aBase, b.c32(i * 64 * bk * elemBytes + kk * 32)));
+        acc[i] = NVVM::WgmmaMmaAsyncOp::create(
+            b, accStruct, acc[i], descA, descB, shape, t, t, NVVM::WGMMATypes::f32,
+            NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+            NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
+      }
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(b);
+    // Keep this batch in flight; the previous one has retired, so its slot can go back.
+    NVVM::WgmmaWaitGroupSyncOp::create(b, 1);
+    auto notFirst = scf::IfOp::create(b, b.ult(b.c32(0), k), false);
+    {
+      OpBuilder::InsertionGuard g3(b);
+      b.setInsertionPointToStart(&notFirst.getThenRegion().front());
+      release(b.sub(g, b.c32(1)));
+    }
+    acc.push_back(b.add(g, 1));
+    scf::YieldOp::create(b, acc);
+  }
+  if (pingPong) {
+    // Every MMA of this tile is issued: the other consumer's turn.
+    auto ifOp = scf::IfOp::create(b, isReleaser, false);
+    OpBuilder::InsertionGuard g3(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    NVVM::MBarrierArriveOp::create(b, Type(), turn.at(b, b.sub(b.c32(1), c)), Value());
+  }
+  NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+  Value gEnd = kLoop.getResults()[mBlocks];
+  auto any = scf::IfOp::create(b, b.ult(b.c32(0), kTiles), false);
+  {
+    OpBuilder::InsertionGuard g3(b);
+    b.setInsertionPointToStart(&any.getThenRegion().front());
+    release(b.sub(gEnd, b.c32(1)));
+  }
+  // Epilogue: warp w of the warpgroup holds rows 16 w + lane / 4 (and + 8) of each m64 block;
+  // the n8 columns follow the mma.sync fragment order.
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < mBlocks; ++i)
+    for (int64_t q = 0; q < bn / 2; ++q)
+      values.push_back(LLVM::ExtractValueOp::create(b, kLoop.getResults()[i], q));
+  FragmentStore store{ptrC, ptrD, M, N, alpha, beta, outType};
+  store.rowBase = b.add(b.add(b.add(m0, rowOff), b.mul(warp, 16)), b.divu(lane, 4));
+  store.colBase = b.add(n0, b.mul(b.remu(lane, 4), 2));
+  store.tileRowEnd = b.add(m0, bm);
+  store.tileColEnd = b.add(n0, bn);
+  store.blocksM = mBlocks;
+  store.rowStride = 64;
+  store.blocksN = bn / 8;
+  storeFragments(b, store, values);
+  Value next = pingPong ? b.add(gEnd, kTiles) : gEnd;
+  scf::YieldOp::create(b, ValueRange{next});
+}
+
+LogicalResult WgmmaEmitter::emit() {
+  tile::RingOp r = v.ring;
+  bm = v.tileM(), bn = v.tileN(), bk = v.sliceK();
+  stages = r.getSlots();
+  slotBytes = r.getSlotBytes();
+  bOffset = r.getBOffset();
+  elemBytes = byteWidth(r.getAType());
+  pingPong = v.accumulators.getCount() == 2;
+  rowsPerConsumer = pingPong ? bm : bm / consumers;
+  mBlocks = rowsPerConsumer / 64;
+  outType = v.epilogueOp.getOutType();
+  if (r.getALayout() != "row" || r.getBLayout() != "col")
+    return r.emitOpError() << "not supported yet: wgmma with a = " << r.getALayout()
+                           << ", b = " << r.getBLayout()
+                           << " (the sm_90a lowering takes K-major operands: a = row, b = col)";
+  if (v.epilogueOp.getOutLayout() != "row")
+    return v.epilogueOp.emitOpError() << "not supported yet: c = col on target sm_90a";
+  Swizzle sw = bk * elemBytes == 128 ? Swizzle::B128
+               : bk * elemBytes == 64 ? Swizzle::B64
+                                      : Swizzle::B32;
+  auto desc = encodeWgmmaSmemDesc(0, 16, 8 * bk * elemBytes, sw);
+  if (!desc)
+    return r.emitOpError() << llvm::toString(desc.takeError());
+  descHigh = *desc;
+
+  SmallVector<Type> fields(bn / 2, b.f32());
+  accStruct = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
+  b.setInsertionPointToEnd(module.getBody());
+  Type g = b.ptr(1), generic = b.ptr(0), i32 = b.i32(), f32 = b.f32();
+  auto tmapFields = [&](StringRef tensor, StringRef outer, int64_t rows) {
+    SmallVector<NamedAttribute> extra;
+    extra.push_back(b.getNamedAttr("elem", b.getStringAttr(r.getAType().isF16() ? "f16" : "bf16")));
+    extra.push_back(b.getNamedAttr(
+        "dims", b.getArrayAttr({b.getStringAttr("K"), b.getStringAttr(outer)})));
+    extra.push_back(b.getNamedAttr("box", b.getDenseI64ArrayAttr({bk, rows})));
+    extra.push_back(b.getNamedAttr("swizzle", b.getI64IntegerAttr(bk * elemBytes)));
+    extra.push_back(b.getNamedAttr("l2_promotion", b.getI64IntegerAttr(256)));
+    extra.push_back(b.getNamedAttr("oob_fill", b.getStringAttr("zero")));
+    return extra;
+  };
+  SmallVector<KernelParam> params = {
+      {"tmap_A", "tensormap", "A", "", generic, tmapFields("A", "M", bm), true},
+      {"tmap_B", "tensormap", "B", "", generic, tmapFields("B", "N", bn), true},
+      {"C", "ptr", "C", "", g},
+      {"D", "ptr", "D", "", g},
+      {"M", "i32", "", "M", i32},
+      {"N", "i32", "", "N", i32},
+      {"K", "i32", "", "K", i32},
+      {"alpha", "f32", "", "alpha", f32},
+      {"beta", "f32", "", "beta", f32}};
+  LLVM::LLVMFuncOp func = createKernel(b, v, params);
+  // One CTA per SM: the register cap at entry that setmaxnreg redistributes.
+  func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
+  int64_t perChunk = 16 / elemBytes;
+  addConstraint(func, "K", perChunk,
+                "K must be a multiple of " + std::to_string(perChunk) +
+                    ": TMA needs the row strides of A and B (K elements) to be multiples of 16 "
+                    "bytes");
+  Block &entry = func.getBody().front();
+  tmapA = entry.getArgument(0), tmapB = entry.getArgument(1), ptrC = entry.getArgument(2),
+  ptrD = entry.getArgument(3), M = entry.getArgument(4), N = entry.getArgument(5),
+  K = entry.getArgument(6), alpha = entry.getArgument(7), beta = entry.getArgument(8);
+
+  tid = NVVM::ThreadIdXOp::create(b, i32);
+  Value smem = dynamicSmemBase(b, module);
+  ring = b.gep(smem, b.c32(r.getOffset()));
+  Value barBase = b.gep(smem, b.c32(r.getBarrierOffset()));
+  full = Barriers{barBase};
+  empty = Barriers{b.gep(barBase, b.c32(8 * stages))};
+  turn = Barriers{b.gep(barBase, b.c32(16 * stages))};
+  // Thread 0 initialises the barriers; everyone meets before use.
+  {
+    auto init = scf::IfOp::create(b, b.eq(tid, 0), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&init.getThenRegion().front());
+    int64_t releasers = pingPong ? 1 : consumers;
+    for (int64_t s = 0; s < stages; ++s) {
+      NVVM::MBarrierInitOp::create(b, full.at(b, s), b.c32(1), Value());
+      NVVM::MBarrierInitOp::create(b, empty.at(b, s), b.c32(releasers), Value());
+    }
+    if (pingPong)
+      for (int64_t c = 0; c < consumers; ++c)
+        NVVM::MBarrierInitOp::create(b, turn.at(b, c), b.c32(1), Value());
+    NVVM::FenceMbarrierInitOp::create(b);
+  }
+  NVVM::Barrier0Op::create(b);
+
+  Value tilesM = b.ceilDiv(M, bm), tilesN = b.ceilDiv(N, bn);
+  Value numTiles = b.mul(tilesM, tilesN), kTiles = b.ceilDiv(K, bk);
+  Value bid = NVVM::BlockIdXOp::create(b, i32), grid = NVVM::GridDimXOp::create(b, i32);
+  Value wg = b.divu(tid, 128);
+  auto roles = scf::IfOp::create(b, b.eq(wg, 0), true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&roles.getThenRegion().front());
+    producer(bid, grid, numTiles, tilesM, tilesN, kTiles);
+    b.setInsertionPointToStart(&roles.getElseRegion().front());
+    consumer(wg, bid, grid, numTiles, tilesM, tilesN, kTiles);
+  }
+  LLVM::ReturnOp::create(b, ValueRange{});
+  return success();
+}
+
 LogicalResult lowering::lowerWgmma(PipelineView &view, ModuleOp module) {
-  return view.op.emitOpError()
-         << "not supported yet: the wgmma (warp-specialised) lowering for target "
-         << view.target.name()
-         << "; use schedule = multistage for the mma.sync lowering on this target";
+  WgmmaEmitter emitter(view, module);
+  return emitter.emit();
 }
