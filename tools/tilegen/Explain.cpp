@@ -118,7 +118,7 @@ struct Explained {
   mutable tile::GemmOp op; // MLIR op handles are values; accessors are non-const
   CostBreakdown breakdown;
   int64_t stagesToFeedAuto = 0, stagesFit = 0;
-  std::string stagesSource; ///< "auto", "description", "--stages"
+  std::string stagesSource; ///< "auto", "description", "--stages" or "default" (no description)
   std::string target;       ///< may be empty
   llvm::SmallVector<std::string> overridden; ///< cost names --costs replaced
   std::string unit;                           ///< "cycles" or "units"
@@ -284,6 +284,8 @@ static void printText(llvm::raw_ostream &os, const Explained &ex, const ModelSch
   if (ex.stagesSource == "auto")
     os << " (auto: fewest that keep the tensor core fed = " << ex.stagesToFeedAuto
        << ", fit = " << ex.stagesFit << ")";
+  else if (ex.stagesSource == "description")
+    os << " (from the description)";
   else
     os << " (" << ex.stagesSource << ")";
   os << "; accumulators: " << sh.accumulators << "\n";
@@ -452,7 +454,7 @@ static int explainDescription(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   ex.stagesToFeedAuto = std::max(2, fewestStagesToFeed(ex.costs));
   ex.stagesFit = stagesThatFit(*ex.plan);
   ex.shape.stages = static_cast<int>(ex.plan->stages);
-  ex.stagesSource = ex.plan->stagesWereAuto ? "auto" : "from the description";
+  ex.stagesSource = ex.plan->stagesWereAuto ? "auto" : "description";
   ex.shape.accumulators = static_cast<int>(ex.plan->accumulators);
   ex.kSlicesFromK = 4096;
   ex.shape.kSlices = static_cast<int>((4096 + ex.plan->tileK - 1) / ex.plan->tileK);
