@@ -90,7 +90,7 @@ static void expand(GemmOp op, const GemmPlan &p) {
   case MmaFamily::Wgmma:
     role("producer", 0, 4, "cp.async.bulk.tensor.2d", {}, 40);
     role("mma", 4, warps - 4, mmaInstr, {p.warpsM, p.warpsN}, 232);
-    role("epilogue", 4, warps - 4, "st.global", {p.warpsM, 1}, 232);
+    role("epilogue", 4, warps - 4, "st.shared+cp.async.bulk.tensor.store", {p.warpsM, 1}, 232);
     break;
   case MmaFamily::Tcgen05:
     role("producer", 0, 1, "cp.async.bulk.tensor.2d", {}, 0);
@@ -101,7 +101,7 @@ static void expand(GemmOp op, const GemmPlan &p) {
   ScheduleOp::create(b, loc, b.getDenseI64ArrayAttr({p.tileM, p.tileN}), p.tileK, op.getGrid(),
                      op.getRaster(), op.getSwizzle());
   EpilogueOp::create(b, loc, op.getAlphaAttr().getValue(), op.getBetaAttr().getValue(),
-                     op.getCType(), op.getCLayout(), p.family == MmaFamily::Tcgen05 ? "smem_tma" : "direct",
+                     op.getCType(), op.getCLayout(), p.family == MmaFamily::MmaSync ? "direct" : "smem_tma",
                      p.smem.epilogueOffset, p.smem.epilogueBytes);
   op.erase();
 }

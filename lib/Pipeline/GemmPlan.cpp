@@ -44,9 +44,8 @@ FailureOr<NVTarget> tilegen::targetFor(GemmOp op, StringRef override) {
 }
 
 int64_t GemmPlan::smemFor(int64_t s) const {
-  return smem.ringOffset + s * smem.slotBytes +
-         (family == MmaFamily::MmaSync ? 0 : alignTo(2 * s * 8 + 2 * accumulators * 8, 128)) +
-         smem.epilogueBytes;
+  return smem.ringOffset + s * smem.slotBytes + smem.epilogueBytes +
+         (family == MmaFamily::MmaSync ? 0 : alignTo(2 * s * 8 + 2 * accumulators * 8, 128));
 }
 
 FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
@@ -221,6 +220,11 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                     << " (K-major operands only: a = row, b = col)";
     if (op.getCLayout() != "row")
       return fail() << "not supported yet: c = col with wgmma on target " << tname;
+    if (p.tileN * outBytes % 128 != 0)
+      return fail() << "tile N = " << p.tileN << " of " << op.getCType()
+                    << " is not a whole number of 128-byte column chunks, which the TMA-store "
+                       "epilogue writes (target "
+                    << tname << ")";
     if (clusterSize != 1)
       return fail() << "not supported yet: cluster = " << listString(cluster)
                     << " with wgmma on target " << tname << " (TMA multicast is not lowered yet)";
@@ -268,11 +272,17 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   m.aSliceBytes = p.tileM / op.getCtaGroup() * p.tileK * elemBytes;
   m.bSliceBytes = p.tileN / op.getCtaGroup() * p.tileK * elemBytes;
   m.slotBytes = alignTo(alignTo(m.aSliceBytes, slotAlign) + m.bSliceBytes, slotAlign);
-  // mma.sync and wgmma store D straight from registers; the tcgen05 plan stages one 64-column
-  // chunk of the tile through shared memory for its TMA store.
-  m.epilogueBytes = p.family == MmaFamily::Tcgen05
-                        ? p.tileM / op.getCtaGroup() * std::min<int64_t>(p.tileN, 64) * outBytes
-                        : 0;
+  // mma.sync stores D straight from registers. wgmma stages D through shared memory for a TMA
+  // store: two 128-byte-wide column buffers per consumer warpgroup. The tcgen05 plan stages one
+  // 128-byte-wide chunk of the tile.
+  if (p.family == MmaFamily::Wgmma) {
+    int64_t rowsPerConsumer = p.accumulators == 1 ? p.tileM / 2 : p.tileM;
+    m.epilogueBytes = 2 * 2 * rowsPerConsumer * 128;
+  } else if (p.family == MmaFamily::Tcgen05) {
+    m.epilogueBytes = p.tileM / op.getCtaGroup() * 128;
+  } else {
+    m.epilogueBytes = 0;
+  }
   int64_t budget = target.smemPerBlock();
   if (op.hasAutoStages()) {
     p.stagesWereAuto = true;
@@ -301,12 +311,14 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                   << (m.epilogueBytes ? " + epilogue " + kib(m.epilogueBytes) : "")
                   << (p.family != MmaFamily::MmaSync ? " + barriers" : "") << " = "
                   << kib(need) << " > " << kib(budget) << " per block";
+  // Ring, then the epilogue buffers (1024-byte aligned for the 128-byte TMA swizzle), then the
+  // barriers.
   m.ringOffset = 0;
-  m.barrierOffset = m.ringOffset + p.stages * m.slotBytes;
+  m.epilogueOffset = m.ringOffset + p.stages * m.slotBytes;
+  m.barrierOffset = m.epilogueOffset + m.epilogueBytes;
   m.barrierBytes =
       p.family == MmaFamily::MmaSync ? 0 : alignTo(2 * p.stages * 8 + 2 * p.accumulators * 8, 128);
-  m.epilogueOffset = m.barrierOffset + m.barrierBytes;
-  m.total = m.epilogueOffset + m.epilogueBytes;
+  m.total = m.barrierOffset + m.barrierBytes;
   return p;
 }
 

@@ -292,16 +292,21 @@ void lowering::storeFragments(KernelBuilder &b, const FragmentStore &f, ValueRan
       }
     }
   };
-  auto ifBeta = scf::IfOp::create(b, betaNonZero, /*withElse=*/true);
-  OpBuilder::InsertionGuard guard(b);
-  for (bool withC : {true, false}) {
-    b.setInsertionPointToStart(withC ? &ifBeta.getThenRegion().front()
-                                     : &ifBeta.getElseRegion().front());
+  auto both = [&](bool withC) {
     auto ifInterior = scf::IfOp::create(b, interior, /*withElse=*/true);
     OpBuilder::InsertionGuard g2(b);
     b.setInsertionPointToStart(&ifInterior.getThenRegion().front());
     emitStores(withC, /*checked=*/false);
     b.setInsertionPointToStart(&ifInterior.getElseRegion().front());
     emitStores(withC, /*checked=*/true);
+  };
+  if (f.betaNonZero)
+    return both(true);
+  auto ifBeta = scf::IfOp::create(b, betaNonZero, /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  for (bool withC : {true, false}) {
+    b.setInsertionPointToStart(withC ? &ifBeta.getThenRegion().front()
+                                     : &ifBeta.getElseRegion().front());
+    both(withC);
   }
 }

@@ -43,11 +43,13 @@ private:
   /// wgmma descriptor of the 8-row-group-aligned sub-tile at `ptr`.
   Value descriptor(Value ptr);
   Value zeroAccumulator();
+  void storeThroughShared(ArrayRef<Value> values, Value c, Value warp, Value lane, Value leader,
+                          Value m0, Value n0, Value rowOff);
 
   PipelineView &v;
   ModuleOp module;
   KernelBuilder b;
-  Value tmapA, tmapB, ptrC, ptrD, M, N, K, alpha, beta, tid, ring;
+  Value tmapA, tmapB, tmapD, ptrC, ptrD, M, N, K, alpha, beta, tid, ring, epilogue;
   Barriers full, empty, turn; ///< turn: ping-pong's MMA order between the two consumers
   int64_t bm = 0, bn = 0, bk = 0, stages = 0, slotBytes = 0, bOffset = 0, elemBytes = 2;
   int64_t consumers = 2, rowsPerConsumer = 0, mBlocks = 0;
@@ -202,22 +204,96 @@ void WgmmaEmitter::consumer(Value wg, Value bid, Value grid, Value numTiles, Val
     release(b.sub(gEnd, b.c32(1)));
   }
   // Epilogue: warp w of the warpgroup holds rows 16 w + lane / 4 (and + 8) of each m64 block;
-  // the n8 columns follow the mma.sync fragment order.
+  // the n8 columns follow the mma.sync fragment order. With beta = 0 (the common case) D goes
+  // through shared memory and a TMA store, which also clips the edges; with beta != 0 the
+  // threads read C and store D themselves.
   SmallVector<Value> values;
   for (int64_t i = 0; i < mBlocks; ++i)
     for (int64_t q = 0; q < bn / 2; ++q)
       values.push_back(LLVM::ExtractValueOp::create(b, kLoop.getResults()[i], q));
-  FragmentStore store{ptrC, ptrD, M, N, alpha, beta, outType};
-  store.rowBase = b.add(b.add(b.add(m0, rowOff), b.mul(warp, 16)), b.divu(lane, 4));
-  store.colBase = b.add(n0, b.mul(b.remu(lane, 4), 2));
-  store.tileRowEnd = b.add(m0, bm);
-  store.tileColEnd = b.add(n0, bn);
-  store.blocksM = mBlocks;
-  store.rowStride = 64;
-  store.blocksN = bn / 8;
-  storeFragments(b, store, values);
+  Value betaNonZero = arith::CmpFOp::create(b, arith::CmpFPredicate::UNE, beta, b.f32c(0.0));
+  auto ifBeta = scf::IfOp::create(b, betaNonZero, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard g3(b);
+    b.setInsertionPointToStart(&ifBeta.getThenRegion().front());
+    FragmentStore store{ptrC, ptrD, M, N, alpha, beta, outType};
+    store.rowBase = b.add(b.add(b.add(m0, rowOff), b.mul(warp, 16)), b.divu(lane, 4));
+    store.colBase = b.add(n0, b.mul(b.remu(lane, 4), 2));
+    store.tileRowEnd = b.add(b.add(m0, rowOff), rowsPerConsumer);
+    store.tileColEnd = b.add(n0, bn);
+    store.blocksM = mBlocks;
+    store.rowStride = 64;
+    store.blocksN = bn / 8;
+    store.betaNonZero = true;
+    storeFragments(b, store, values);
+    b.setInsertionPointToStart(&ifBeta.getElseRegion().front());
+    storeThroughShared(values, c, warp, lane, isReleaser, m0, n0, rowOff);
+  }
   Value next = pingPong ? b.add(gEnd, kTiles) : gEnd;
   scf::YieldOp::create(b, ValueRange{next});
+  b.setInsertionPointAfter(tileLoop);
+  // The last TMA stores must be done before the CTA's shared memory goes away.
+  auto drain = scf::IfOp::create(b, isReleaser, false);
+  b.setInsertionPointToStart(&drain.getThenRegion().front());
+  NVVM::CpAsyncBulkWaitGroupOp::create(b, 0, nullptr);
+}
+
+void WgmmaEmitter::storeThroughShared(ArrayRef<Value> values, Value c, Value warp, Value lane,
+                                      Value leader, Value m0, Value n0, Value rowOff) {
+  // Each consumer warpgroup owns two buffers of rowsPerConsumer rows x 128 bytes, laid out as
+  // the D tensor map's 128-byte swizzle wants them: 16-byte chunk x of row r sits at chunk
+  // x ^ (r % 8). Column chunk j of the tile (128 bytes wide) goes to buffer j % 2; before
+  // filling a buffer the leader waits until the TMA store that last read it is done.
+  int64_t outBytes = byteWidth(outType);
+  int64_t chunkCols = 128 / outBytes, chunks = bn / chunkCols, fragsPerChunk = chunkCols / 8;
+  int64_t bufBytes = rowsPerConsumer * 128;
+  Value mine = b.gep(epilogue, b.mul(c, 2 * bufBytes));
+  Value barId = b.add(c, 1), threads = b.c32(128);
+  Value g = b.divu(lane, 4), q = b.remu(lane, 4);
+  Value alphaV = alpha;
+  auto convert = [&](Value x) -> Value {
+    x = arith::MulFOp::create(b, alphaV, x);
+    return outType.isF32() ? x : arith::TruncFOp::create(b, outType, x);
+  };
+  auto vecTy = VectorType::get({2}, outType);
+  for (int64_t j = 0; j < chunks; ++j) {
+    Value buf = b.gep(mine, b.c32((j % 2) * bufBytes));
+    {
+      auto ifOp = scf::IfOp::create(b, leader, false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      NVVM::CpAsyncBulkWaitGroupOp::create(b, 1, b.getUnitAttr());
+    }
+    NVVM::BarrierOp::create(b, Type(), barId, threads, nullptr, Value());
+    for (int64_t i = 0; i < mBlocks; ++i) {
+      for (int64_t half = 0; half < 2; ++half) {
+        Value row = b.add(b.add(b.mul(warp, 16), g), i * 64 + half * 8);
+        for (int64_t nn = 0; nn < fragsPerChunk; ++nn) {
+          int64_t n = j * fragsPerChunk + nn;
+          int64_t base = (i * (bn / 8) + n) * 4 + half * 2;
+          Value byte = b.add(b.mul(q, 2 * outBytes), nn * 8 * outBytes);
+          Value chunk = b.xori(b.divu(byte, 16), g); // row % 8 == lane / 4
+          Value offset = b.add(b.add(b.mul(row, 128), b.mul(chunk, 16)), b.remu(byte, 16));
+          Value vec = LLVM::UndefOp::create(b, vecTy);
+          vec = LLVM::InsertElementOp::create(b, vec, convert(values[base]), b.c32(0));
+          vec = LLVM::InsertElementOp::create(b, vec, convert(values[base + 1]), b.c32(1));
+          LLVM::StoreOp::create(b, vec, b.gep(buf, offset), 2 * outBytes);
+        }
+      }
+    }
+    // Generic-proxy writes, read next by the TMA engine (async proxy).
+    NVVM::FenceProxyOp::create(b, NVVM::ProxyKind::async_shared,
+                               NVVM::SharedSpaceAttr::get(b.getContext(),
+                                                          NVVM::SharedSpace::shared_cta));
+    NVVM::BarrierOp::create(b, Type(), barId, threads, nullptr, Value());
+    auto ifOp = scf::IfOp::create(b, leader, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+        b, tmapD, buf, ValueRange{b.add(n0, j * chunkCols), b.add(m0, rowOff)}, Value(),
+        NVVM::TMAStoreMode::TILE, Value());
+    NVVM::CpAsyncBulkCommitGroupOp::create(b);
+  }
 }
 
 LogicalResult WgmmaEmitter::emit() {
@@ -249,20 +325,26 @@ LogicalResult WgmmaEmitter::emit() {
   accStruct = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
   b.setInsertionPointToEnd(module.getBody());
   Type g = b.ptr(1), generic = b.ptr(0), i32 = b.i32(), f32 = b.f32();
-  auto tmapFields = [&](StringRef tensor, StringRef outer, int64_t rows) {
+  auto typeName = [](Type t) { return t.isF16() ? "f16" : t.isBF16() ? "bf16" : "f32"; };
+  auto tmapFields = [&](Type elem, StringRef inner, StringRef outer, int64_t innerBox,
+                        int64_t rows, int64_t swizzle) {
     SmallVector<NamedAttribute> extra;
-    extra.push_back(b.getNamedAttr("elem", b.getStringAttr(r.getAType().isF16() ? "f16" : "bf16")));
+    extra.push_back(b.getNamedAttr("elem", b.getStringAttr(typeName(elem))));
     extra.push_back(b.getNamedAttr(
-        "dims", b.getArrayAttr({b.getStringAttr("K"), b.getStringAttr(outer)})));
-    extra.push_back(b.getNamedAttr("box", b.getDenseI64ArrayAttr({bk, rows})));
-    extra.push_back(b.getNamedAttr("swizzle", b.getI64IntegerAttr(bk * elemBytes)));
+        "dims", b.getArrayAttr({b.getStringAttr(inner), b.getStringAttr(outer)})));
+    extra.push_back(b.getNamedAttr("box", b.getDenseI64ArrayAttr({innerBox, rows})));
+    extra.push_back(b.getNamedAttr("swizzle", b.getI64IntegerAttr(swizzle)));
     extra.push_back(b.getNamedAttr("l2_promotion", b.getI64IntegerAttr(256)));
     extra.push_back(b.getNamedAttr("oob_fill", b.getStringAttr("zero")));
     return extra;
   };
   SmallVector<KernelParam> params = {
-      {"tmap_A", "tensormap", "A", "", generic, tmapFields("A", "M", bm), true},
-      {"tmap_B", "tensormap", "B", "", generic, tmapFields("B", "N", bn), true},
+      {"tmap_A", "tensormap", "A", "", generic,
+       tmapFields(r.getAType(), "K", "M", bk, bm, bk * elemBytes), true},
+      {"tmap_B", "tensormap", "B", "", generic,
+       tmapFields(r.getBType(), "K", "N", bk, bn, bk * elemBytes), true},
+      {"tmap_D", "tensormap", "D", "", generic,
+       tmapFields(outType, "N", "M", 128 / byteWidth(outType), rowsPerConsumer, 128), true},
       {"C", "ptr", "C", "", g},
       {"D", "ptr", "D", "", g},
       {"M", "i32", "", "M", i32},
@@ -278,14 +360,21 @@ LogicalResult WgmmaEmitter::emit() {
                 "K must be a multiple of " + std::to_string(perChunk) +
                     ": TMA needs the row strides of A and B (K elements) to be multiples of 16 "
                     "bytes");
+  int64_t perRow = 16 / byteWidth(outType);
+  addConstraint(func, "N", perRow,
+                "N must be a multiple of " + std::to_string(perRow) +
+                    ": the TMA store needs the row stride of D (N elements) to be a multiple "
+                    "of 16 bytes");
   Block &entry = func.getBody().front();
-  tmapA = entry.getArgument(0), tmapB = entry.getArgument(1), ptrC = entry.getArgument(2),
-  ptrD = entry.getArgument(3), M = entry.getArgument(4), N = entry.getArgument(5),
-  K = entry.getArgument(6), alpha = entry.getArgument(7), beta = entry.getArgument(8);
+  tmapA = entry.getArgument(0), tmapB = entry.getArgument(1), tmapD = entry.getArgument(2),
+  ptrC = entry.getArgument(3), ptrD = entry.getArgument(4), M = entry.getArgument(5),
+  N = entry.getArgument(6), K = entry.getArgument(7), alpha = entry.getArgument(8),
+  beta = entry.getArgument(9);
 
   tid = NVVM::ThreadIdXOp::create(b, i32);
   Value smem = dynamicSmemBase(b, module);
   ring = b.gep(smem, b.c32(r.getOffset()));
+  epilogue = b.gep(smem, b.c32(v.epilogueOp.getOffset()));
   Value barBase = b.gep(smem, b.c32(r.getBarrierOffset()));
   full = Barriers{barBase};
   empty = Barriers{b.gep(barBase, b.c32(8 * stages))};
