@@ -5,6 +5,7 @@
 // RUN: FileCheck %s --input-file=%t.ptx --check-prefix=LDM
 // RUN: FileCheck %s --input-file=%t.ptx --check-prefix=CPASYNC
 // RUN: FileCheck %s --input-file=%t.ptx --check-prefix=OPERANDS
+// RUN: FileCheck %s --input-file=%t.ptx --check-prefix=WAIT
 
 // CHECK:      .version 7.0
 // CHECK-NEXT: .target sm_80
@@ -26,9 +27,9 @@
 // CHECK-DAG:  cvt.rn.bf16.f32
 // CHECK-DAG:  st.global.b32
 // In the K loop: wait until at most stages - 2 = 2 groups are in flight, then a CTA barrier.
-// CHECK:      cp.async.wait_group 2;
-// CHECK-NEXT: bar.sync 0;
-// CHECK:      cp.async.wait_group 0;
+// WAIT:      cp.async.wait_group 2;
+// WAIT-NEXT: bar.sync 0;
+// WAIT:      cp.async.wait_group 0;
 // CHECK:      ret;
 
 // One mma.sync: D (4 x f32), A (4 x b32 = 8 bf16), B (2 x b32 = 4 bf16), C (4 x f32), every value in a 32-bit register.

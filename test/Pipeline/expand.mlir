@@ -28,13 +28,13 @@ tile.gemm @gemm { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 256, 64
 
 // wgmma: one producer warpgroup, two consumer warpgroups, full/empty mbarriers, TMA in, TMA out.
 // SM90A-LABEL: tile.pipeline @gemm target "sm_90a" block [384, 1, 1] cluster [1, 1, 1] smem 229504
-// SM90A-NEXT:    tile.ring slots 4 slice_k 64 {{.*}} sync "mbarrier.full_empty" swizzle "128B" offset 0 slot_bytes 49152 b_offset 16384 barriers 196608
+// SM90A-NEXT:    tile.ring slots 4 slice_k 64 {{.*}} sync "mbarrier.full_empty" swizzle "128B" offset 0 slot_bytes 49152 b_offset 16384 barriers 229376
 // SM90A-NEXT:    tile.accumulators 1 x [128, 256] f32 in "registers"
 // SM90A-NEXT:    tile.role "producer" warps [0, 4] issues "cp.async.bulk.tensor.2d" layout [] regs 40
 // SM90A-NEXT:    tile.role "mma" warps [4, 8] issues "wgmma.m64n256k16" layout [2, 1] regs 232
-// SM90A-NEXT:    tile.role "epilogue" warps [4, 8] issues "stmatrix+cp.async.bulk.tensor.store"
+// SM90A-NEXT:    tile.role "epilogue" warps [4, 8] issues "st.shared+cp.async.bulk.tensor.store"
 // SM90A-NEXT:    tile.schedule tiles [128, 256] slice_k 64 grid "tiles"
-// SM90A-NEXT:    tile.epilogue {{.*}} via "smem_tma" offset 196736 bytes 32768
+// SM90A-NEXT:    tile.epilogue {{.*}} via "smem_tma" offset 196608 bytes 32768
 
 // tcgen05: a producer warp, one MMA-issuing warp, an epilogue warpgroup; the accumulator in TMEM.
 // SM100A-LABEL: tile.pipeline @gemm target "sm_100a" block [192, 1, 1] cluster [1, 1, 1] smem 213120

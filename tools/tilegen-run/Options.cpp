@@ -284,7 +284,7 @@ Error readShapeFile(const std::string &Path, std::vector<Problem> &Shapes) {
     size_t Hash = Line.find('#');
     if (Hash != std::string::npos)
       Line = Line.substr(0, Hash);
-    std::string Original = Line;
+    const std::string Original(Line.data(), Line.size());
     for (char &C : Line)
       if (C == 'x' || C == ',' || C == '\t')
         C = ' ';
