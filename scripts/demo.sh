@@ -49,22 +49,23 @@ done
 echo "  (counts are PTX instructions: the loop body holds one K-slice fully unrolled; the prologue adds its copies.
    sm_90a and sm_100a run this mma.sync kernel too; their native schedules follow.)"
 
-# The native Hopper / Blackwell schedules: warp-specialised wgmma (sm_90a) and tcgen05 (sm_100a).
-# Their plans exist (--emit=pipeline) but their lowerings are not written yet; tilegen says so.
+# The native Hopper / Blackwell schedules: warp-specialised wgmma with a TMA ring (sm_90a) and
+# tcgen05 with Tensor Memory (sm_100a). The tcgen05 lowering is not written yet; tilegen says so.
 echo
-tg_say "warp-specialised schedules (wgmma on sm_90a, tcgen05 on sm_100a)"
-ws=$OUT/gemm_bf16_warp_specialized.mlir
-cat >"$ws" <<'DESC'
-tile.gemm @gemm_bf16_warp_specialized {
-  a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 256, 64], schedule = warp_specialized
-}
-DESC
+ws=$TG_ROOT/examples/gemm_bf16_sm90a_ws.mlir
+wsname=$(basename "$ws" .mlir)
+tg_say "warp-specialised schedule ($ws): wgmma on sm_90a, tcgen05 on sm_100a"
 for t in sm_90a sm_100a; do
   mkdir -p "$OUT/$t"
-  if msg=$("$TILEGEN" "$ws" --target="$t" -o "$OUT/$t/gemm_bf16_warp_specialized.cubin" 2>&1); then
-    printf '  %-8s %s\n' "$t" "$msg"
-  else
+  if ! msg=$("$TILEGEN" "$ws" --target="$t" --emit=ptx -o "$OUT/$t/$wsname.ptx" 2>&1); then
     printf '  %-8s %s\n' "$t" "$(grep -m1 'error:' <<<"$msg" | sed 's/^.*error: //')"
+    continue
+  fi
+  counts="wgmma.mma_async $(grep -c 'wgmma.mma_async' "$OUT/$t/$wsname.ptx"), cp.async.bulk.tensor $(grep -c 'cp.async.bulk.tensor' "$OUT/$t/$wsname.ptx"), mbarrier $(grep -c 'mbarrier' "$OUT/$t/$wsname.ptx")"
+  if [ -n "$TG_PTXAS" ] && info=$("$TILEGEN" "$ws" --target="$t" -o "$OUT/$t/$wsname.cubin" 2>&1); then
+    printf '  %-8s %s; %s\n' "$t" "$counts" "$(sed -n 's/.*(\(.*\))$/\1/p' <<<"$info")"
+  else
+    printf '  %-8s %s\n' "$t" "$counts"
   fi
 done
 
