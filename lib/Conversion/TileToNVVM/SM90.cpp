@@ -177,10 +177,14 @@ void WgmmaEmitter::consumer(Value wg, Value bid, Value grid, Value numTiles, Val
       }
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(b);
-    // Keep this batch in flight; the previous one has retired, so its slot can go back.
-    NVVM::WgmmaWaitGroupSyncOp::create(b, 1);
-    auto notFirst = scf::IfOp::create(b, b.ult(b.c32(0), k), false);
-    {
+    if (stages == 1) {
+      // A one-slot ring cannot keep a batch in flight: the next slice needs this very slot.
+      NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+      release(g);
+    } else {
+      // Keep this batch in flight; the previous one has retired, so its slot can go back.
+      NVVM::WgmmaWaitGroupSyncOp::create(b, 1);
+      auto notFirst = scf::IfOp::create(b, b.ult(b.c32(0), k), false);
       OpBuilder::InsertionGuard g3(b);
       b.setInsertionPointToStart(&notFirst.getThenRegion().front());
       release(b.sub(g, b.c32(1)));
@@ -197,12 +201,14 @@ void WgmmaEmitter::consumer(Value wg, Value bid, Value grid, Value numTiles, Val
   }
   NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
   Value gEnd = kLoop.getResults()[mBlocks];
-  auto any = scf::IfOp::create(b, b.ult(b.c32(0), kTiles), false);
-  {
+  if (stages > 1) {
+    // The last slice's slot (the one-slot ring released it in the loop).
+    auto any = scf::IfOp::create(b, b.ult(b.c32(0), kTiles), false);
     OpBuilder::InsertionGuard g3(b);
     b.setInsertionPointToStart(&any.getThenRegion().front());
     release(b.sub(gEnd, b.c32(1)));
   }
+
   // Epilogue: warp w of the warpgroup holds rows 16 w + lane / 4 (and + 8) of each m64 block;
   // the n8 columns follow the mma.sync fragment order. With beta = 0 (the common case) D goes
   // through shared memory and a TMA store, which also clips the edges; with beta != 0 the
