@@ -225,9 +225,16 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                     << " is not a whole number of 128-byte column chunks, which the TMA-store "
                        "epilogue writes (target "
                     << tname << ")";
-    if (clusterSize != 1)
+    // A cluster pairs two CTAs along M that share B: each loads half of B's slice and
+    // multicasts it to both.
+    if (clusterSize != 1 &&
+        (cluster[0] != 2 || cluster[1] != 1 || cluster[2] != 1 || op.getMulticast() != "b"))
       return fail() << "not supported yet: cluster = " << listString(cluster)
-                    << " with wgmma on target " << tname << " (TMA multicast is not lowered yet)";
+                    << ", multicast = " << op.getMulticast() << " with wgmma on target "
+                    << tname << " (the lowering takes cluster = [2, 1, 1], multicast = b)";
+    if (clusterSize == 2 && p.tileN % 16 != 0)
+      return fail() << "tile N = " << p.tileN << " cannot be split into two halves of a "
+                    << "multiple of 8 rows for the B multicast (target " << tname << ")";
     p.warpsM = consumers, p.warpsN = 1;
     p.threads = (consumers + 1) * 128;
     p.swizzleBytes = rowBytes;

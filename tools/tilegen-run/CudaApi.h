@@ -63,7 +63,9 @@ namespace run {
   X(cuTensorMapEncodeTiled)
 
 /// Optional entry points (newer drivers); null when absent.
-#define TILEGEN_CUDA_DRIVER_OPTIONAL_FUNCS(X) X(cuFuncGetParamInfo)
+#define TILEGEN_CUDA_DRIVER_OPTIONAL_FUNCS(X)                                  \
+  X(cuFuncGetParamInfo)                                                        \
+  X(cuOccupancyMaxActiveClusters)
 
 /// The driver API, resolved at run time.
 struct Driver {

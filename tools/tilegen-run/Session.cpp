@@ -401,6 +401,7 @@ Error GpuSession::buildParams() {
 Error GpuSession::prepare(const Problem &Size) {
   P = Size;
   Grid = gridSize(Man, P, SmCount);
+  TG_TRY(capPersistentClusters());
   if (Grid > 0x7FFFFFFFull)
     return usageError("problem " + P.str() + " needs a grid of " +
                       std::to_string(Grid) + " CTAs, more than 2^31 - 1");
@@ -451,6 +452,38 @@ std::string GpuSession::launchDescription() const {
          std::to_string(Man.Cluster[0]) + "x" + std::to_string(Man.Cluster[1]) +
          "x" + std::to_string(Man.Cluster[2]) + ", dynamic smem " +
          std::to_string(Man.DynamicSmem);
+}
+
+/// A persistent grid of clusters must fit on the GPU at once: clusters are placed within one
+/// GPC, so fewer than SMs / cluster size may be co-resident, and a cluster that waits for a
+/// second wave doubles the run. Cap the grid at what cuOccupancyMaxActiveClusters reports.
+Error GpuSession::capPersistentClusters() {
+  if (Man.Rule != GridRule::Persistent || Man.clusterSize() <= 1 ||
+      !Cu.cuOccupancyMaxActiveClusters)
+    return Error::success();
+  CUlaunchConfig Cfg;
+  std::memset(&Cfg, 0, sizeof(Cfg));
+  Cfg.gridDimX = static_cast<unsigned>(Grid);
+  Cfg.gridDimY = Cfg.gridDimZ = 1;
+  Cfg.blockDimX = Man.Block[0];
+  Cfg.blockDimY = Man.Block[1];
+  Cfg.blockDimZ = Man.Block[2];
+  Cfg.sharedMemBytes = static_cast<unsigned>(Man.DynamicSmem);
+  CUlaunchAttribute Attr;
+  std::memset(&Attr, 0, sizeof(Attr));
+  Attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  Attr.value.clusterDim.x = Man.Cluster[0];
+  Attr.value.clusterDim.y = Man.Cluster[1];
+  Attr.value.clusterDim.z = Man.Cluster[2];
+  Cfg.attrs = &Attr;
+  Cfg.numAttrs = 1;
+  int Clusters = 0;
+  TG_TRY(Cu.check(Cu.cuOccupancyMaxActiveClusters(&Clusters, Fn, &Cfg),
+                  "cuOccupancyMaxActiveClusters", "sizing the persistent grid"));
+  uint64_t Fit = uint64_t(Clusters) * Man.clusterSize();
+  if (Clusters > 0 && Fit < Grid)
+    Grid = Fit;
+  return Error::success();
 }
 
 Error GpuSession::launch() {

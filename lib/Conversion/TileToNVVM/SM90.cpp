@@ -54,6 +54,8 @@ private:
   int64_t bm = 0, bn = 0, bk = 0, stages = 0, slotBytes = 0, bOffset = 0, elemBytes = 2;
   int64_t consumers = 2, rowsPerConsumer = 0, mBlocks = 0;
   bool pingPong = false;
+  bool pair = false;         ///< cluster [2, 1, 1]: two CTAs along M share B (multicast)
+  Value rank;                ///< the CTA's rank in its cluster (0 without clusters)
   uint64_t descHigh = 0; ///< descriptor bits other than the start address
   Type outType, accStruct;
 };
@@ -83,7 +85,8 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
   int64_t bytes = (bm + bn) * bk * elemBytes;
   auto tileLoop = scf::ForOp::create(b, bid, numTiles, grid, ValueRange{b.c32(0)});
   b.setInsertionPointToStart(tileLoop.getBody());
-  auto [tm, tn] = rasterTile(b, v, tileLoop.getInductionVar(), tilesM, tilesN);
+  auto [unitM, tn] = rasterTile(b, v, tileLoop.getInductionVar(), tilesM, tilesN);
+  Value tm = pair ? b.add(b.mul(unitM, 2), rank) : unitM;
   Value m0 = b.mul(tm, bm), n0 = b.mul(tn, bn);
   auto kLoop = scf::ForOp::create(b, b.c32(0), kTiles, b.c32(1),
                                   ValueRange{tileLoop.getRegionIterArgs()[0]});
@@ -103,9 +106,20 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
         b, cluster(slotA(slot)), tmapA, ValueRange{k0, m0}, bar, ValueRange{}, Value(), Value(),
         NVVM::TMALoadMode::TILE, false, nullptr, Value());
-    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        b, cluster(slotB(slot)), tmapB, ValueRange{k0, n0}, bar, ValueRange{}, Value(), Value(),
-        NVVM::TMALoadMode::TILE, false, nullptr, Value());
+    if (!pair) {
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          b, cluster(slotB(slot)), tmapB, ValueRange{k0, n0}, bar, ValueRange{}, Value(),
+          Value(), NVVM::TMALoadMode::TILE, false, nullptr, Value());
+    } else {
+      // This CTA's half of B, written into both CTAs of the pair at the same offset; each
+      // copy completes bytes on the full barrier at this offset in its destination CTA.
+      Value half = b.mul(rank, bn / 2);
+      Value dst = b.gep(slotB(slot), b.mul(half, bk * elemBytes));
+      Value mask = arith::ConstantIntOp::create(b, 0b11, 16);
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          b, cluster(dst), tmapB, ValueRange{k0, b.add(n0, half)}, bar, ValueRange{}, mask,
+          Value(), NVVM::TMALoadMode::TILE, false, nullptr, Value());
+    }
     scf::YieldOp::create(b, ValueRange{b.add(g, 1)});
   }
   scf::YieldOp::create(b, kLoop.getResults());
@@ -130,12 +144,24 @@ void WgmmaEmitter::consumer(Value wg, Value bid, Value grid, Value numTiles, Val
     auto ifOp = scf::IfOp::create(b, isReleaser, false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    NVVM::MBarrierArriveOp::create(b, Type(), empty.at(b, b.remu(g, stages)), Value());
+    Value bar = empty.at(b, b.remu(g, stages));
+    if (!pair) {
+      NVVM::MBarrierArriveOp::create(b, Type(), bar, Value());
+      return;
+    }
+    // The pair's producers both write this slot (B halves): release it in both CTAs.
+    for (int64_t who = 0; who < 2; ++who) {
+      Value target = who == 0 ? rank : b.xori(rank, b.c32(1));
+      Value remote = NVVM::MapaOp::create(b, b.ptr(7), bar, target);
+      NVVM::MBarrierArriveOp::create(b, Type(), remote, Value(), NVVM::MemScopeKind::CLUSTER,
+                                     false);
+    }
   };
   auto tileLoop = scf::ForOp::create(b, first, numTiles, step, ValueRange{g0});
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(tileLoop.getBody());
-  auto [tm, tn] = rasterTile(b, v, tileLoop.getInductionVar(), tilesM, tilesN);
+  auto [unitM, tn] = rasterTile(b, v, tileLoop.getInductionVar(), tilesM, tilesN);
+  Value tm = pair ? b.add(b.mul(unitM, 2), rank) : unitM;
   Value m0 = b.mul(tm, bm), n0 = b.mul(tn, bn);
   // Ping-pong: the consumers issue their tiles' MMAs in turn (consumer 0's j-th tile after
   // consumer 1's (j-1)-th, consumer 1's j-th after consumer 0's j-th). Besides ordering the
@@ -348,7 +374,9 @@ LogicalResult WgmmaEmitter::emit() {
       {"tmap_A", "tensormap", "A", "", generic,
        tmapFields(r.getAType(), "K", "M", bk, bm, bk * elemBytes), true},
       {"tmap_B", "tensormap", "B", "", generic,
-       tmapFields(r.getBType(), "K", "N", bk, bn, bk * elemBytes), true},
+       tmapFields(r.getBType(), "K", "N", bk, v.op.getCluster()[0] == 2 ? bn / 2 : bn,
+                  bk * elemBytes),
+       true},
       {"tmap_D", "tensormap", "D", "", generic,
        tmapFields(outType, "N", "M", 128 / byteWidth(outType), rowsPerConsumer, 128), true},
       {"C", "ptr", "C", "", g},
@@ -378,6 +406,8 @@ LogicalResult WgmmaEmitter::emit() {
   beta = entry.getArgument(9);
 
   tid = NVVM::ThreadIdXOp::create(b, i32);
+  pair = v.op.getCluster()[0] == 2;
+  rank = pair ? Value(NVVM::ClusterId::create(b, i32)) : b.c32(0);
   Value smem = dynamicSmemBase(b, module);
   ring = b.gep(smem, b.c32(r.getOffset()));
   epilogue = b.gep(smem, b.c32(v.epilogueOp.getOffset()));
@@ -390,7 +420,7 @@ LogicalResult WgmmaEmitter::emit() {
     auto init = scf::IfOp::create(b, b.eq(tid, 0), false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&init.getThenRegion().front());
-    int64_t releasers = pingPong ? 1 : consumers;
+    int64_t releasers = (pingPong ? 1 : consumers) * (pair ? 2 : 1);
     for (int64_t s = 0; s < stages; ++s) {
       NVVM::MBarrierInitOp::create(b, full.at(b, s), b.c32(1), Value());
       NVVM::MBarrierInitOp::create(b, empty.at(b, s), b.c32(releasers), Value());
@@ -400,11 +430,25 @@ LogicalResult WgmmaEmitter::emit() {
         NVVM::MBarrierInitOp::create(b, turn.at(b, c), b.c32(1), Value());
     NVVM::FenceMbarrierInitOp::create(b);
   }
-  NVVM::Barrier0Op::create(b);
+  // Every barrier of the CTA (and of the peer, which arrives on ours) is initialised.
+  auto syncAll = [&]() {
+    if (!pair)
+      return (void)NVVM::Barrier0Op::create(b);
+    NVVM::ClusterArriveOp::create(b, b.getUnitAttr());
+    NVVM::ClusterWaitOp::create(b, b.getUnitAttr());
+  };
+  syncAll();
 
-  Value tilesM = b.ceilDiv(M, bm), tilesN = b.ceilDiv(N, bn);
+  // The loops run over scheduling units: output tiles, or with a CTA pair, pairs of tiles
+  // stacked along M (rank r of the pair takes tile row 2 u + r; a row past M is all zero-filled
+  // loads and clipped stores).
+  Value tilesM = b.ceilDiv(M, pair ? 2 * bm : bm), tilesN = b.ceilDiv(N, bn);
   Value numTiles = b.mul(tilesM, tilesN), kTiles = b.ceilDiv(K, bk);
   Value bid = NVVM::BlockIdXOp::create(b, i32), grid = NVVM::GridDimXOp::create(b, i32);
+  if (pair) {
+    bid = b.divu(bid, 2);
+    grid = b.divu(grid, 2);
+  }
   Value wg = b.divu(tid, 128);
   auto roles = scf::IfOp::create(b, b.eq(wg, 0), true);
   {
@@ -414,6 +458,10 @@ LogicalResult WgmmaEmitter::emit() {
     b.setInsertionPointToStart(&roles.getElseRegion().front());
     consumer(wg, bid, grid, numTiles, tilesM, tilesN, kTiles);
   }
+  // The peer multicasts into this CTA's shared memory and arrives on its barriers until it is
+  // done: neither CTA of a pair leaves before both are.
+  if (pair)
+    syncAll();
   LLVM::ReturnOp::create(b, ValueRange{});
   return success();
 }
