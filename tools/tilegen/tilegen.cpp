@@ -150,9 +150,11 @@ int main(int argc, char **argv) {
   PassManager pm(&context, ModuleOp::getOperationName());
   buildTilegenPipeline(pm, PipelineOptions{targetName}, stop);
   if (printPipeline) {
-    llvm::errs() << "tilegen-opt --pass-pipeline='builtin.module(";
+    // The pass manager is anchored on builtin.module and prints its own
+    // `builtin.module(...)` wrapper.
+    llvm::errs() << "tilegen-opt --pass-pipeline='";
     pm.printAsTextualPipeline(llvm::errs());
-    llvm::errs() << ")'\n";
+    llvm::errs() << "'\n";
   }
   if (failed(applyPassManagerCLOptions(pm)))
     return fail("cannot apply the pass-manager options");
@@ -172,6 +174,7 @@ int main(int argc, char **argv) {
     if (!out)
       return 1;
     module->print(out->os());
+    out->os() << "\n"; // as tilegen-opt ends its output
     out->keep();
     return 0;
   }

@@ -267,6 +267,24 @@ LogicalResult GemmOp::verify() {
     if (layout != "row" && layout != "col")
       return emitOpError() << "field '" << field << "' has layout '" << layout
                            << "'; expected row or col";
+  // The keyword fields (the custom parser checks them too; the generic form reaches here).
+  struct KeywordField {
+    StringRef field, value;
+    ArrayRef<StringRef> allowed;
+  };
+  static const StringRef schedules[] = {"auto", "multistage", "warp_specialized"};
+  static const StringRef copies[] = {"auto", "cp_async", "tma"};
+  static const StringRef multicasts[] = {"none", "a", "b", "ab"};
+  static const StringRef grids[] = {"tiles", "persistent"};
+  static const StringRef rasters[] = {"row", "col"};
+  for (const KeywordField &k : {KeywordField{"schedule", getSchedule(), schedules},
+                                KeywordField{"copy", getCopy(), copies},
+                                KeywordField{"multicast", getMulticast(), multicasts},
+                                KeywordField{"grid", getGrid(), grids},
+                                KeywordField{"raster", getRaster(), rasters}})
+    if (!llvm::is_contained(k.allowed, k.value))
+      return emitOpError() << "field '" << k.field << "' is '" << k.value
+                           << "'; expected one of " << llvm::join(k.allowed, ", ");
   if (getTile().size() != 3 || llvm::any_of(getTile(), [](int64_t v) { return v <= 0; }))
     return emitOpError() << "field 'tile' must be three positive sizes [M, N, K]";
   if (getStages() < 0 || getStages() > 16)

@@ -32,6 +32,36 @@ tile.gemm @g { a = bf16 diagonal, b = bf16 col, c = bf16 row, tile = [128, 128, 
 
 // -----
 
+// The verifier's own 'schedule' check (generic form).
+// expected-error @+1 {{'tile.gemm' op field 'schedule' is 'pingpong'; expected one of auto, multistage, warp_specialized}}
+"tile.gemm"() <{a_layout = "row", a_type = bf16, acc_type = f32, accumulators = 1 : i64, alpha = 1.000000e+00 : f64, b_layout = "col", b_type = bf16, beta = 0.000000e+00 : f64, c_layout = "row", c_type = bf16, cluster = array<i64: 1, 1, 1>, copy = "auto", cta_group = 1 : i64, grid = "tiles", mma = array<i64>, multicast = "none", raster = "row", schedule = "pingpong", stages = 4 : i64, swizzle = 8 : i64, sym_name = "g", tile = array<i64: 128, 128, 32>, warps = array<i64>}> : () -> ()
+
+// -----
+
+// The verifier's own 'copy' check (generic form).
+// expected-error @+1 {{'tile.gemm' op field 'copy' is 'ldg'; expected one of auto, cp_async, tma}}
+"tile.gemm"() <{a_layout = "row", a_type = bf16, acc_type = f32, accumulators = 1 : i64, alpha = 1.000000e+00 : f64, b_layout = "col", b_type = bf16, beta = 0.000000e+00 : f64, c_layout = "row", c_type = bf16, cluster = array<i64: 1, 1, 1>, copy = "ldg", cta_group = 1 : i64, grid = "tiles", mma = array<i64>, multicast = "none", raster = "row", schedule = "multistage", stages = 4 : i64, swizzle = 8 : i64, sym_name = "g", tile = array<i64: 128, 128, 32>, warps = array<i64>}> : () -> ()
+
+// -----
+
+// The verifier's own 'multicast' check (generic form).
+// expected-error @+1 {{'tile.gemm' op field 'multicast' is 'c'; expected one of none, a, b, ab}}
+"tile.gemm"() <{a_layout = "row", a_type = bf16, acc_type = f32, accumulators = 1 : i64, alpha = 1.000000e+00 : f64, b_layout = "col", b_type = bf16, beta = 0.000000e+00 : f64, c_layout = "row", c_type = bf16, cluster = array<i64: 1, 1, 1>, copy = "auto", cta_group = 1 : i64, grid = "tiles", mma = array<i64>, multicast = "c", raster = "row", schedule = "multistage", stages = 4 : i64, swizzle = 8 : i64, sym_name = "g", tile = array<i64: 128, 128, 32>, warps = array<i64>}> : () -> ()
+
+// -----
+
+// The verifier's own 'grid' check (generic form).
+// expected-error @+1 {{'tile.gemm' op field 'grid' is 'bogus'; expected one of tiles, persistent}}
+"tile.gemm"() <{a_layout = "row", a_type = bf16, acc_type = f32, accumulators = 1 : i64, alpha = 1.000000e+00 : f64, b_layout = "col", b_type = bf16, beta = 0.000000e+00 : f64, c_layout = "row", c_type = bf16, cluster = array<i64: 1, 1, 1>, copy = "auto", cta_group = 1 : i64, grid = "bogus", mma = array<i64>, multicast = "none", raster = "row", schedule = "multistage", stages = 4 : i64, swizzle = 8 : i64, sym_name = "g", tile = array<i64: 128, 128, 32>, warps = array<i64>}> : () -> ()
+
+// -----
+
+// The verifier's own 'raster' check (generic form).
+// expected-error @+1 {{'tile.gemm' op field 'raster' is 'hilbert'; expected one of row, col}}
+"tile.gemm"() <{a_layout = "row", a_type = bf16, acc_type = f32, accumulators = 1 : i64, alpha = 1.000000e+00 : f64, b_layout = "col", b_type = bf16, beta = 0.000000e+00 : f64, c_layout = "row", c_type = bf16, cluster = array<i64: 1, 1, 1>, copy = "auto", cta_group = 1 : i64, grid = "tiles", mma = array<i64>, multicast = "none", raster = "hilbert", schedule = "multistage", stages = 4 : i64, swizzle = 8 : i64, sym_name = "g", tile = array<i64: 128, 128, 32>, warps = array<i64>}> : () -> ()
+
+// -----
+
 // expected-error @+1 {{field 'schedule' must be one of auto, multistage, warp_specialized, got 'pingpong'}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], schedule = pingpong }
 
