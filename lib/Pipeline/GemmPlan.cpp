@@ -259,10 +259,41 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
       return fail() << "accumulators = " << p.accumulators << " x tile N = " << p.tileN
                     << " needs " << columns << " TMEM columns; target " << tname << " has "
                     << target.tmemColumns();
+    // What the lowering (SM100.cpp) takes: 128 rows of A per CTA (a pair: cluster [2, 1, 1],
+    // M = 256), K-major operands, one swizzle span per K-slice row, whole 128-byte D chunks.
+    if (op.getCtaGroup() == 2 && (cluster[0] % 2 != 0))
+      return fail() << "cta_group = 2 needs an even cluster M (a CTA pair along M); cluster = "
+                    << listString(cluster) << " on target " << tname;
+    if (ctaM != 128)
+      return fail() << "not supported yet: tile M = " << p.tileM << " with cta_group = "
+                    << op.getCtaGroup() << " on target " << tname
+                    << " (the tcgen05 lowering takes 128 rows per CTA: tile M = 128 for "
+                       "cta_group = 1, 256 for cta_group = 2)";
+    if (cluster[0] != op.getCtaGroup() || cluster[1] != 1 || cluster[2] != 1)
+      return fail() << "not supported yet: cluster = " << listString(cluster)
+                    << " with cta_group = " << op.getCtaGroup() << " on target " << tname
+                    << " (the tcgen05 lowering takes cluster = [" << op.getCtaGroup()
+                    << ", 1, 1]; TMA multicast is not lowered yet)";
+    int64_t rowBytes = p.tileK * elemBytes;
+    if (rowBytes != 32 && rowBytes != 64 && rowBytes != 128)
+      return fail() << "tile K = " << p.tileK << " gives K-slice rows of " << rowBytes
+                    << " bytes; the tcgen05 lowering needs 32, 64 or 128 (one TMA swizzle "
+                       "span) on target "
+                    << tname;
+    if (op.getALayout() != "row" || op.getBLayout() != "col")
+      return fail() << "not supported yet: a = " << op.getALayout() << ", b = "
+                    << op.getBLayout() << " with tcgen05 on target " << tname
+                    << " (K-major operands only: a = row, b = col)";
+    if (op.getCLayout() != "row")
+      return fail() << "not supported yet: c = col with tcgen05 on target " << tname;
+    if (p.tileN * outBytes % 128 != 0)
+      return fail() << "tile N = " << p.tileN << " of " << op.getCType()
+                    << " is not a whole number of 128-byte column chunks, which the TMA-store "
+                       "epilogue writes (target "
+                    << tname << ")";
     p.warpsM = 1, p.warpsN = 1;
     p.threads = 6 * 32; // producer warp, MMA warp, one epilogue warpgroup
-    int64_t rowBytes = p.tileK * elemBytes;
-    p.swizzleBytes = rowBytes % 128 == 0 ? 128 : rowBytes % 64 == 0 ? 64 : 32;
+    p.swizzleBytes = rowBytes;
     break;
   }
   }

@@ -1,18 +1,611 @@
 //===- SM100.cpp - the tcgen05 lowering (sm_100a family) ------------------===//
 //
-// Single-thread tcgen05.mma into Tensor Memory (issue 5). Until that lowering lands the
-// pipeline is rejected with a clear diagnostic rather than lowered to wrong code.
+// Warp-specialised, one CTA per SM, 192 threads:
+//   warp 0      producer: one elected thread issues the TMA loads of A and B into the S-slot ring
+//               (full[s]: arrive.expect_tx + complete_tx; empty[s]: the MMA's tcgen05.commit);
+//   warp 1      MMA issuer: allocates Tensor Memory for the CTA, and one elected thread issues
+//               every tcgen05.mma (kind::f16, f32 accumulator in TMEM), commits each slot back to
+//               empty[s] and, after a tile's last K-slice, commits accFull[buf];
+//   warps 2..5  epilogue warpgroup: waits accFull[buf], reads its 32 TMEM lanes with
+//               tcgen05.ld.32x32b (warp w may only touch lanes 32 * (w % 4) ... + 31), arrives on
+//               accEmpty[buf] once the last column chunk is in registers, and stores D: through a
+//               128-byte-swizzled shared buffer and a TMA store (beta = 0), or directly with C
+//               (beta != 0).
+//
+// Parities: slice g of the CTA's sequence uses slot g mod S; the MMA waits full with
+// (g / S) & 1, the producer waits empty with the opposite parity. The j-th tile of the CTA uses
+// accumulator buffer j mod A (TMEM columns [buf * N, buf * N + N)); the epilogue waits accFull
+// with (j / A) & 1, the MMA waits accEmpty with the opposite parity. The first MMA of a tile
+// runs with enable-input-d = false, so TMEM is never zeroed.
+//
+// cta_group = 2 (cluster [2, 1, 1]): the pair computes one 256 x N tile. Each CTA loads its own
+// 128 rows of A and its half (N / 2 rows) of B into the same shared offsets; the leader's (rank
+// 0) elected MMA thread issues tcgen05.mma.cta_group::2 with M = 256 from descriptors that name
+// its own shared memory (the hardware reads the peer's at the same offsets) and D in both CTAs'
+// TMEM (rows 0-127 in the leader, 128-255 in the peer). Both producers' TMA loads complete on the
+// LEADER's full[s] (cp.async.bulk.tensor .cta_group::2 with the leader's shared::cluster barrier
+// address); only the leader's producer arrives there, with expect_tx of both CTAs' bytes. Commits
+// are multicast to both CTAs (mask 0b11): each CTA's empty[s] and accFull[buf]. accEmpty[buf]
+// lives in the leader and counts the 4 epilogue warps of both CTAs (remote arrive through mapa).
+// TMEM is allocated and freed with cta_group::2 by warp 1 of each CTA; cluster barriers after
+// the set-up and before the dealloc.
+//
+// None of this has run on a Blackwell GPU: it is checked by ptxas (sm_100a, sm_103a), FileCheck
+// census tests of the PTX and the descriptor unit tests (docs/sm100a.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
+#include "tilegen/Pipeline/GemmPlan.h"
+#include "tilegen/Target/Descriptors.h"
 
 using namespace mlir;
 using namespace tilegen;
 using namespace tilegen::lowering;
 
+namespace {
+class Tcgen05Emitter {
+public:
+  Tcgen05Emitter(PipelineView &view, ModuleOp module)
+      : v(view), module(module), b(view.op.getLoc(), module.getContext()) {}
+  LogicalResult emit();
+
+private:
+  void producer(Value first, Value step, Value numTiles, Value tilesM, Value tilesN,
+                Value kTiles);
+  void mmaIssuer(Value first, Value step, Value numTiles, Value kTiles);
+  void epilogue(Value first, Value step, Value numTiles, Value tilesM, Value tilesN,
+                Value kTiles);
+  void storeChunkShared(ArrayRef<Value> vals, int64_t chunk, Value row, Value leader, Value m0,
+                        Value n0);
+  void storeChunkDirect(ArrayRef<Value> vals, int64_t chunk, Value row, Value n0);
+  Value slotA(Value slot) { return b.gep(ring, b.mul(slot, slotBytes)); }
+  Value slotB(Value slot) { return b.gep(slotA(slot), b.c32(bOffset)); }
+  /// tcgen05 shared-memory descriptor of the K-major operand tile at `ptr`.
+  Value descriptor(Value ptr, uint64_t high);
+  /// The TMEM address `base + lane << 16 + column` as a Tensor Memory pointer.
+  Value tmemPtr(Value lane, Value column);
+  /// The address of `bar` in the leader CTA (rank 0) of the pair, as a shared::cluster pointer.
+  Value leaderBarrier(Value bar);
+  /// An elected lane of the (converged) current warp.
+  Value elect() { return NVVM::ElectSyncOp::create(b, b.i1(), Value()); }
+  NVVM::CTAGroupKind group() {
+    return pair ? NVVM::CTAGroupKind::CTA_2 : NVVM::CTAGroupKind::CTA_1;
+  }
+  void commit(Value bar);
+  void fence(NVVM::Tcgen05FenceKind kind) { NVVM::Tcgen05FenceOp::create(b, kind); }
+
+  PipelineView &v;
+  ModuleOp module;
+  KernelBuilder b;
+  Value tmapA, tmapB, tmapD, ptrC, ptrD, M, N, K, alpha, beta, tid, ring, epi, tmem, rank;
+  Barriers full, empty, accFull, accEmpty;
+  int64_t bm = 0, bn = 0, bk = 0, stages = 0, slotBytes = 0, bOffset = 0, elemBytes = 2;
+  int64_t ctaRows = 128, bRows = 0, accs = 1, tmemCols = 0, chunkCols = 0, chunks = 0;
+  int64_t epiBuffers = 1;
+  bool pair = false;
+  uint64_t descHighA = 0, descHighB = 0;
+  uint32_t idesc = 0;
+  Type outType;
+};
+} // namespace
+
+Value Tcgen05Emitter::descriptor(Value ptr, uint64_t high) {
+  // The constant fields come from encodeTcgen05SmemDesc; only the start address (bits 0-13,
+  // shared address >> 4) is known at run time.
+  Value addr = b.zext64(sharedOffset(b, ptr));
+  Value start = arith::AndIOp::create(b, arith::ShRUIOp::create(b, addr, b.c64(4)),
+                                      b.c64(0x3FFF));
+  return arith::OrIOp::create(b, start, b.c64((int64_t)high));
+}
+
+Value Tcgen05Emitter::tmemPtr(Value lane, Value column) {
+  Value addr = b.add(b.add(tmem, arith::ShLIOp::create(b, lane, b.c32(16))), column);
+  return LLVM::IntToPtrOp::create(b, b.ptr(6), addr);
+}
+
+Value Tcgen05Emitter::leaderBarrier(Value bar) {
+  return NVVM::MapaOp::create(b, b.ptr(7), bar, b.c32(0));
+}
+
+void Tcgen05Emitter::commit(Value bar) {
+  // The arrive happens when every tcgen05 operation this thread issued before has completed.
+  Value mask;
+  if (pair)
+    mask = arith::ConstantIntOp::create(b, 0b11, 16);
+  NVVM::Tcgen05CommitOp::create(b, bar, mask, group());
+}
+
+void Tcgen05Emitter::producer(Value first, Value step, Value numTiles, Value tilesM,
+                              Value tilesN, Value kTiles) {
+  auto elected = scf::IfOp::create(b, elect(), false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&elected.getThenRegion().front());
+  int64_t ctaBytes = (ctaRows + bRows) * bk * elemBytes;
+  auto tileLoop = scf::ForOp::create(b, first, numTiles, step, ValueRange{b.c32(0)});
+  {
+    OpBuilder::InsertionGuard g1(b);
+    b.setInsertionPointToStart(tileLoop.getBody());
+    auto [tm, tn] = rasterTile(b, v, tileLoop.getInductionVar(), tilesM, tilesN);
+    Value m0 = b.add(b.mul(tm, bm), b.mul(rank, ctaRows));
+    Value n0 = b.add(b.mul(tn, bn), b.mul(rank, bRows));
+    auto kLoop = scf::ForOp::create(b, b.c32(0), kTiles, b.c32(1),
+                                    ValueRange{tileLoop.getRegionIterArgs()[0]});
+    {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(kLoop.getBody());
+      Value g = kLoop.getRegionIterArgs()[0];
+      Value slot = b.remu(g, stages);
+      Value parity = b.xori(b.remu(b.divu(g, stages), 2), b.c32(1));
+      waitBarrier(b, empty.at(b, slot), parity);
+      Value bar = full.at(b, slot);
+      Value tmaBar = bar;
+      if (pair) {
+        // Both CTAs' copies complete on the leader's full barrier, which the leader's producer
+        // alone arms with the pair's byte count.
+        Value clusterAddr = LLVM::PtrToIntOp::create(b, b.i32(), leaderBarrier(bar));
+        tmaBar = LLVM::IntToPtrOp::create(b, b.ptr(3), clusterAddr);
+        auto lead = scf::IfOp::create(b, b.eq(rank, 0), false);
+        OpBuilder::InsertionGuard g3(b);
+        b.setInsertionPointToStart(&lead.getThenRegion().front());
+        NVVM::MBarrierArriveExpectTxOp::create(b, Type(), bar, b.c32(2 * ctaBytes),
+                                               NVVM::MemScopeKind::CTA, false, Value());
+      } else {
+        NVVM::MBarrierArriveExpectTxOp::create(b, Type(), bar, b.c32(ctaBytes),
+                                               NVVM::MemScopeKind::CTA, false, Value());
+      }
+      Value k0 = b.mul(kLoop.getInductionVar(), bk);
+      auto cluster = [&](Value p) { return LLVM::AddrSpaceCastOp::create(b, b.ptr(7), p); };
+      NVVM::CTAGroupKindAttr tmaGroup =
+          pair ? NVVM::CTAGroupKindAttr::get(b.getContext(), NVVM::CTAGroupKind::CTA_2)
+               : nullptr;
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          b, cluster(slotA(slot)), tmapA, ValueRange{k0, m0}, tmaBar, ValueRange{}, Value(),
+          Value(), NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          b, cluster(slotB(slot)), tmapB, ValueRange{k0, n0}, tmaBar, ValueRange{}, Value(),
+          Value(), NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
+      scf::YieldOp::create(b, ValueRange{b.add(g, 1)});
+    }
+    scf::YieldOp::create(b, kLoop.getResults());
+  }
+  // Tail: wait until the MMA has released every slot, so that no commit (multicast from the
+  // leader in a pair) arrives on this CTA's barriers after it exits.
+  Value gEnd = tileLoop.getResults()[0];
+  for (int64_t i = 0; i < stages; ++i) {
+    Value g = b.add(gEnd, i);
+    Value parity = b.xori(b.remu(b.divu(g, stages), 2), b.c32(1));
+    waitBarrier(b, empty.at(b, b.remu(g, stages)), parity);
+  }
+}
+
+void Tcgen05Emitter::mmaIssuer(Value first, Value step, Value numTiles, Value kTiles) {
+  auto elected = scf::IfOp::create(b, elect(), false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&elected.getThenRegion().front());
+  Value idescV = b.c32((int32_t)idesc);
+  auto tileLoop =
+      scf::ForOp::create(b, first, numTiles, step, ValueRange{b.c32(0), b.c32(0)});
+  b.setInsertionPointToStart(tileLoop.getBody());
+  Value g0 = tileLoop.getRegionIterArgs()[0], j = tileLoop.getRegionIterArgs()[1];
+  Value buf = b.remu(j, accs);
+  // The epilogue has drained this buffer (a fresh barrier passes with parity 1).
+  waitBarrier(b, accEmpty.at(b, buf), b.xori(b.remu(b.divu(j, accs), 2), b.c32(1)));
+  fence(NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+  Value d = tmemPtr(b.c32(0), b.mul(buf, bn));
+  auto kLoop = scf::ForOp::create(b, b.c32(0), kTiles, b.c32(1), ValueRange{g0});
+  {
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value k = kLoop.getInductionVar();
+    Value g = kLoop.getRegionIterArgs()[0];
+    Value slot = b.remu(g, stages);
+    waitBarrier(b, full.at(b, slot), b.remu(b.divu(g, stages), 2));
+    fence(NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    Value aBase = slotA(slot), bBase = slotB(slot);
+    Value notFirstSlice = b.ult(b.c32(0), k);
+    Value yes = arith::ConstantIntOp::create(b, 1, 1);
+    for (int64_t kk = 0; kk < bk / 16; ++kk) {
+      // One K = 16 step is 32 bytes along the swizzled K-major row.
+      Value descA = descriptor(b.gep(aBase, b.c32(kk * 32)), descHighA);
+      Value descB = descriptor(b.gep(bBase, b.c32(kk * 32)), descHighB);
+      Value accumulate = kk == 0 ? notFirstSlice : yes;
+      NVVM::Tcgen05MMAOp::create(b, NVVM::Tcgen05MMAKind::F16, group(),
+                                 NVVM::Tcgen05MMACollectorOp::DISCARD, false, d, descA, descB,
+                                 idescV, accumulate, Value(), Value());
+    }
+    // The slot goes back to the producer(s) once these MMAs have read it.
+    commit(empty.at(b, slot));
+    scf::YieldOp::create(b, ValueRange{b.add(g, 1)});
+  }
+  // The tile's accumulator is complete once every MMA issued so far has.
+  commit(accFull.at(b, buf));
+  scf::YieldOp::create(b, ValueRange{kLoop.getResults()[0], b.add(j, 1)});
+}
+
+void Tcgen05Emitter::epilogue(Value first, Value step, Value numTiles, Value tilesM,
+                              Value tilesN, Value kTiles) {
+  Value warp = b.divu(tid, 32), lane = b.remu(tid, 32);
+  // tcgen05.ld: warp w reaches TMEM lanes 32 * (w % 4) ... + 31, so warps 2, 3, 4, 5 own rows
+  // 64-95, 96-127, 0-31, 32-63 of the CTA's 128.
+  Value quarter = b.remu(warp, 4);
+  Value laneBase = b.mul(quarter, 32);
+  Value rowInCta = b.add(laneBase, lane);
+  Value leader = b.eq(tid, 64); // the first epilogue thread issues the TMA stores
+  Value betaNonZero = arith::CmpFOp::create(b, arith::CmpFPredicate::UNE, beta, b.f32c(0.0));
+  Value anyK = b.ult(b.c32(0), kTiles);
+  auto tileLoop = scf::ForOp::create(b, first, numTiles, step, ValueRange{b.c32(0)});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(tileLoop.getBody());
+    Value j = tileLoop.getRegionIterArgs()[0];
+    auto [tm, tn] = rasterTile(b, v, tileLoop.getInductionVar(), tilesM, tilesN);
+    Value m0 = b.add(b.mul(tm, bm), b.mul(rank, ctaRows));
+    Value n0 = b.mul(tn, bn);
+    Value buf = b.remu(j, accs);
+    waitBarrier(b, accFull.at(b, buf), b.remu(b.divu(j, accs), 2));
+    fence(NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    auto vecTy = VectorType::get({chunkCols}, b.i32());
+    for (int64_t c = 0; c < chunks; ++c) {
+      // With K = 0 no MMA wrote the buffer: the accumulator is zero.
+      auto ifK = scf::IfOp::create(b, TypeRange{vecTy}, anyK, /*withElse=*/true);
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(&ifK.getThenRegion().front());
+        Value ld = NVVM::Tcgen05LdOp::create(
+            b, vecTy, false, NVVM::Tcgen05LdStShape::SHAPE_32X32B,
+            tmemPtr(laneBase, b.add(b.mul(buf, bn), c * chunkCols)), Value());
+        NVVM::Tcgen05WaitOp::create(b, NVVM::Tcgen05WaitKind::LOAD);
+        scf::YieldOp::create(b, ValueRange{ld});
+        b.setInsertionPointToStart(&ifK.getElseRegion().front());
+        Value zero = arith::ConstantOp::create(
+            b, vecTy, DenseElementsAttr::get(vecTy, b.getI32IntegerAttr(0).getValue()));
+        scf::YieldOp::create(b, ValueRange{zero});
+      }
+      SmallVector<Value> vals;
+      for (int64_t i = 0; i < chunkCols; ++i)
+        vals.push_back(LLVM::BitcastOp::create(
+            b, b.f32(), LLVM::ExtractElementOp::create(b, ifK.getResult(0), b.c32(i))));
+      if (c == chunks - 1) {
+        // The whole buffer is in registers: hand it back to the MMA (in the leader of a pair).
+        fence(NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+        NVVM::SyncWarpOp::create(b, b.c32(-1));
+        auto first = scf::IfOp::create(b, b.eq(lane, 0), false);
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(&first.getThenRegion().front());
+        if (pair)
+          NVVM::MBarrierArriveOp::create(b, Type(), leaderBarrier(accEmpty.at(b, buf)), Value(),
+                                         NVVM::MemScopeKind::CLUSTER, false);
+        else
+          NVVM::MBarrierArriveOp::create(b, Type(), accEmpty.at(b, buf), Value());
+      }
+      auto ifBeta = scf::IfOp::create(b, betaNonZero, /*withElse=*/true);
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(&ifBeta.getThenRegion().front());
+      storeChunkDirect(vals, c, b.add(m0, rowInCta), n0);
+      b.setInsertionPointToStart(&ifBeta.getElseRegion().front());
+      storeChunkShared(vals, c, rowInCta, leader, m0, n0);
+    }
+    scf::YieldOp::create(b, ValueRange{b.add(j, 1)});
+  }
+  // The last TMA stores must be done before the CTA's shared memory goes away.
+  auto drain = scf::IfOp::create(b, leader, false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&drain.getThenRegion().front());
+  NVVM::CpAsyncBulkWaitGroupOp::create(b, b.getI32IntegerAttr(0), nullptr);
+}
+
+Value convertOut(KernelBuilder &b, Type outType, Value x) {
+  return outType.isF32() ? x : arith::TruncFOp::create(b, outType, x);
+}
+
+void Tcgen05Emitter::storeChunkShared(ArrayRef<Value> vals, int64_t chunk, Value row,
+                                      Value leader, Value m0, Value n0) {
+  // One buffer holds 128 rows x 128 bytes as the D tensor map's 128-byte swizzle wants them:
+  // 16-byte piece x of row r at x ^ (r % 8). Thread r writes its row; before refilling a
+  // buffer the leader waits until the TMA store that last read it has.
+  int64_t outBytes = byteWidth(outType), perPiece = 16 / outBytes;
+  int64_t bufBytes = ctaRows * 128;
+  Value buffer = b.gep(epi, b.c32((chunk % epiBuffers) * bufBytes));
+  Value barId = b.c32(1), threads = b.c32(128);
+  {
+    auto ifOp = scf::IfOp::create(b, leader, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    NVVM::CpAsyncBulkWaitGroupOp::create(b, b.getI32IntegerAttr(epiBuffers - 1),
+                                         b.getUnitAttr());
+  }
+  NVVM::BarrierOp::create(b, Type(), barId, threads, nullptr, Value());
+  auto pieceTy = VectorType::get({perPiece}, outType);
+  Value rowMod = b.remu(row, 8), rowOffset = b.mul(row, 128);
+  for (int64_t x = 0; x < 128 / 16; ++x) {
+    Value piece = LLVM::UndefOp::create(b, pieceTy);
+    for (int64_t e = 0; e < perPiece; ++e)
+      piece = LLVM::InsertElementOp::create(
+          b, piece,
+          convertOut(b, outType, arith::MulFOp::create(b, alpha, vals[x * perPiece + e])),
+          b.c32(e));
+    Value offset = b.add(rowOffset, b.mul(b.xori(b.c32(x), rowMod), 16));
+    LLVM::StoreOp::create(b, piece, b.gep(buffer, offset), 16);
+  }
+  // Generic-proxy writes, read next by the TMA engine (async proxy).
+  NVVM::FenceProxyOp::create(
+      b, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+  NVVM::BarrierOp::create(b, Type(), barId, threads, nullptr, Value());
+  auto ifOp = scf::IfOp::create(b, leader, false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+      b, tmapD, buffer, ValueRange{b.add(n0, chunk * chunkCols), m0}, Value(),
+      NVVM::TMAStoreMode::TILE, Value());
+  NVVM::CpAsyncBulkCommitGroupOp::create(b);
+}
+
+void Tcgen05Emitter::storeChunkDirect(ArrayRef<Value> vals, int64_t chunk, Value row,
+                                      Value n0) {
+  // D = alpha * acc + beta * C for this thread's row, columns col0 ... col0 + chunkCols - 1:
+  // 16-byte vectors when the chunk lies inside D (N is a multiple of 16 bytes, so they are
+  // aligned), element by element at the edges.
+  int64_t outBytes = byteWidth(outType), perPiece = 16 / outBytes;
+  Value col0 = b.add(n0, chunk * chunkCols);
+  Value rowOk = b.ult(row, M);
+  Value inside = arith::AndIOp::create(b, rowOk, b.ult(b.add(col0, chunkCols - 1), N));
+  Value rowStart = b.add(b.mul(b.zext64(row), b.zext64(N)), b.zext64(col0));
+  auto scaled = [&](Value acc, Value c) -> Value {
+    if (!outType.isF32())
+      c = arith::ExtFOp::create(b, b.f32(), c);
+    return arith::AddFOp::create(b, arith::MulFOp::create(b, alpha, acc),
+                                 arith::MulFOp::create(b, beta, c));
+  };
+  auto ifInside = scf::IfOp::create(b, inside, /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifInside.getThenRegion().front());
+  auto pieceTy = VectorType::get({perPiece}, outType);
+  for (int64_t x = 0; x < chunkCols / perPiece; ++x) {
+    Value off = b.mul(b.add(rowStart, x * perPiece), outBytes);
+    Value cVec = LLVM::LoadOp::create(b, pieceTy, b.gep(ptrC, off), 16);
+    Value piece = LLVM::UndefOp::create(b, pieceTy);
+    for (int64_t e = 0; e < perPiece; ++e) {
+      Value c = LLVM::ExtractElementOp::create(b, cVec, b.c32(e));
+      piece = LLVM::InsertElementOp::create(
+          b, piece, convertOut(b, outType, scaled(vals[x * perPiece + e], c)), b.c32(e));
+    }
+    LLVM::StoreOp::create(b, piece, b.gep(ptrD, off), 16);
+  }
+  b.setInsertionPointToStart(&ifInside.getElseRegion().front());
+  auto ifRow = scf::IfOp::create(b, rowOk, false);
+  b.setInsertionPointToStart(&ifRow.getThenRegion().front());
+  for (int64_t i = 0; i < chunkCols; ++i) {
+    auto ifCol = scf::IfOp::create(b, b.ult(b.add(col0, i), N), false);
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(&ifCol.getThenRegion().front());
+    Value off = b.mul(b.add(rowStart, i), outBytes);
+    Value c = LLVM::LoadOp::create(b, outType, b.gep(ptrC, off), outBytes);
+    LLVM::StoreOp::create(b, convertOut(b, outType, scaled(vals[i], c)), b.gep(ptrD, off),
+                          outBytes);
+  }
+}
+
+LogicalResult Tcgen05Emitter::emit() {
+  tile::RingOp r = v.ring;
+  bm = v.tileM(), bn = v.tileN(), bk = v.sliceK();
+  stages = r.getSlots();
+  slotBytes = r.getSlotBytes();
+  bOffset = r.getBOffset();
+  elemBytes = byteWidth(r.getAType());
+  accs = v.accumulators.getCount();
+  outType = v.epilogueOp.getOutType();
+  // resolveGemm rejects what follows with the description's words; these guard the lowering
+  // against a hand-written tile.pipeline.
+  if (r.getALayout() != "row" || r.getBLayout() != "col")
+    return r.emitOpError() << "not supported yet: tcgen05 with a = " << r.getALayout()
+                           << ", b = " << r.getBLayout()
+                           << " (the sm_100a lowering takes K-major operands: a = row, b = col)";
+  if (v.epilogueOp.getOutLayout() != "row")
+    return v.epilogueOp.emitOpError()
+           << "not supported yet: c = col on target " << v.target.name();
+  ctaRows = r.getAShape()[0];
+  bRows = r.getBShape()[0];
+  int64_t ctaGroup = bm / ctaRows;
+  pair = ctaGroup == 2;
+  ArrayRef<int64_t> cluster = v.op.getCluster();
+  if (ctaRows != 128 || (ctaGroup != 1 && ctaGroup != 2) || bRows * ctaGroup != bn)
+    return r.emitOpError() << "not supported yet: tcgen05 with " << ctaRows
+                           << " rows of A per CTA (tile M = " << bm
+                           << "); the lowering takes 128 rows per CTA";
+  if (cluster[0] != ctaGroup || cluster[1] != 1 || cluster[2] != 1)
+    return v.op.emitOpError() << "not supported yet: cluster = [" << cluster[0] << ", "
+                              << cluster[1] << ", " << cluster[2] << "] with cta_group = "
+                              << ctaGroup << " (the tcgen05 lowering takes cluster = ["
+                              << ctaGroup << ", 1, 1])";
+  if (v.threads() != 192)
+    return v.op.emitOpError() << "the tcgen05 lowering needs 192 threads (producer warp, MMA "
+                                 "warp, epilogue warpgroup), not "
+                              << v.threads();
+  int64_t rowBytes = bk * elemBytes;
+  Swizzle sw = rowBytes == 128 ? Swizzle::B128 : rowBytes == 64 ? Swizzle::B64 : Swizzle::B32;
+  if (rowBytes != 32 && rowBytes != 64 && rowBytes != 128)
+    return r.emitOpError() << "not supported yet: tcgen05 with K-slice rows of " << rowBytes
+                           << " bytes (one swizzle span: 32, 64 or 128)";
+  auto check = [&](auto expected, uint64_t &out) -> LogicalResult {
+    if (!expected)
+      return r.emitOpError() << llvm::toString(expected.takeError());
+    out = *expected;
+    return success();
+  };
+  // K-major, swizzled: SBO = 8 rows of one swizzle span; LBO unused (encoded as 16 bytes).
+  if (failed(check(encodeTcgen05SmemDesc(0, 16, 8 * rowBytes, sw), descHighA)) ||
+      failed(check(encodeTcgen05SmemDesc(0, 16, 8 * rowBytes, sw), descHighB)))
+    return failure();
+  uint64_t id = 0;
+  MmaElem ab = r.getAType().isF16() ? MmaElem::F16 : MmaElem::BF16;
+  if (failed(check(encodeTcgen05InstrDescF16(ab, MmaElem::F32, bm, bn, ctaGroup), id)))
+    return failure();
+  idesc = (uint32_t)id;
+  uint64_t cols = 0;
+  if (failed(check(tmemAllocColumns(accs * bn), cols)))
+    return failure();
+  tmemCols = cols;
+  int64_t outBytes = byteWidth(outType);
+  chunkCols = 128 / outBytes;
+  if (bn % chunkCols != 0)
+    return r.emitOpError() << "tile N = " << bn << " of " << outType
+                           << " is not a whole number of 128-byte column chunks";
+  chunks = bn / chunkCols;
+  epiBuffers = std::max<int64_t>(1, v.epilogueOp.getSmemBytes() / (ctaRows * 128));
+  if (v.epilogueOp.getSmemBytes() < ctaRows * 128)
+    return v.epilogueOp.emitOpError() << "the tcgen05 epilogue needs " << ctaRows * 128
+                                      << " bytes of shared memory, not "
+                                      << v.epilogueOp.getSmemBytes();
+
+  b.setInsertionPointToEnd(module.getBody());
+  Type g = b.ptr(1), generic = b.ptr(0), i32 = b.i32(), f32 = b.f32();
+  auto typeName = [](Type t) { return t.isF16() ? "f16" : t.isBF16() ? "bf16" : "f32"; };
+  auto tmapFields = [&](Type elem, StringRef inner, StringRef outer, int64_t innerBox,
+                        int64_t rows, int64_t swizzle) {
+    SmallVector<NamedAttribute> extra;
+    extra.push_back(b.getNamedAttr("elem", b.getStringAttr(typeName(elem))));
+    extra.push_back(b.getNamedAttr(
+        "dims", b.getArrayAttr({b.getStringAttr(inner), b.getStringAttr(outer)})));
+    extra.push_back(b.getNamedAttr("box", b.getDenseI64ArrayAttr({innerBox, rows})));
+    extra.push_back(b.getNamedAttr("swizzle", b.getI64IntegerAttr(swizzle)));
+    extra.push_back(b.getNamedAttr("l2_promotion", b.getI64IntegerAttr(256)));
+    extra.push_back(b.getNamedAttr("oob_fill", b.getStringAttr("zero")));
+    return extra;
+  };
+  SmallVector<KernelParam> params = {
+      {"tmap_A", "tensormap", "A", "", generic,
+       tmapFields(r.getAType(), "K", "M", bk, ctaRows, rowBytes), true},
+      {"tmap_B", "tensormap", "B", "", generic,
+       tmapFields(r.getBType(), "K", "N", bk, bRows, rowBytes), true},
+      {"tmap_D", "tensormap", "D", "", generic,
+       tmapFields(outType, "N", "M", chunkCols, ctaRows, 128), true},
+      {"C", "ptr", "C", "", g},
+      {"D", "ptr", "D", "", g},
+      {"M", "i32", "", "M", i32},
+      {"N", "i32", "", "N", i32},
+      {"K", "i32", "", "K", i32},
+      {"alpha", "f32", "", "alpha", f32},
+      {"beta", "f32", "", "beta", f32}};
+  LLVM::LLVMFuncOp func = createKernel(b, v, params);
+  func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
+  if (pair) {
+    // The grid rule counts CTAs: a pair's 256-row tile is two 128-row CTA tiles. The kernel
+    // loops over the pair's tiles, so any grid is correct; this one gives about one per pair.
+    func->setAttr("tilegen.tile", b.getDenseI64ArrayAttr({ctaRows, bn}));
+  }
+  int64_t perChunk = 16 / elemBytes;
+  addConstraint(func, "K", perChunk,
+                "K must be a multiple of " + std::to_string(perChunk) +
+                    ": TMA needs the row strides of A and B (K elements) to be multiples of 16 "
+                    "bytes");
+  int64_t perRow = 16 / outBytes;
+  addConstraint(func, "N", perRow,
+                "N must be a multiple of " + std::to_string(perRow) +
+                    ": the TMA store needs the row stride of D (N elements) to be a multiple "
+                    "of 16 bytes");
+  Block &entry = func.getBody().front();
+  tmapA = entry.getArgument(0), tmapB = entry.getArgument(1), tmapD = entry.getArgument(2),
+  ptrC = entry.getArgument(3), ptrD = entry.getArgument(4), M = entry.getArgument(5),
+  N = entry.getArgument(6), K = entry.getArgument(7), alpha = entry.getArgument(8),
+  beta = entry.getArgument(9);
+
+  tid = NVVM::ThreadIdXOp::create(b, i32);
+  Value warp = b.divu(tid, 32);
+  Value smem = dynamicSmemBase(b, module);
+  ring = b.gep(smem, b.c32(r.getOffset()));
+  epi = b.gep(smem, b.c32(v.epilogueOp.getOffset()));
+  Value barBase = b.gep(smem, b.c32(r.getBarrierOffset()));
+  full = Barriers{barBase};
+  empty = Barriers{b.gep(barBase, b.c32(8 * stages))};
+  accFull = Barriers{b.gep(barBase, b.c32(16 * stages))};
+  accEmpty = Barriers{b.gep(barBase, b.c32(16 * stages + 8 * accs))};
+  rank = pair ? (Value)NVVM::ClusterId::create(b, i32) : b.c32(0);
+
+  // Set-up: thread 0 initialises the barriers; warp 1 allocates TMEM and writes its address to
+  // the first word of the epilogue buffer (dead once everyone has read it: a second barrier
+  // separates the reads from the epilogue's first writes).
+  {
+    auto init = scf::IfOp::create(b, b.eq(tid, 0), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&init.getThenRegion().front());
+    for (int64_t s = 0; s < stages; ++s) {
+      NVVM::MBarrierInitOp::create(b, full.at(b, s), b.c32(1), Value());
+      NVVM::MBarrierInitOp::create(b, empty.at(b, s), b.c32(1), Value());
+    }
+    for (int64_t a = 0; a < accs; ++a) {
+      NVVM::MBarrierInitOp::create(b, accFull.at(b, a), b.c32(1), Value());
+      // One arrival per epilogue warp, of both CTAs in a pair (the leader's is the one used).
+      NVVM::MBarrierInitOp::create(b, accEmpty.at(b, a), b.c32(4 * ctaGroup), Value());
+    }
+    NVVM::FenceMbarrierInitOp::create(b);
+  }
+  {
+    auto alloc = scf::IfOp::create(b, b.eq(warp, 1), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&alloc.getThenRegion().front());
+    NVVM::Tcgen05AllocOp::create(b, epi, b.c32(tmemCols), group());
+    NVVM::Tcgen05RelinquishAllocPermitOp::create(b, group());
+  }
+  fence(NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+  NVVM::Barrier0Op::create(b);
+  fence(NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+  tmem = LLVM::LoadOp::create(b, i32, epi, 4);
+  if (pair) {
+    // Every barrier of both CTAs is initialised before either CTA signals the other's.
+    NVVM::ClusterArriveOp::create(b, b.getUnitAttr());
+    NVVM::ClusterWaitOp::create(b, b.getUnitAttr());
+  } else {
+    NVVM::Barrier0Op::create(b);
+  }
+
+  Value tilesM = b.ceilDiv(M, bm), tilesN = b.ceilDiv(N, bn);
+  Value numTiles = b.mul(tilesM, tilesN), kTiles = b.ceilDiv(K, bk);
+  Value bid = NVVM::BlockIdXOp::create(b, i32), grid = NVVM::GridDimXOp::create(b, i32);
+  // A pair shares its tile sequence: cluster c of the 1-D grid takes tiles c, c + clusters...
+  Value first = b.divu(bid, ctaGroup), step = b.divu(grid, ctaGroup);
+  auto isProducer = scf::IfOp::create(b, b.eq(warp, 0), true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&isProducer.getThenRegion().front());
+    producer(first, step, numTiles, tilesM, tilesN, kTiles);
+    b.setInsertionPointToStart(&isProducer.getElseRegion().front());
+    auto isMma = scf::IfOp::create(b, b.eq(warp, 1), true);
+    b.setInsertionPointToStart(&isMma.getThenRegion().front());
+    {
+      // In a pair only the leader issues; the peer's MMA warp just holds its TMEM.
+      OpBuilder::InsertionGuard g2(b);
+      if (pair) {
+        auto lead = scf::IfOp::create(b, b.eq(rank, 0), false);
+        b.setInsertionPointToStart(&lead.getThenRegion().front());
+      }
+      mmaIssuer(first, step, numTiles, kTiles);
+    }
+    b.setInsertionPointToStart(&isMma.getElseRegion().front());
+    epilogue(first, step, numTiles, tilesM, tilesN, kTiles);
+  }
+  // Teardown: every TMEM read and remote arrival is done before warp 1 frees the columns.
+  NVVM::SyncWarpOp::create(b, b.c32(-1));
+  fence(NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
+  if (pair) {
+    NVVM::ClusterArriveOp::create(b, b.getUnitAttr());
+    NVVM::ClusterWaitOp::create(b, b.getUnitAttr());
+  } else {
+    NVVM::Barrier0Op::create(b);
+  }
+  {
+    auto dealloc = scf::IfOp::create(b, b.eq(warp, 1), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&dealloc.getThenRegion().front());
+    fence(NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    NVVM::Tcgen05DeallocOp::create(b, tmemPtr(b.c32(0), b.c32(0)), b.c32(tmemCols), group());
+  }
+  LLVM::ReturnOp::create(b, ValueRange{});
+  return success();
+}
+
 LogicalResult lowering::lowerTcgen05(PipelineView &view, ModuleOp module) {
-  return view.op.emitOpError()
-         << "not supported yet: the tcgen05 lowering for target " << view.target.name()
-         << "; use schedule = multistage for the mma.sync lowering on this target";
+  Tcgen05Emitter emitter(view, module);
+  return emitter.emit();
 }

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Compiles every example in EXAMPLES to a cubin (ptxas included) for each mma.sync target and
-# prints one line per (example, target). Warp-specialised examples are sm_90a-only: they are
-# compiled for sm_90a, and "not supported yet" from the lowering counts as skipped until the
-# wgmma lowering lands. A ring that does not fit a target's shared memory is skipped, not failed.
+# prints one line per (example, target). Examples named *sm100a* are tcgen05 kernels: compiled for
+# sm_100a and sm_103a. Other warp-specialised examples are sm_90a-only: they are compiled for
+# sm_90a. "not supported yet" from a lowering counts as skipped. A ring that does not fit a target's shared memory is skipped, not failed.
 # Exits 1 if anything else fails. Usage: assemble-examples.sh TILEGEN EXAMPLES OUTDIR
 set -u
 tilegen=$1 examples=$2 out=$3
 status=0
 for ex in "$examples"/*.mlir; do
   name=$(basename "$ex" .mlir)
-  if grep -q 'schedule *= *warp_specialized' "$ex"; then
+  if [[ $name == *sm100a* ]]; then
+    targets="sm_100a sm_103a"
+  elif grep -q 'schedule *= *warp_specialized' "$ex"; then
     targets="sm_90a"
   else
     targets="sm_80 sm_90 sm_120a"
