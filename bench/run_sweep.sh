@@ -2,19 +2,22 @@
 # Compiles the example kernels (optional) and runs tilegen-run's check + benchmark sweep on each.
 #
 #   bench/run_sweep.sh [--compile] [--target sm_90] [--sweep square,llm,odd]
-#                      [--out out] [--build build] [--runner PATH]
-#                      [--iters 50] [--warmup 10] [--timeout 300] [EXAMPLE.mlir ...]
+#                      [--out out] [--cubins DIR] [--results DIR] [--build build] [--runner PATH]
+#                      [--iters 50] [--warmup 10] [--timeout 300] [FILE ...]
 #
-# --compile   build out/NAME.cubin + out/NAME.json from examples/*.mlir (or the files given)
+# --compile   build OUT/NAME.cubin + OUT/NAME.json from examples/*.mlir (or the .mlir FILEs given)
 #             with BUILD/bin/tilegen. Needs the MLIR build: do it on the development machine
-#             and carry out/ to the GPU machine, which has CUDA but no MLIR.
-# Without --compile, every out/*.cubin that has a manifest beside it is run.
+#             and carry the cubins to the GPU machine, which has CUDA but no MLIR
+#             (scripts/gpu-prepare.sh does this for every example and its H200 target).
+# Without --compile, the .cubin FILEs given are run, else every cubin in --cubins (default OUT)
+# that has a manifest beside it, in name order.
 #
 # Each kernel runs `tilegen-run CUBIN --sweep LIST --check --bench`, which checks every shape
 # against a reference and times it against cuBLAS, one child process per shape. Results go to
-# OUT/results/: NAME.csv and NAME.json per kernel, NAME.log (the full output), all.csv (every
-# row) and summary.md (a markdown table for bench/RESULTS.md). The exit code is the worst of the
-# runs (0 pass, 1 check failed, 2 usage, 3 CUDA error, 4 hang).
+# --results (default OUT/results): NAME.csv and NAME.json per kernel (written when its sweep
+# ends), NAME.log (the full output), all.csv (every row) and summary.md (bench/summarize.py's
+# tables for bench/RESULTS.md). The exit code is the worst of the runs (0 pass, 1 check failed,
+# 2 usage, 3 CUDA error, 4 hang).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,6 +25,8 @@ compile=0
 target=sm_90
 sweep=square,llm,odd
 out="$root/out"
+cubin_dir=""
+results=""
 build="$root/build"
 runner=""
 iters=50
@@ -29,7 +34,7 @@ warmup=10
 timeout=300
 examples=()
 
-usage() { sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -37,6 +42,8 @@ while [[ $# -gt 0 ]]; do
     --target) target="$2"; shift ;;
     --sweep) sweep="$2"; shift ;;
     --out) out="$2"; shift ;;
+    --cubins) cubin_dir="$2"; shift ;;
+    --results) results="$2"; shift ;;
     --build) build="$2"; shift ;;
     --runner) runner="$2"; shift ;;
     --iters) iters="$2"; shift ;;
@@ -49,7 +56,9 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 
-mkdir -p "$out/results"
+cubin_dir=${cubin_dir:-$out}
+results=${results:-$out/results}
+mkdir -p "$results"
 
 if [[ $compile -eq 1 ]]; then
   tilegen="$build/bin/tilegen"
@@ -60,6 +69,8 @@ if [[ $compile -eq 1 ]]; then
   if [[ ${#examples[@]} -eq 0 ]]; then
     examples=("$root"/examples/*.mlir)
   fi
+  mkdir -p "$out"
+  cubin_dir=$out
   for ex in "${examples[@]}"; do
     [[ -f "$ex" ]] || { echo "run_sweep.sh: error: no such example: $ex" >&2; exit 2; }
     name="$(basename "$ex" .mlir)"
@@ -80,24 +91,30 @@ if [[ -z "$runner" || ! -x "$runner" ]]; then
 fi
 
 shopt -s nullglob
-cubins=("$out"/*.cubin)
+cubins=()
+if [[ $compile -eq 0 && ${#examples[@]} -gt 0 ]]; then
+  cubins=("${examples[@]}")
+else
+  cubins=("$cubin_dir"/*.cubin)
+fi
 if [[ ${#cubins[@]} -eq 0 ]]; then
-  echo "run_sweep.sh: error: no cubins in $out (compile with --compile on a machine with the MLIR build)" >&2
+  echo "run_sweep.sh: error: no cubins in $cubin_dir (compile with --compile or scripts/gpu-prepare.sh on a machine with the MLIR build)" >&2
   exit 2
 fi
 
 worst=0
 for cubin in "${cubins[@]}"; do
   name="$(basename "$cubin" .cubin)"
-  if [[ ! -f "$out/$name.json" ]]; then
-    echo "== skipping $cubin: no manifest $out/$name.json beside it"
+  if [[ ! -f "${cubin%.cubin}.json" ]]; then
+    echo "== skipping $cubin: no manifest ${cubin%.cubin}.json beside it"
+    worst=2
     continue
   fi
   echo "== $name: $runner $cubin --sweep $sweep --check --bench"
   set +e
   "$runner" "$cubin" --sweep "$sweep" --check --bench --iters "$iters" --warmup "$warmup" \
-    --timeout "$timeout" --csv "$out/results/$name.csv" --json "$out/results/$name.json" \
-    2>&1 | tee "$out/results/$name.log"
+    --timeout "$timeout" --csv "$results/$name.csv" --json "$results/$name.json" \
+    2>&1 | tee "$results/$name.log"
   rc=${PIPESTATUS[0]}
   set -e
   echo "== $name: exit $rc"
@@ -105,47 +122,6 @@ for cubin in "${cubins[@]}"; do
 done
 
 # Merge the per-kernel results into all.csv and summary.md.
-python3 - "$out/results" <<'PY'
-import csv, glob, json, os, sys
-d = sys.argv[1]
-rows, header, devices = [], None, {}
-for path in sorted(glob.glob(os.path.join(d, "*.csv"))):
-    if os.path.basename(path) == "all.csv":
-        continue
-    with open(path, newline="") as f:
-        r = csv.reader(f)
-        h = next(r, None)
-        if h is None:
-            continue
-        header = header or h
-        rows += [dict(zip(h, row)) for row in r]
-    j = path[:-4] + ".json"
-    if os.path.exists(j):
-        devices.update(json.load(open(j)).get("device", {}))
-if header is None:
-    sys.exit(0)
-with open(os.path.join(d, "all.csv"), "w", newline="") as f:
-    w = csv.DictWriter(f, fieldnames=header)
-    w.writeheader()
-    w.writerows(rows)
-def num(v, fmt):
-    try:
-        return fmt.format(float(v))
-    except ValueError:
-        return "-"
-with open(os.path.join(d, "summary.md"), "w") as f:
-    if devices:
-        f.write("GPU: {gpu} ({arch}, {sms} SMs, SM clock {clock_mhz} MHz, memory clock {mem_clock_mhz} MHz), "
-                "driver {driver}, cuBLAS {cublas}\n\n".format(**{k: devices.get(k, "?") for k in
-                ["gpu", "arch", "sms", "clock_mhz", "mem_clock_mhz", "driver", "cublas"]}))
-    f.write("| kernel | M x N x K | status | rel err | worst tile | bad | ms (median) | TFLOP/s | cuBLAS TFLOP/s | ratio |\n")
-    f.write("|---|---|---|---|---|---|---|---|---|---|\n")
-    for r in rows:
-        f.write("| {} | {}x{}x{} | {} | {} | {} | {} | {} | {} | {} | {} |\n".format(
-            r["kernel"], r["m"], r["n"], r["k"], r["status"], num(r["rel_err"], "{:.2e}"),
-            num(r["worst_tile_rel_err"], "{:.2e}"), r["bad_elements"] or "-", num(r["ms_median"], "{:.3f}"),
-            num(r["tflops"], "{:.1f}"), num(r["cublas_tflops"], "{:.1f}"), num(r["ratio_vs_cublas"], "{:.3f}")))
-    f.write("\nReproduce any row with its `command` column in all.csv.\n")
-print("== wrote {} and {}".format(os.path.join(d, "all.csv"), os.path.join(d, "summary.md")))
-PY
+python3 "$root/bench/summarize.py" "$results" --write-csv "$results/all.csv" > "$results/summary.md"
+echo "== wrote $results/all.csv and $results/summary.md"
 exit $worst
