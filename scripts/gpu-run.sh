@@ -227,6 +227,10 @@ EOF
   rc=$?
   grep -E '^(PASS|FAIL|UNSUPPORTED|TIMEOUT|XPASS|UNRESOLVED):' "$log" | sed 's/^/    /'
   grep -E '^ *(Passed|Failed|Unsupported|Timed Out)' "$log" | sed 's/^ */    /'
+  if [ $rc -eq 0 ] && ! grep -q '^PASS:' "$log"; then
+    record tests "no test passed (was the GPU detected? see the UNSUPPORTED lines in tests.log)" $((SECONDS - t0))
+    return
+  fi
   case $rc in
     0) record tests ok $((SECONDS - t0)) ;;
     124) record tests "timed out (${lim}s)" $((SECONDS - t0)) ;;

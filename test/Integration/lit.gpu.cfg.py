@@ -37,4 +37,6 @@ else:
             if "H100" in out.stdout or "H200" in out.stdout:
                 config.available_features.add("sm_90-gpu")
     except (OSError, subprocess.TimeoutExpired):
-        pass
+        # No nvidia-smi: a device node is enough to try (tilegen-run says clearly if it fails).
+        if os.path.exists("/dev/nvidia0"):
+            config.available_features.add("cuda-gpu")
