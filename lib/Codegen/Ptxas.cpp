@@ -43,9 +43,15 @@ static int runCaptured(llvm::StringRef program, llvm::ArrayRef<std::string> args
 
 llvm::Expected<PtxasTool> tilegen::findPtxas(llvm::StringRef explicitPath) {
   std::string path;
-  if (const char *env = std::getenv("TILEGEN_PTXAS"))
+  if (const char *env = std::getenv("TILEGEN_PTXAS")) {
+    // An explicit choice that is wrong is reported as such, not as "not found".
+    if (!llvm::sys::fs::can_execute(env) || llvm::sys::fs::is_directory(env))
+      return llvm::createStringError(
+          llvm::Twine("TILEGEN_PTXAS=") + env +
+          " is not an executable: point it at ptxas from the CUDA toolkit 12.8 or newer, or "
+          "unset it to search PATH and /usr/local/cuda/bin; --emit=ptx works without it");
     path = env;
-  else if (!explicitPath.empty())
+  } else if (!explicitPath.empty())
     path = explicitPath.str();
   else if (auto found = llvm::sys::findProgramByName("ptxas"))
     path = *found;

@@ -23,6 +23,7 @@
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -31,6 +32,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
+
+#include <map>
 
 using namespace mlir;
 using namespace tilegen;
@@ -82,10 +85,24 @@ static void printVersion(llvm::raw_ostream &os) {
   os << "tilegen 0.1.0\n";
   os << "  LLVM/MLIR " << LLVM_VERSION_STRING << " (NVPTX backend)\n";
   auto ptxas = findPtxas();
-  if (ptxas)
+  if (ptxas) {
     os << "  ptxas " << ptxas->major << "." << ptxas->minor << " (" << ptxas->path << ": "
-       << ptxas->versionLine << ")\n";
-  else {
+       << ptxas->versionLine << ")";
+    // The targets this ptxas cannot assemble, grouped by the CUDA release each needs.
+    std::map<std::pair<unsigned, unsigned>, SmallVector<StringRef>> tooOld;
+    for (const NVTargetInfo &row : NVTarget::all()) {
+      auto need = minimumPtxasFor(*NVTarget::parse(row.name));
+      if (std::make_pair(ptxas->major, ptxas->minor) < need)
+        tooOld[need].push_back(row.name);
+    }
+    std::string sep = " (too old for ";
+    for (auto &[need, names] : tooOld) {
+      os << sep << llvm::join(names, ", ") << ": needs CUDA " << need.first << "."
+         << need.second;
+      sep = "; for ";
+    }
+    os << (tooOld.empty() ? "" : ")") << "\n";
+  } else {
     os << "  ptxas: " << llvm::toString(ptxas.takeError()) << "\n";
   }
 }
@@ -106,6 +123,18 @@ static std::string summarisePtxas(llvm::StringRef info) {
   return out;
 }
 
+/// --help lists tilegen's options and the MLIR pass-manager, context and printer options
+/// (`--mlir-print-ir-after-all`, `--mlir-timing`, ...), under their own heading; the LLVM
+/// options linked in with the NVPTX backend are hidden from --help and --help-hidden but still
+/// work.
+static void hideUnrelatedOptions() {
+  static cl::OptionCategory mlirCategory("MLIR options (pass manager, context, printer)");
+  for (auto &[name, option] : cl::getRegisteredOptions())
+    if (name.starts_with("mlir-"))
+      option->addCategory(mlirCategory);
+  cl::HideUnrelatedOptions({&category, &mlirCategory});
+}
+
 namespace tilegen {
 int explainMain(int argc, char **argv); // Explain.cpp
 } // namespace tilegen
@@ -119,6 +148,7 @@ int main(int argc, char **argv) {
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
   cl::SetVersionPrinter(printVersion);
+  hideUnrelatedOptions();
   cl::ParseCommandLineOptions(argc, argv,
                               "tilegen: GEMM pipeline descriptions to PTX and cubins\n");
 
@@ -131,6 +161,10 @@ int main(int argc, char **argv) {
   registerAllTranslations(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Diagnostics point into the description; a generic dump of the op adds nothing unless
+  // asked for (--mlir-print-op-on-diagnostic).
+  if (!cl::getRegisteredOptions().lookup("mlir-print-op-on-diagnostic")->getNumOccurrences())
+    context.printOpOnDiagnostic(false);
 
   std::string errorMessage;
   auto file = openInputFile(inputFilename, &errorMessage);
