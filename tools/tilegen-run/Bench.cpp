@@ -130,6 +130,7 @@ Error GpuSession::bench(Row &R) {
       TG_TRY(alloc("the cuBLAS output", D.Bytes, Ref));
     TG_TRY(Cu.check(Cu.cuMemcpyDtoD(Ref.Ptr, C.Ptr, C.Bytes), "cuMemcpyDtoD",
                     "copying C for cuBLAS"));
+    TG_TRY(settle("the copy of C for cuBLAS"));
     std::vector<float> Theirs;
     TG_TRY(timeLoop("cuBLAS", false,
                     [&] { return cublasGemm(Ref.Ptr, /*ForTiming=*/true); },

@@ -217,6 +217,7 @@ Error GpuSession::check(Row &R, bool &Passed) {
   // Run the kernel on the poisoned D.
   TG_TRY(Cu.check(Cu.cuMemsetD8(D.Ptr, 0xFF, D.Bytes), "cuMemsetD8",
                   "poisoning D"));
+  TG_TRY(settle("the poisoning of D"));
   reportPhase("first launch of kernel " + Man.Kernel + " (--check)", true);
   TG_TRY(launch());
   TG_TRY(sync("the --check launch"));
@@ -259,6 +260,7 @@ Error GpuSession::check(Row &R, bool &Passed) {
                    D.Bytes, Ref));
     TG_TRY(Cu.check(Cu.cuMemcpyDtoD(Ref.Ptr, C.Ptr, C.Bytes), "cuMemcpyDtoD",
                     "copying C for cuBLAS"));
+    TG_TRY(settle("the copy of C for cuBLAS"));
     reportPhase("cuBLAS reference", true);
     TG_TRY(cublasGemm(Ref.Ptr, /*ForTiming=*/false));
     TG_TRY(Cu.check(Cu.cuStreamSynchronize(Stream), "cuStreamSynchronize",

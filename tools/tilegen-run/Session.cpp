@@ -441,6 +441,7 @@ Error GpuSession::prepare(const Problem &Size) {
   }
   TG_TRY(Cu.check(Cu.cuMemsetD8(D.Ptr, 0xFF, D.Bytes), "cuMemsetD8",
                   "poisoning D"));
+  TG_TRY(settle("the uploads of A, B, C and the poisoning of D"));
   reportPhase("building kernel parameters", false);
   return buildParams();
 }
@@ -484,6 +485,15 @@ Error GpuSession::capPersistentClusters() {
   if (Clusters > 0 && Fit < Grid)
     Grid = Fit;
   return Error::success();
+}
+
+/// cuMemcpyHtoD from pageable memory, cuMemsetD8 and cuMemcpyDtoD run on the legacy stream and
+/// may still be in flight when they return; kernels run on a non-blocking stream that does not
+/// wait for them. Without this, a kernel can read inputs still being copied or have its output
+/// overwritten by the poisoning memset (seen on the H200 with several runner processes sharing
+/// the GPU).
+Error GpuSession::settle(const std::string &What) {
+  return Cu.check(Cu.cuCtxSynchronize(), "cuCtxSynchronize", "waiting for " + What);
 }
 
 Error GpuSession::launch() {

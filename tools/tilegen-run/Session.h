@@ -82,6 +82,7 @@ private:
   Error encodeTensorMap(const Param &Pa, size_t Index, void *Out);
   CUdeviceptr tensorPtr(Tensor T) const;
   /// Launches the kernel once on Stream (asynchronous).
+  Error settle(const std::string &What);
   Error capPersistentClusters();
   Error launch();
   /// Waits for Stream; a failure here is the kernel's fault.
