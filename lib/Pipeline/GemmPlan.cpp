@@ -24,6 +24,8 @@ static std::string listString(ArrayRef<int64_t> v) {
 }
 
 static std::string kib(int64_t bytes) {
+  if (bytes < 1024)
+    return std::to_string(bytes) + " B";
   if (bytes % 1024 == 0)
     return std::to_string(bytes / 1024) + " KB";
   return llvm::formatv("{0:F1} KB", bytes / 1024.0).str();
@@ -67,36 +69,65 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   int64_t clusterSize = cluster[0] * cluster[1] * cluster[2];
 
   // Which tensor-core family: an explicit MMA shape or schedule decides, else the target's
-  // newest.
+  // newest. An explicit shape must be one instruction of a family the target has, and the one
+  // the lowering issues.
   ArrayRef<int64_t> mma = op.getMma();
   StringRef schedule = op.getSchedule();
   if (!mma.empty()) {
-    if (mma[0] == 16 && mma[1] == 8 && mma[2] == 16)
+    int64_t m = mma[0], n = mma[1], k = mma[2], ctaGroup = op.getCtaGroup();
+    std::string shape = listString(mma);
+    bool mmaSyncShape = m == 16 && n == 8 && k == 16;
+    bool nInRange = n % 8 == 0 && n >= 8 && n <= 256;
+    bool wgmmaShape = m == 64 && k == 16 && nInRange;
+    bool tcgen05Shape =
+        k == 16 && nInRange && (ctaGroup == 1 ? (m == 64 || m == 128) : (m == 128 || m == 256));
+    if (mmaSyncShape && target.hasMmaSync())
       p.family = MmaFamily::MmaSync;
-    else if (mma[0] == 64 && !target.hasTcgen05())
+    else if (tcgen05Shape && target.hasTcgen05())
+      p.family = MmaFamily::Tcgen05;
+    else if (wgmmaShape && target.hasWgmma())
       p.family = MmaFamily::Wgmma;
-    else if (mma[0] == 64 || mma[0] == 128 || mma[0] == 256)
-      p.family = target.hasTcgen05() ? MmaFamily::Tcgen05 : MmaFamily::Wgmma;
+    else if (target.hasTcgen05())
+      return fail() << "mma = " << shape << " is no tcgen05.mma shape with cta_group = "
+                    << ctaGroup << " on target " << tname << " (" << target.familiesString()
+                    << "); bf16/f16 shapes are m16n8k16 (mma.sync) and, for tcgen05, M = 64 or "
+                       "128 (cta_group 1) or 128 or 256 (cta_group 2), N a multiple of 8 from 8 "
+                       "to 256, K = 16";
+    else if (wgmmaShape)
+      return fail() << "mma = " << shape << " is a wgmma shape (m64nNk16); target " << tname
+                    << " has " << target.familiesString()
+                    << ": wgmma exists only on sm_90a (ptxas would reject every wgmma "
+                       "instruction)";
+    else if (tcgen05Shape)
+      return fail() << "mma = " << shape << " is a tcgen05.mma shape (M = " << m
+                    << "), which needs tcgen05 (sm_100a family); target " << tname << " has "
+                    << target.familiesString()
+                    << (target.hasWgmma() ? ", whose wgmma is m64nNk16 (M = 64)" : "");
     else
-      return fail() << "mma = " << listString(mma) << " is no tensor-core instruction shape "
-                    << "on target " << tname << " (" << target.familiesString()
-                    << "); bf16/f16 shapes are m16n8k16 (mma.sync), m64nNk16 (wgmma), "
-                       "m64/m128/m256 x nN x k16 (tcgen05)";
+      return fail() << "mma = " << shape << " is no tensor-core instruction shape on target "
+                    << tname << " (" << target.familiesString()
+                    << "); bf16/f16 shapes are m16n8k16 (mma.sync), m64nNk16 with N a multiple "
+                       "of 8 from 8 to 256 (wgmma), M = 64 or 128 (cta_group 1) or 128 or 256 "
+                       "(cta_group 2) x nN x k16 (tcgen05)";
+    // The lowerings issue one instruction across the tile's N (wgmma) or the whole tile
+    // (tcgen05).
+    if (p.family == MmaFamily::Wgmma && n != p.tileN)
+      return fail() << "not supported yet: mma = " << shape << " with tile N = " << p.tileN
+                    << " on target " << tname
+                    << ": the wgmma lowering issues one m64nNk16 across the tile's N, so N = "
+                       "tile N (mma = [64, "
+                    << p.tileN << ", 16])";
+    if (p.family == MmaFamily::Tcgen05 && (m != p.tileM || n != p.tileN))
+      return fail() << "not supported yet: mma = " << shape << " with tile = "
+                    << listString(op.getTile()) << " on target " << tname
+                    << ": the tcgen05 lowering issues one tcgen05.mma over the whole tile, so M "
+                       "= tile M and N = tile N (mma = ["
+                    << p.tileM << ", " << p.tileN << ", 16])";
   } else if (schedule == "multistage") {
     p.family = MmaFamily::MmaSync;
   } else {
     p.family = target.preferredFamily();
   }
-  if (p.family == MmaFamily::Wgmma && !target.hasWgmma()) {
-    if (!mma.empty())
-      return fail() << "mma = " << listString(mma) << " is a wgmma shape (m64nNk16); target "
-                    << tname << " has " << target.familiesString()
-                    << ": wgmma exists only on sm_90a (ptxas would reject every wgmma "
-                       "instruction)";
-  }
-  if (p.family == MmaFamily::Tcgen05 && !target.hasTcgen05())
-    return fail() << "mma = " << listString(mma) << " needs tcgen05 (sm_100a family); target "
-                  << tname << " has " << target.familiesString();
   if (schedule == "warp_specialized" && p.family == MmaFamily::MmaSync) {
     if (!mma.empty())
       return fail() << "schedule = warp_specialized needs wgmma or tcgen05, but mma = "
@@ -112,16 +143,22 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   if (op.getCtaGroup() == 2 && !target.hasCtaGroup2())
     return fail() << "cta_group = 2 needs tcgen05 (sm_100a family); target " << tname
                   << " has " << target.familiesString();
-  if (clusterSize > target.maxClusterSize())
-    return fail() << "cluster = " << listString(cluster) << " has " << clusterSize
-                  << " CTAs; target " << tname << " allows at most " << target.maxClusterSize()
-                  << (target.maxClusterSize() == 1
-                          ? " (no TMA multicast on GeForce Blackwell: clusters are 1x1x1)"
-                          : " (portable cluster size)");
+  // Multicast first: it needs a cluster, so on a target pinned to 1x1x1 clusters the cluster
+  // rule would otherwise hide the reason.
   if (op.getMulticast() != "none" && !target.hasTmaMulticast())
     return fail() << "multicast = " << op.getMulticast()
                   << " needs TMA multicast across a cluster; target " << tname
-                  << " has no multicast hardware";
+                  << " has no multicast hardware"
+                  << (target.major() < 9 ? " (no TMA or thread-block clusters before sm_90)"
+                                         : " (GeForce Blackwell: clusters are pinned to 1x1x1)");
+  if (clusterSize > target.maxClusterSize())
+    return fail() << "cluster = " << listString(cluster) << " has " << clusterSize
+                  << " CTAs; target " << tname << " allows at most " << target.maxClusterSize()
+                  << (target.maxClusterSize() > 1 ? " (portable cluster size)"
+                      : target.major() < 9
+                          ? " (no thread-block clusters before sm_90)"
+                          : " (GeForce Blackwell has no TMA multicast: clusters are pinned to "
+                            "1x1x1)");
   StringRef copy = op.getCopy();
   if (copy == "tma" && !target.hasTma())
     return fail() << "copy = tma needs cp.async.bulk.tensor (sm_90+); target " << tname
@@ -254,6 +291,8 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
       return fail() << "tile N = " << p.tileN << " is no tcgen05.mma N for M = " << ctaM
                     << " on target " << tname << ": N must be a multiple of " << nStep
                     << " from " << nStep << " to 256";
+    // A guard: unreachable while accumulators <= 2 and N <= 256 (at most 512 columns); it
+    // fires if a wider N is ever allowed.
     int64_t columns = p.accumulators * p.tileN;
     if (columns > (int64_t)target.tmemColumns())
       return fail() << "accumulators = " << p.accumulators << " x tile N = " << p.tileN
@@ -298,6 +337,8 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   if (p.tileK % p.mmaK != 0)
     return fail() << "tile K = " << p.tileK << " is not a multiple of the MMA K = " << p.mmaK
                   << " (" << stringifyMmaFamily(p.family) << " on target " << tname << ")";
+  // A guard: every accepted operand type is 2 bytes and K is a multiple of 16 by now; it fires
+  // if a 1-byte type (fp8) is ever accepted.
   if (p.tileK * elemBytes % 32 != 0)
     return fail() << "tile K = " << p.tileK << " gives K-slices of " << p.tileK * elemBytes
                   << " bytes per row; tilegen needs a multiple of 32 bytes";
@@ -331,7 +372,11 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                     << "2 stages x " << kib(m.slotBytes) << " (A " << kib(m.aSliceBytes)
                     << " + B " << kib(m.bSliceBytes) << ")"
                     << (m.epilogueBytes ? " + epilogue " + kib(m.epilogueBytes) : "")
-                    << " = " << kib(p.smemFor(2)) << " > " << kib(budget);
+                    << (p.family != MmaFamily::MmaSync
+                            ? " + barriers " + kib(p.smemFor(2) - m.ringOffset -
+                                                   2 * m.slotBytes - m.epilogueBytes)
+                            : "")
+                    << " = " << kib(p.smemFor(2)) << " > " << kib(budget) << " per block";
     p.stages = std::min(want, fit);
   } else {
     p.stages = op.getStages();
@@ -345,7 +390,11 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                   << p.stages << " stages x " << kib(m.slotBytes) << " (A "
                   << kib(m.aSliceBytes) << " + B " << kib(m.bSliceBytes) << ")"
                   << (m.epilogueBytes ? " + epilogue " + kib(m.epilogueBytes) : "")
-                  << (p.family != MmaFamily::MmaSync ? " + barriers" : "") << " = "
+                  << (p.family != MmaFamily::MmaSync
+                          ? " + barriers " + kib(need - m.ringOffset - p.stages * m.slotBytes -
+                                                 m.epilogueBytes)
+                          : "")
+                  << " = "
                   << kib(need) << " > " << kib(budget) << " per block";
   // Ring, then the epilogue buffers (1024-byte aligned for the 128-byte TMA swizzle), then the
   // barriers.

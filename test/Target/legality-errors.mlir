@@ -2,11 +2,9 @@
 // Each case names its own target in the `target` field (the pass option is empty, so the field is used); target-option.mlir covers --tile-check-target=target=.
 // RUN: %tilegen-opt %s --tile-check-target -split-input-file -verify-diagnostics
 //
-// Not covered because resolveGemm cannot reach them today:
-// the TMEM-column rule (accumulators <= 2 and N <= 256 keep columns <= 512), `mma = ... needs tcgen05`
-// (the tcgen05 family is chosen only on tcgen05 targets), `multicast = ... needs TMA multicast` (every
-// target without multicast allows only 1x1x1 clusters, and multicast needs a cluster), and the
-// 32-byte K-slice rule (every accepted operand type is 2 bytes and K is a multiple of 16).
+// Not covered because resolveGemm cannot reach them today (both are kept as guards):
+// the TMEM-column rule (accumulators <= 2 and N <= 256 keep columns <= 512) and the 32-byte
+// K-slice rule (every accepted operand type is 2 bytes and K is a multiple of 16).
 
 // f32 operands (no TF32 MMA yet)
 // expected-error @+1 {{'tile.gemm' op field 'a' is f32: f32 operands need a TF32 MMA, which tilegen does not support yet; use bf16 or f16 (target sm_90)}}
@@ -15,8 +13,44 @@ tile.gemm @g { a = f32 row, b = f32 col, c = f32 row, tile = [128, 128, 32], tar
 // -----
 
 // an MMA shape no target has
-// expected-error @+1 {{'tile.gemm' op mma = [16, 8, 8] is no tensor-core instruction shape on target sm_90a (mma.sync, wgmma); bf16/f16 shapes are m16n8k16 (mma.sync), m64nNk16 (wgmma), m64/m128/m256 x nN x k16 (tcgen05)}}
+// expected-error @+1 {{'tile.gemm' op mma = [16, 8, 8] is no tensor-core instruction shape on target sm_90a (mma.sync, wgmma); bf16/f16 shapes are m16n8k16 (mma.sync), m64nNk16 with N a multiple of 8 from 8 to 256 (wgmma), M = 64 or 128 (cta_group 1) or 128 or 256 (cta_group 2) x nN x k16 (tcgen05)}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], mma = [16, 8, 8], target = "sm_90a" }
+
+// -----
+
+// M = 64 but N and K fit no wgmma (N a multiple of 8, K = 16)
+// expected-error @+1 {{'tile.gemm' op mma = [64, 7, 3] is no tensor-core instruction shape on target sm_90a (mma.sync, wgmma); bf16/f16 shapes are m16n8k16 (mma.sync), m64nNk16 with N a multiple of 8 from 8 to 256 (wgmma), M = 64 or 128 (cta_group 1) or 128 or 256 (cta_group 2) x nN x k16 (tcgen05)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64], mma = [64, 7, 3], target = "sm_90a" }
+
+// -----
+
+// a tcgen05 shape (M = 128) on sm_90a, whose wgmma is M = 64
+// expected-error @+1 {{'tile.gemm' op mma = [128, 128, 16] is a tcgen05.mma shape (M = 128), which needs tcgen05 (sm_100a family); target sm_90a has mma.sync, wgmma, whose wgmma is m64nNk16 (M = 64)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64], mma = [128, 128, 16], target = "sm_90a" }
+
+// -----
+
+// a tcgen05 shape on sm_90 (no wgmma either)
+// expected-error @+1 {{'tile.gemm' op mma = [128, 128, 16] is a tcgen05.mma shape (M = 128), which needs tcgen05 (sm_100a family); target sm_90 has mma.sync}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64], mma = [128, 128, 16], target = "sm_90" }
+
+// -----
+
+// a wgmma N other than the tile's N (the lowering issues one wgmma across the tile's N)
+// expected-error @+1 {{'tile.gemm' op not supported yet: mma = [64, 64, 16] with tile N = 128 on target sm_90a: the wgmma lowering issues one m64nNk16 across the tile's N, so N = tile N (mma = [64, 128, 16])}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64], mma = [64, 64, 16], target = "sm_90a" }
+
+// -----
+
+// M = 64 is no tcgen05.mma with cta_group = 2
+// expected-error @+1 {{'tile.gemm' op mma = [64, 128, 16] is no tcgen05.mma shape with cta_group = 2 on target sm_100a (mma.sync, tcgen05); bf16/f16 shapes are m16n8k16 (mma.sync) and, for tcgen05, M = 64 or 128 (cta_group 1) or 128 or 256 (cta_group 2), N a multiple of 8 from 8 to 256, K = 16}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [256, 128, 64], mma = [64, 128, 16], cta_group = 2, cluster = [2, 1, 1], target = "sm_100a" }
+
+// -----
+
+// a tcgen05 shape other than the tile's (the lowering issues one tcgen05.mma over the whole tile)
+// expected-error @+1 {{'tile.gemm' op not supported yet: mma = [128, 64, 16] with tile = [128, 128, 64] on target sm_100a: the tcgen05 lowering issues one tcgen05.mma over the whole tile, so M = tile M and N = tile N (mma = [128, 128, 16])}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64], mma = [128, 64, 16], target = "sm_100a" }
 
 // -----
 
@@ -62,9 +96,27 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [256, 128, 64], 
 
 // -----
 
-// cluster multicast on sm_120 (its clusters are 1x1x1, so the cluster is what is reported)
-// expected-error @+1 {{'tile.gemm' op cluster = [2, 1, 1] has 2 CTAs; target sm_120 allows at most 1 (no TMA multicast on GeForce Blackwell: clusters are 1x1x1)}}
+// cluster multicast on sm_120 (the multicast is reported, not the cluster it needs)
+// expected-error @+1 {{'tile.gemm' op multicast = b needs TMA multicast across a cluster; target sm_120 has no multicast hardware (GeForce Blackwell: clusters are pinned to 1x1x1)}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64], cluster = [2, 1, 1], multicast = b, target = "sm_120" }
+
+// -----
+
+// cluster multicast on sm_80
+// expected-error @+1 {{'tile.gemm' op multicast = a needs TMA multicast across a cluster; target sm_80 has no multicast hardware (no TMA or thread-block clusters before sm_90)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64], cluster = [1, 2, 1], multicast = a, target = "sm_80" }
+
+// -----
+
+// a cluster without multicast on sm_120
+// expected-error @+1 {{'tile.gemm' op cluster = [2, 1, 1] has 2 CTAs; target sm_120 allows at most 1 (GeForce Blackwell has no TMA multicast: clusters are pinned to 1x1x1)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64], cluster = [2, 1, 1], target = "sm_120" }
+
+// -----
+
+// a cluster on sm_89 (no clusters before sm_90)
+// expected-error @+1 {{'tile.gemm' op cluster = [2, 1, 1] has 2 CTAs; target sm_89 allows at most 1 (no thread-block clusters before sm_90)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64], cluster = [2, 1, 1], target = "sm_89" }
 
 // -----
 
@@ -177,13 +229,13 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 256, 64], 
 // -----
 
 // a ring plus epilogue staging that does not fit the 227 KB of sm_90a
-// expected-error @+1 {{'tile.gemm' op the ring does not fit in shared memory on target sm_90a: 5 stages x 48 KB (A 16 KB + B 32 KB) + epilogue 32 KB + barriers = 272.1 KB > 227 KB per block}}
+// expected-error @+1 {{'tile.gemm' op the ring does not fit in shared memory on target sm_90a: 5 stages x 48 KB (A 16 KB + B 32 KB) + epilogue 32 KB + barriers 128 B = 272.1 KB > 227 KB per block}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 256, 64], schedule = warp_specialized, stages = 5, target = "sm_90a" }
 
 // -----
 
 // stages = auto when not even two stages fit
-// expected-error @+1 {{'tile.gemm' op stages = auto: not even 2 stages fit on target sm_120: 2 stages x 128 KB (A 64 KB + B 64 KB) = 256 KB > 99 KB}}
+// expected-error @+1 {{'tile.gemm' op stages = auto: not even 2 stages fit on target sm_120: 2 stages x 128 KB (A 64 KB + B 64 KB) = 256 KB > 99 KB per block}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [256, 256, 128], schedule = multistage, warps = [4, 8], target = "sm_120" }
 
 // -----
