@@ -138,7 +138,8 @@ def Tile_RingOp : Tile_Op<"ring", [HasParent<"PipelineOp">]> {
 def Tile_AccumulatorsOp : Tile_Op<"accumulators", [HasParent<"PipelineOp">]> {
   let summary = "the accumulator buffers of the MMA role";
   let description = [{
-    `count` buffers of `shape` (the CTA tile's M x N) of `type`, held in `storage`
+    `count` buffers of `shape` (one CTA's M x N: the tile's, or with cta_group = 2 the tile's
+    M / 2 rows x N, the pair's other half in the other CTA) of `type`, held in `storage`
     (`registers` on mma.sync and wgmma, `tmem` on tcgen05). With two buffers the epilogue of
     tile t drains one while the MMA of tile t + 1 fills the other.
   }];
@@ -153,7 +154,8 @@ def Tile_RoleOp : Tile_Op<"role", [HasParent<"PipelineOp">]> {
     `name` is `producer` (fills ring slots), `mma` (waits for a full slot, issues the MMAs,
     releases the slot) or `epilogue` (drains an accumulator buffer into D). `warps` is
     [first warp, count]; roles may share warps (the multistage schedule runs all three roles in
-    every warp). `instr` names the instruction the role issues; `layout` the arrangement of its
+    every warp). `instr` names the instruction the role issues, with its shape as the instruction
+    encodes it (`tcgen05.mma.cta_group::2.m256n256k16`: the pair's M); `layout` the arrangement of its
     warps over the tile (for the mma role); `regs` a register budget per thread (0: ptxas
     decides).
   }];

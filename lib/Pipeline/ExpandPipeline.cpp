@@ -57,7 +57,9 @@ static void expand(GemmOp op, const GemmPlan &p) {
                  p.smem.ringOffset, p.smem.slotBytes, p.smem.slotBytes - p.smem.bSliceBytes,
                  mbarrierRing ? "mbarrier.full_empty" : "cp.async.groups",
                  p.smem.barrierOffset, swizzle);
-  AccumulatorsOp::create(b, loc, p.accumulators, ArrayRef<int64_t>{p.tileM, p.tileN},
+  // Per CTA, like the ring's slices: a CTA pair (cta_group = 2) splits the tile's M, each CTA
+  // holding its rows of the accumulator in its own TMEM.
+  AccumulatorsOp::create(b, loc, p.accumulators, ArrayRef<int64_t>{p.tileM / ctaGroup, p.tileN},
                          op.getAccType(),
                          p.family == MmaFamily::Tcgen05 ? "tmem" : "registers");
 
@@ -71,8 +73,10 @@ static void expand(GemmOp op, const GemmPlan &p) {
     mmaInstr = "wgmma.m64n" + std::to_string(p.mmaN) + "k16";
     break;
   case MmaFamily::Tcgen05:
+    // The instruction's shape as its descriptor encodes it: with cta_group::2, M is the pair's
+    // (128 or 256), half of it in each CTA's TMEM.
     mmaInstr = "tcgen05.mma.cta_group::" + std::to_string(ctaGroup) + ".m" +
-               std::to_string(p.mmaM / ctaGroup) + "n" + std::to_string(p.mmaN) + "k16";
+               std::to_string(p.mmaM) + "n" + std::to_string(p.mmaN) + "k16";
     break;
   }
   auto role = [&](StringRef name, int64_t first, int64_t count, StringRef instr,

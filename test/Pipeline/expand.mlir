@@ -46,9 +46,11 @@ tile.gemm @gemm { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 256, 64
 // SM100A-NEXT:    tile.schedule tiles [128, 256]
 // SM100A-NEXT:    tile.epilogue {{.*}} via "smem_tma"
 
-// A CTA pair: each CTA's ring holds half of A and half of B; two TMEM accumulators; persistent grid.
+// A CTA pair: each CTA's ring holds half of A and half of B; two TMEM accumulators of the CTA's 128
+// rows (ring and accumulators are per CTA); one tcgen05.mma.cta_group::2 with the pair's M = 256
+// (PTX ISA: M = 128 or 256 with cta_group::2, each CTA's TMEM holding M / 2 rows); persistent grid.
 // PAIR-LABEL: tile.pipeline @pair target "sm_100a" block [192, 1, 1] cluster [2, 1, 1]
 // PAIR-NEXT:    tile.ring slots {{[0-9]+}} slice_k 64 a [128, 64] bf16 "row" b [128, 64] bf16 "col"
-// PAIR-NEXT:    tile.accumulators 2 x [256, 256] f32 in "tmem"
-// PAIR:         tile.role "mma" warps [1, 1] issues "tcgen05.mma.cta_group::2.m128n256k16"
+// PAIR-NEXT:    tile.accumulators 2 x [128, 256] f32 in "tmem"
+// PAIR:         tile.role "mma" warps [1, 1] issues "tcgen05.mma.cta_group::2.m256n256k16"
 // PAIR:         tile.schedule tiles [256, 256] slice_k 64 grid "persistent"
