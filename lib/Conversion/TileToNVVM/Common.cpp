@@ -168,6 +168,14 @@ void lowering::addConstraint(LLVM::LLVMFuncOp func, StringRef dim, int64_t multi
   func->setAttr("tilegen.constraints", b.getArrayAttr(all));
 }
 
+void lowering::addTmaConstraints(LLVM::LLVMFuncOp func, int64_t elemBytes, int64_t outBytes) {
+  addConstraint(func, "K", 16 / elemBytes,
+                "TMA needs the row strides of A and B (K elements) to be multiples of 16 bytes");
+  addConstraint(func, "N", 16 / outBytes,
+                "the TMA store needs the row stride of D (N elements) to be a multiple of 16 "
+                "bytes");
+}
+
 Value lowering::dynamicSmemBase(KernelBuilder &b, ModuleOp module) {
   static constexpr StringLiteral kName = "__tilegen_smem";
   if (!module.lookupSymbol(kName)) {

@@ -87,6 +87,9 @@ struct KernelParam {
 mlir::LLVM::LLVMFuncOp createKernel(KernelBuilder &b, PipelineView &view,
                                     llvm::ArrayRef<KernelParam> params);
 
+/// The constraints of kernels that load A and B (K-major) and store D with TMA.
+void addTmaConstraints(mlir::LLVM::LLVMFuncOp func, int64_t elemBytes, int64_t outBytes);
+
 /// The dynamic shared-memory base of the module (declares the extern array once).
 mlir::Value dynamicSmemBase(KernelBuilder &b, mlir::ModuleOp module);
 

@@ -228,12 +228,14 @@ LogicalResult MmaSyncEmitter::emit() {
   LLVM::LLVMFuncOp func = createKernel(b, v, params);
   // 16-byte copies need every row of a contiguous dimension to start 16-byte aligned.
   int64_t perChunk = 16 / eb;
-  std::string why = " must be a multiple of " + std::to_string(perChunk) +
-                    " so that every row starts 16-byte aligned for 16-byte cp.async";
-  addConstraint(func, a.kContiguous ? "K" : "M", perChunk,
-                std::string("row stride of A (") + (a.kContiguous ? "K" : "M") + ")" + why);
+  auto why = [](StringRef operand, StringRef dim) {
+    return ("16-byte cp.async copies need every row of " + operand + " (" + dim +
+            " elements) to start 16-byte aligned")
+        .str();
+  };
+  addConstraint(func, a.kContiguous ? "K" : "M", perChunk, why("A", a.kContiguous ? "K" : "M"));
   addConstraint(func, bl.kContiguous ? "K" : "N", perChunk,
-                std::string("row stride of B (") + (bl.kContiguous ? "K" : "N") + ")" + why);
+                why("B", bl.kContiguous ? "K" : "N"));
   Block &entry = func.getBody().front();
   ptrA = entry.getArgument(0), ptrB = entry.getArgument(1), ptrC = entry.getArgument(2),
   ptrD = entry.getArgument(3), M = entry.getArgument(4), N = entry.getArgument(5),

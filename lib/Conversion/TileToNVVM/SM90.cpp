@@ -389,16 +389,7 @@ LogicalResult WgmmaEmitter::emit() {
   LLVM::LLVMFuncOp func = createKernel(b, v, params);
   // One CTA per SM: the register cap at entry that setmaxnreg redistributes.
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
-  int64_t perChunk = 16 / elemBytes;
-  addConstraint(func, "K", perChunk,
-                "K must be a multiple of " + std::to_string(perChunk) +
-                    ": TMA needs the row strides of A and B (K elements) to be multiples of 16 "
-                    "bytes");
-  int64_t perRow = 16 / byteWidth(outType);
-  addConstraint(func, "N", perRow,
-                "N must be a multiple of " + std::to_string(perRow) +
-                    ": the TMA store needs the row stride of D (N elements) to be a multiple "
-                    "of 16 bytes");
+  addTmaConstraints(func, elemBytes, byteWidth(outType));
   Block &entry = func.getBody().front();
   tmapA = entry.getArgument(0), tmapB = entry.getArgument(1), tmapD = entry.getArgument(2),
   ptrC = entry.getArgument(3), ptrD = entry.getArgument(4), M = entry.getArgument(5),
