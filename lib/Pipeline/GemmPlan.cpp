@@ -311,6 +311,11 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                     << " with cta_group = " << op.getCtaGroup() << " on target " << tname
                     << " (the tcgen05 lowering takes cluster = [" << op.getCtaGroup()
                     << ", 1, 1]; TMA multicast is not lowered yet)";
+    if (op.getMulticast() != "none")
+      return fail() << "not supported yet: multicast = " << op.getMulticast()
+                    << " with tcgen05 on target " << tname
+                    << " (a CTA pair shares B through cta_group = 2; TMA multicast across "
+                       "clusters is not lowered yet)";
     int64_t rowBytes = p.tileK * elemBytes;
     if (rowBytes != 32 && rowBytes != 64 && rowBytes != 128)
       return fail() << "tile K = " << p.tileK << " gives K-slice rows of " << rowBytes

@@ -39,3 +39,8 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 col, tile = [128, 128, 64], 
 
 // expected-error @+1 {{'tile.gemm' op tile N = 32 of 'bf16' is not a whole number of 128-byte column chunks, which the TMA-store epilogue writes (target sm_100a)}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 32, 64], target = "sm_100a" }
+
+// -----
+
+// expected-error @+1 {{'tile.gemm' op not supported yet: multicast = a with tcgen05 on target sm_100a (a CTA pair shares B through cta_group = 2; TMA multicast across clusters is not lowered yet)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [256, 256, 64], cta_group = 2, cluster = [2, 1, 1], multicast = a, target = "sm_100a" }
