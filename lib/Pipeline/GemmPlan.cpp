@@ -339,6 +339,14 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     break;
   }
   }
+  // The warp-specialised lowerings fix their warp layout; a different request is an error, not
+  // something to ignore.
+  if (ArrayRef<int64_t> warps = op.getWarps();
+      !warps.empty() && (warps[0] != p.warpsM || warps[1] != p.warpsN))
+    return fail() << "not supported yet: warps = " << listString(warps) << " with "
+                  << stringifyMmaFamily(p.family) << " on target " << tname << " (the "
+                  << stringifyMmaFamily(p.family) << " lowering uses warps = ["
+                  << p.warpsM << ", " << p.warpsN << "]; leave the field out)";
   if (p.tileK % p.mmaK != 0)
     return fail() << "tile K = " << p.tileK << " is not a multiple of the MMA K = " << p.mmaK
                   << " (" << stringifyMmaFamily(p.family) << " on target " << tname << ")";

@@ -243,3 +243,9 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [256, 256, 128],
 // an unknown target
 // expected-error @+1 {{'tile.gemm' op unknown target 'sm_91'; known targets: sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100a, sm_103a, sm_120, sm_120a}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], target = "sm_91" }
+
+// -----
+
+// a warp layout the wgmma lowering does not use
+// expected-error @+1 {{'tile.gemm' op not supported yet: warps = [4, 2] with wgmma on target sm_90a (the wgmma lowering uses warps = [2, 1]; leave the field out)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 256, 64], schedule = warp_specialized, warps = [4, 2], target = "sm_90a" }
