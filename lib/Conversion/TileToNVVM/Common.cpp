@@ -168,6 +168,44 @@ void lowering::addConstraint(LLVM::LLVMFuncOp func, StringRef dim, int64_t multi
   func->setAttr("tilegen.constraints", b.getArrayAttr(all));
 }
 
+SmallVector<KernelParam> lowering::tmaKernelParams(KernelBuilder &b, PipelineView &v,
+                                                   const TmaBoxes &boxes) {
+  auto typeName = [](Type t) { return t.isF16() ? "f16" : t.isBF16() ? "bf16" : "f32"; };
+  auto tensorMap = [&](StringRef tensor, Type elem, StringRef inner, StringRef outer,
+                       int64_t innerBox, int64_t rows) {
+    int64_t swizzle = innerBox * (elem.getIntOrFloatBitWidth() / 8);
+    SmallVector<NamedAttribute> extra;
+    extra.push_back(b.getNamedAttr("elem", b.getStringAttr(typeName(elem))));
+    extra.push_back(b.getNamedAttr(
+        "dims", b.getArrayAttr({b.getStringAttr(inner), b.getStringAttr(outer)})));
+    extra.push_back(b.getNamedAttr("box", b.getDenseI64ArrayAttr({innerBox, rows})));
+    extra.push_back(b.getNamedAttr("swizzle", b.getI64IntegerAttr(swizzle)));
+    extra.push_back(b.getNamedAttr("l2_promotion", b.getI64IntegerAttr(256)));
+    extra.push_back(b.getNamedAttr("oob_fill", b.getStringAttr("zero")));
+    return KernelParam{("tmap_" + tensor).str(), "tensormap", tensor.str(), "", b.ptr(0),
+                       extra, /*tensorMap=*/true};
+  };
+  Type g = b.ptr(1), i32 = b.i32(), f32 = b.f32();
+  Type out = v.epilogueOp.getOutType();
+  return {tensorMap("A", v.ring.getAType(), "K", "M", boxes.kSlice, boxes.aRows),
+          tensorMap("B", v.ring.getBType(), "K", "N", boxes.kSlice, boxes.bRows),
+          tensorMap("D", out, "N", "M", boxes.dCols, boxes.dRows),
+          {"C", "ptr", "C", "", g},
+          {"D", "ptr", "D", "", g},
+          {"M", "i32", "", "M", i32},
+          {"N", "i32", "", "N", i32},
+          {"K", "i32", "", "K", i32},
+          {"alpha", "f32", "", "alpha", f32},
+          {"beta", "f32", "", "beta", f32}};
+}
+
+Value lowering::smemDescriptor(KernelBuilder &b, Value ptr, uint64_t high) {
+  Value addr = b.zext64(sharedOffset(b, ptr));
+  Value start = arith::AndIOp::create(b, arith::ShRUIOp::create(b, addr, b.c64(4)),
+                                      b.c64(0x3FFF));
+  return arith::OrIOp::create(b, start, b.c64((int64_t)high));
+}
+
 void lowering::addTmaConstraints(LLVM::LLVMFuncOp func, int64_t elemBytes, int64_t outBytes) {
   addConstraint(func, "K", 16 / elemBytes,
                 "TMA needs the row strides of A and B (K elements) to be multiples of 16 bytes");

@@ -87,6 +87,19 @@ struct KernelParam {
 mlir::LLVM::LLVMFuncOp createKernel(KernelBuilder &b, PipelineView &view,
                                     llvm::ArrayRef<KernelParam> params);
 
+/// The tensor-map boxes of a TMA kernel (elements; innermost first as TMA wants): A and B are
+/// K-major slices of `kSlice` x rows, D is stored in chunks of `dCols` x `dRows`.
+struct TmaBoxes {
+  int64_t kSlice, aRows, bRows, dCols, dRows;
+};
+/// The parameters of the TMA kernels (sm_90a, sm_100a), in order: tensor maps of A, B and D
+/// (by value), pointers C and D, M, N, K, alpha, beta.
+llvm::SmallVector<KernelParam> tmaKernelParams(KernelBuilder &b, PipelineView &v,
+                                               const TmaBoxes &boxes);
+/// A shared-memory matrix descriptor (wgmma or tcgen05): `high` holds every field but the start
+/// address, which is (shared address >> 4) in bits 0-13, known only at run time.
+mlir::Value smemDescriptor(KernelBuilder &b, mlir::Value ptr, uint64_t high);
+
 /// The constraints of kernels that load A and B (K-major) and store D with TMA.
 void addTmaConstraints(mlir::LLVM::LLVMFuncOp func, int64_t elemBytes, int64_t outBytes);
 

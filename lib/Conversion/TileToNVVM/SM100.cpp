@@ -91,12 +91,7 @@ private:
 } // namespace
 
 Value Tcgen05Emitter::descriptor(Value ptr, uint64_t high) {
-  // The constant fields come from encodeTcgen05SmemDesc; only the start address (bits 0-13,
-  // shared address >> 4) is known at run time.
-  Value addr = b.zext64(sharedOffset(b, ptr));
-  Value start = arith::AndIOp::create(b, arith::ShRUIOp::create(b, addr, b.c64(4)),
-                                      b.c64(0x3FFF));
-  return arith::OrIOp::create(b, start, b.c64((int64_t)high));
+  return smemDescriptor(b, ptr, high);
 }
 
 Value Tcgen05Emitter::tmemPtr(Value lane, Value column) {
@@ -460,34 +455,9 @@ LogicalResult Tcgen05Emitter::emit() {
                                       << v.epilogueOp.getSmemBytes();
 
   b.setInsertionPointToEnd(module.getBody());
-  Type g = b.ptr(1), generic = b.ptr(0), i32 = b.i32(), f32 = b.f32();
-  auto typeName = [](Type t) { return t.isF16() ? "f16" : t.isBF16() ? "bf16" : "f32"; };
-  auto tmapFields = [&](Type elem, StringRef inner, StringRef outer, int64_t innerBox,
-                        int64_t rows, int64_t swizzle) {
-    SmallVector<NamedAttribute> extra;
-    extra.push_back(b.getNamedAttr("elem", b.getStringAttr(typeName(elem))));
-    extra.push_back(b.getNamedAttr(
-        "dims", b.getArrayAttr({b.getStringAttr(inner), b.getStringAttr(outer)})));
-    extra.push_back(b.getNamedAttr("box", b.getDenseI64ArrayAttr({innerBox, rows})));
-    extra.push_back(b.getNamedAttr("swizzle", b.getI64IntegerAttr(swizzle)));
-    extra.push_back(b.getNamedAttr("l2_promotion", b.getI64IntegerAttr(256)));
-    extra.push_back(b.getNamedAttr("oob_fill", b.getStringAttr("zero")));
-    return extra;
-  };
-  SmallVector<KernelParam> params = {
-      {"tmap_A", "tensormap", "A", "", generic,
-       tmapFields(r.getAType(), "K", "M", bk, ctaRows, rowBytes), true},
-      {"tmap_B", "tensormap", "B", "", generic,
-       tmapFields(r.getBType(), "K", "N", bk, bRows, rowBytes), true},
-      {"tmap_D", "tensormap", "D", "", generic,
-       tmapFields(outType, "N", "M", chunkCols, ctaRows, 128), true},
-      {"C", "ptr", "C", "", g},
-      {"D", "ptr", "D", "", g},
-      {"M", "i32", "", "M", i32},
-      {"N", "i32", "", "N", i32},
-      {"K", "i32", "", "K", i32},
-      {"alpha", "f32", "", "alpha", f32},
-      {"beta", "f32", "", "beta", f32}};
+  Type i32 = b.i32();
+  SmallVector<KernelParam> params =
+      tmaKernelParams(b, v, TmaBoxes{bk, ctaRows, bRows, chunkCols, ctaRows});
   LLVM::LLVMFuncOp func = createKernel(b, v, params);
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
   if (pair) {
