@@ -280,6 +280,14 @@ int main(int argc, char **argv) {
   }
   if (verbose)
     llvm::errs() << result->info;
+  // ptxas reports what costs speed (wgmma serialisation, register spills) as "info" lines with
+  // a code; show them even without -v, as warnings.
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(result->info).split(lines, '\n');
+  for (llvm::StringRef line : lines)
+    if (line.contains("Potential Performance Loss") || line.contains("warning"))
+      llvm::WithColor::warning(llvm::errs(), "tilegen")
+          << "ptxas: " << line.drop_until([](char c) { return c == '('; }).trim() << "\n";
   llvm::outs() << "tilegen: wrote " << cubinPath << " and " << manifestPath << " ("
                << kernels.front().getSymName() << ", " << target.name() << "; ptxas: "
                << summarisePtxas(result->info) << ")\n";

@@ -36,7 +36,7 @@ public:
 
 private:
   void producer(Value bid, Value grid, Value numTiles, Value tilesM, Value tilesN, Value kTiles);
-  void consumer(Value wg, Value bid, Value grid, Value numTiles, Value tilesM, Value tilesN,
+  void consumer(Value c, Value bid, Value grid, Value numTiles, Value tilesM, Value tilesN,
                 Value kTiles);
   Value slotA(Value slot) { return b.gep(ring, b.mul(slot, slotBytes)); }
   Value slotB(Value slot) { return b.gep(slotA(slot), b.c32(bOffset)); }
@@ -120,10 +120,9 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
   scf::YieldOp::create(b, kLoop.getResults());
 }
 
-void WgmmaEmitter::consumer(Value wg, Value bid, Value grid, Value numTiles, Value tilesM,
+void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Value tilesM,
                             Value tilesN, Value kTiles) {
   NVVM::SetMaxRegisterOp::create(b, v.mma.getRegs(), NVVM::SetMaxRegisterAction::increase);
-  Value c = b.sub(wg, b.c32(1));            // consumer index
   Value tInWg = b.remu(tid, 128);           // thread in warpgroup
   Value warp = b.divu(tInWg, 32), lane = b.remu(tInWg, 32);
   Value first = bid, step = grid, g0 = b.c32(0), rowOff = b.c32(0);
@@ -135,8 +134,13 @@ void WgmmaEmitter::consumer(Value wg, Value bid, Value grid, Value numTiles, Val
     rowOff = b.mul(c, rowsPerConsumer);
   }
   Value isReleaser = b.eq(tInWg, 0);
+  // With a CTA pair, lanes 0 and 8 of the warpgroup's first warp each release the slot in one
+  // CTA (lane 8 / 8 = 1): one arrive instruction per release, as CUTLASS's PipelineTmaAsync
+  // spreads its empty-barrier arrivals over the consumer warpgroup.
+  Value signals = pair ? arith::OrIOp::create(b, isReleaser, b.eq(tInWg, 8)).getResult()
+                       : isReleaser;
   auto release = [&](Value g) {
-    auto ifOp = scf::IfOp::create(b, isReleaser, false);
+    auto ifOp = scf::IfOp::create(b, signals, false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
     Value bar = empty.at(b, b.remu(g, stages));
@@ -144,13 +148,13 @@ void WgmmaEmitter::consumer(Value wg, Value bid, Value grid, Value numTiles, Val
       NVVM::MBarrierArriveOp::create(b, Type(), bar, Value());
       return;
     }
-    // The pair's producers both write this slot (B halves): release it in both CTAs.
-    for (int64_t who = 0; who < 2; ++who) {
-      Value target = who == 0 ? rank : b.xori(rank, b.c32(1));
-      Value remote = NVVM::MapaOp::create(b, b.ptr(7), bar, target);
-      NVVM::MBarrierArriveOp::create(b, Type(), remote, Value(), NVVM::MemScopeKind::CLUSTER,
-                                     false);
-    }
+    // The pair's producers both write this slot (B halves): release it in both CTAs. The
+    // default .release.cta semantics (CUTLASS's ClusterBarrier::arrive(cta_id, pred)): the only
+    // hazard is the peer's TMA overwriting what our wgmmas read, and wgmma.wait_group has
+    // retired those reads. A .cluster-scope release costs MEMBAR.ALL.GPU + ERRBAR + CGAERRBAR
+    // in front of every arrive (ptxas, sm_90a).
+    Value remote = NVVM::MapaOp::create(b, b.ptr(7), bar, b.divu(tInWg, 8));
+    NVVM::MBarrierArriveOp::create(b, Type(), remote, Value(), NVVM::MemScopeKind::CTA, false);
   };
   auto tileLoop = scf::ForOp::create(b, first, numTiles, step, ValueRange{g0});
   OpBuilder::InsertionGuard guard(b);
@@ -417,7 +421,7 @@ LogicalResult WgmmaEmitter::emit() {
     b.setInsertionPointToStart(&roles.getThenRegion().front());
     producer(bid, grid, numTiles, tilesM, tilesN, kTiles);
     b.setInsertionPointToStart(&roles.getElseRegion().front());
-    consumer(wg, bid, grid, numTiles, tilesM, tilesN, kTiles);
+    consumer(b.sub(wg, b.c32(1)), bid, grid, numTiles, tilesM, tilesN, kTiles);
   }
   // The peer multicasts into this CTA's shared memory and arrives on its barriers until it is
   // done: neither CTA of a pair leaves before both are.
