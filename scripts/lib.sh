@@ -74,6 +74,32 @@ tg_find_ptxas() {
   esac
 }
 
+# Finds nvdisasm for the SASS census tests of the sm_100a kernels (no GPU needed): PATH, the CUDA
+# toolkit, or the PyPI wheel nvidia-cuda-nvdisasm installed into .tools/ (a CUDA 13 toolkit
+# without it, as on Debian's CI machines, is common). Never fails: without it those tests are
+# UNSUPPORTED.
+tg_find_nvdisasm() {
+  local p
+  p=$(command -v nvdisasm 2>/dev/null || true)
+  [ -z "$p" ] && [ -x /usr/local/cuda/bin/nvdisasm ] && p=/usr/local/cuda/bin/nvdisasm
+  if [ -z "$p" ]; then
+    p=$(find "$TG_ROOT/.tools" -name nvdisasm -type f 2>/dev/null | head -1)
+    if [ -z "$p" ] && [ "${TILEGEN_NO_INSTALL:-0}" != 1 ] && command -v python3 >/dev/null 2>&1; then
+      tg_say "nvdisasm: installing the nvidia-cuda-nvdisasm wheel into .tools/"
+      python3 -m pip install -q --disable-pip-version-check --target "$TG_ROOT/.tools" \
+        nvidia-cuda-nvdisasm </dev/null >/dev/null 2>&1 || true
+      p=$(find "$TG_ROOT/.tools" -name nvdisasm -type f 2>/dev/null | head -1)
+    fi
+  fi
+  if [ -z "$p" ]; then
+    tg_warn "nvdisasm not found: the SASS census tests of the sm_100a kernels are UNSUPPORTED"
+    return 0
+  fi
+  chmod +x "$p" 2>/dev/null || true
+  export PATH="$(dirname "$p"):$PATH"
+  tg_say "nvdisasm: $p"
+}
+
 # Configures (once) and builds tilegen, tilegen-opt and, where it builds, tilegen-run.
 tg_build() {
   [ -d "$TG_LLVM/lib/cmake/mlir" ] || tg_die "MLIR 22 not found at $TG_LLVM/lib/cmake/mlir (package libmlir-22-dev)"
@@ -92,5 +118,6 @@ tg_build() {
 tg_setup() {
   tg_install_deps
   tg_find_ptxas
+  tg_find_nvdisasm
   tg_build
 }
