@@ -136,7 +136,7 @@ struct FragmentStore {
   mlir::Value rowBase, colBase; ///< this thread's first row and column
   mlir::Value tileRowEnd, tileColEnd; ///< one past the CTA tile's last row and column
   int64_t blocksM = 1, rowStride = 16, blocksN = 1;
-  /// The caller has already branched on beta != 0: emit only the stores that read C.
+  /// The caller has already branched on beta != 0: emit only the (checked) stores that read C.
   bool betaNonZero = false;
 };
 /// `acc` holds blocksM x blocksN fragments of four values, fragment-major.
