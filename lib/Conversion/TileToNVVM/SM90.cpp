@@ -1,8 +1,8 @@
 //===- SM90.cpp - the wgmma lowering (sm_90a) -----------------------------===//
 //
-// Warp-specialised: warpgroup 0 is the producer (registers given back with setmaxnreg; one
-// elected thread issues every TMA load), warpgroups 1 and 2 are consumers that issue
-// wgmma.mma_async from shared-memory descriptors with their accumulators in registers.
+// Warp-specialised: warpgroup 0 is the producer (registers given back with setmaxnreg; its
+// thread 0 issues every TMA load), warpgroups 1 and 2 are consumers that issue wgmma.mma_async
+// from shared-memory descriptors with their accumulators in registers, then run the epilogue.
 //
 // The ring: S slots, each one K-slice of A (BM x BK) and B (BN x BK), both K-major as TMA
 // writes them with the 128/64/32-byte swizzle of one row. Per slot a full barrier (the
@@ -16,6 +16,10 @@
 // accumulators = 2 (ping-pong): consumer c takes the CTA's tiles c, c + 2, ...; the other's
 // epilogue overlaps its MMAs. A consumer keeps one wgmma batch in flight: after committing
 // slice g it waits for slice g - 1's batch and only then releases that slot.
+//
+// cluster [2, 1, 1] with multicast = b: the two CTAs of a pair take tile rows 2u and 2u + 1 of
+// the same tile column; each loads its A and half of B, multicasting that half into both CTAs,
+// so a slot is written by both producers and is released in both CTAs.
 //
 //===----------------------------------------------------------------------===//
 
