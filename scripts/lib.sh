@@ -28,12 +28,12 @@ tg_pkg_installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'in
 # Installs the Debian packages the build and the tests need, only those missing.
 tg_install_deps() {
   local need=() pkg
-  for pkg in llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools ninja-build cmake python3-psutil; do
+  for pkg in llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools ninja-build cmake python3-psutil python3-pip; do
     tg_pkg_installed "$pkg" || need+=("$pkg")
   done
   command -v c++ >/dev/null 2>&1 || need+=(g++)
   if [ ${#need[@]} -eq 0 ]; then
-    tg_say "packages: all present (LLVM/MLIR 22, ninja, cmake, python3-psutil)"
+    tg_say "packages: all present (LLVM/MLIR 22, ninja, cmake, python3-psutil, python3-pip)"
     return 0
   fi
   if [ "${TILEGEN_NO_INSTALL:-0}" = 1 ]; then
@@ -86,8 +86,14 @@ tg_find_nvdisasm() {
     p=$(find "$TG_ROOT/.tools" -name nvdisasm -type f 2>/dev/null | head -1)
     if [ -z "$p" ] && [ "${TILEGEN_NO_INSTALL:-0}" != 1 ] && command -v python3 >/dev/null 2>&1; then
       tg_say "nvdisasm: installing the nvidia-cuda-nvdisasm wheel into .tools/"
-      python3 -m pip install -q --disable-pip-version-check --target "$TG_ROOT/.tools" \
-        nvidia-cuda-nvdisasm </dev/null >/dev/null 2>&1 || true
+      # --target keeps it out of the system's packages (Debian marks its Python as externally
+      # managed, hence --break-system-packages, which only lifts that check).
+      local py=python3
+      [ -x /usr/bin/python3 ] && /usr/bin/python3 -m pip --version >/dev/null 2>&1 && py=/usr/bin/python3
+      "$py" -m pip install -q --disable-pip-version-check --break-system-packages \
+        --target "$TG_ROOT/.tools" nvidia-cuda-nvdisasm </dev/null >/dev/null 2>&1 ||
+        "$py" -m pip install -q --disable-pip-version-check --target "$TG_ROOT/.tools" \
+          nvidia-cuda-nvdisasm </dev/null >/dev/null 2>&1 || true
       p=$(find "$TG_ROOT/.tools" -name nvdisasm -type f 2>/dev/null | head -1)
     fi
   fi

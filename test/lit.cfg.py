@@ -51,6 +51,13 @@ except (OSError, subprocess.TimeoutExpired):
 
 # SASS disassembly without a GPU (pip's nvidia-cuda-nvdisasm) or from a CUDA install.
 nvdisasm = shutil.which("nvdisasm") or "/usr/local/cuda/bin/nvdisasm"
+if not os.path.exists(nvdisasm):
+    # scripts/lib.sh installs the nvidia-cuda-nvdisasm wheel into .tools/ when none is found.
+    import glob
+    found = glob.glob(os.path.join(config.tilegen_src_root, ".tools", "**", "bin", "nvdisasm"),
+                      recursive=True)
+    if found:
+        nvdisasm = found[0]
 if os.path.exists(nvdisasm):
     config.available_features.add("nvdisasm")
     config.substitutions.append(("%nvdisasm", nvdisasm))

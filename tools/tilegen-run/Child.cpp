@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <thread>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -284,7 +285,20 @@ ShapeOutcome tilegen::run::runShapeContained(const Options &Opts,
                     " s (problem " + P.str() +
                     "); the process running it was killed (raise --timeout)");
   }
-  while (::waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
+  // The child closed its end; it may still be tearing the CUDA context down. Reap it within the
+  // same deadline, or kill it: a stuck teardown must not hang the runner.
+  for (;;) {
+    pid_t R = ::waitpid(Pid, &Status, HasDeadline ? WNOHANG : 0);
+    if (R == Pid || (R < 0 && errno != EINTR))
+      break;
+    if (R == 0 && Clock::now() >= Deadline) {
+      ::kill(Pid, SIGKILL);
+      while (::waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
+      }
+      break;
+    }
+    if (R == 0)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   if (WIFSIGNALED(Status))
     return Fail(ExitCuda, "error",

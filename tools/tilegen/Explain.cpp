@@ -466,7 +466,7 @@ int tilegen::explainMain(int argc, char **argv) {
   cl::HideUnrelatedOptions(explainCategory, explainCommand);
   cl::ParseCommandLineOptions(
       argc, argv,
-      "tilegen explain: the pipeline model (seed 000's max-plus recurrences) of a description\n"
+      "tilegen explain: the pipeline model (max-plus recurrences of a warp-specialised GEMM) of a description\n"
       "\n"
       "  tilegen explain DESC [--target=T] [--svg FILE]\n"
       "  tilegen explain DESC --target=T --costs load=L,mma=M,epilogue=E,issue=I --tiles=T\n"

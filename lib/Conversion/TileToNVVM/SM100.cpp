@@ -36,6 +36,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
+
+#include <numeric>
 #include "tilegen/Pipeline/GemmPlan.h"
 #include "tilegen/Target/Descriptors.h"
 
@@ -448,7 +450,10 @@ LogicalResult Tcgen05Emitter::emit() {
     return r.emitOpError() << "tile N = " << bn << " of " << outType
                            << " is not a whole number of 128-byte column chunks";
   chunks = bn / chunkCols;
-  epiBuffers = std::max<int64_t>(1, v.epilogueOp.getSmemBytes() / (ctaRows * 128));
+  // Buffers in turn across tiles too: their count must divide the chunks of a tile, or the
+  // next tile's first chunk would refill a buffer its last TMA store may still be reading.
+  epiBuffers = std::gcd<int64_t>(
+      std::max<int64_t>(1, v.epilogueOp.getSmemBytes() / (ctaRows * 128)), chunks);
   if (v.epilogueOp.getSmemBytes() < ctaRows * 128)
     return v.epilogueOp.emitOpError() << "the tcgen05 epilogue needs " << ctaRows * 128
                                       << " bytes of shared memory, not "
