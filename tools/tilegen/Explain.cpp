@@ -283,6 +283,7 @@ static void printText(llvm::raw_ostream &os, const Explained &ex, const ModelSch
   os << "stages: " << sh.stages;
   if (ex.stagesSource == "auto")
     os << " (auto: fewest that keep the tensor core fed = " << ex.stagesToFeedAuto
+       << (ex.overridden.empty() ? "" : " with the target table's costs")
        << ", fit = " << ex.stagesFit << ")";
   else if (ex.stagesSource == "description")
     os << " (from the description)";
@@ -525,6 +526,13 @@ int tilegen::explainMain(int argc, char **argv) {
     ex.shape.accumulators = 2;
     ex.shape.kSlices = 6;
   }
+
+  if (timelineTilesOption < 1)
+    return fail("--timeline-tiles = " + llvm::Twine(timelineTilesOption.getValue()) +
+                " must be at least 1");
+  if (widthOption < 41)
+    return fail("--width = " + llvm::Twine(widthOption.getValue()) +
+                " must be at least 41 (the row labels take 12 columns)");
 
   // Overrides: --costs, --stages, --accumulators, --tiles, --k-slices.
   auto apply = [&](const std::optional<double> &v, double &field, llvm::StringRef name) {
