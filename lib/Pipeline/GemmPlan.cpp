@@ -23,7 +23,7 @@ static std::string listString(ArrayRef<int64_t> v) {
   return s + "]";
 }
 
-static std::string kib(int64_t bytes) {
+std::string tilegen::formatBytes(int64_t bytes) {
   if (bytes < 1024)
     return std::to_string(bytes) + " B";
   if (bytes % 1024 == 0)
@@ -382,14 +382,15 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     int64_t fit = stagesThatFit(p);
     if (fit < 2)
       return fail() << "stages = auto: not even 2 stages fit on target " << tname << ": "
-                    << "2 stages x " << kib(m.slotBytes) << " (A " << kib(m.aSliceBytes)
-                    << " + B " << kib(m.bSliceBytes) << ")"
-                    << (m.epilogueBytes ? " + epilogue " + kib(m.epilogueBytes) : "")
+                    << "2 stages x " << formatBytes(m.slotBytes) << " (A "
+                    << formatBytes(m.aSliceBytes) << " + B " << formatBytes(m.bSliceBytes) << ")"
+                    << (m.epilogueBytes ? " + epilogue " + formatBytes(m.epilogueBytes) : "")
                     << (p.family != MmaFamily::MmaSync
-                            ? " + barriers " + kib(p.smemFor(2) - m.ringOffset -
-                                                   2 * m.slotBytes - m.epilogueBytes)
+                            ? " + barriers " + formatBytes(p.smemFor(2) - m.ringOffset -
+                                                           2 * m.slotBytes - m.epilogueBytes)
                             : "")
-                    << " = " << kib(p.smemFor(2)) << " > " << kib(budget) << " per block";
+                    << " = " << formatBytes(p.smemFor(2)) << " > " << formatBytes(budget)
+                    << " per block";
     p.stages = std::min(want, fit);
   } else {
     p.stages = op.getStages();
@@ -400,15 +401,14 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   int64_t need = p.smemFor(p.stages);
   if (need > budget)
     return fail() << "the ring does not fit in shared memory on target " << tname << ": "
-                  << p.stages << " stages x " << kib(m.slotBytes) << " (A "
-                  << kib(m.aSliceBytes) << " + B " << kib(m.bSliceBytes) << ")"
-                  << (m.epilogueBytes ? " + epilogue " + kib(m.epilogueBytes) : "")
+                  << p.stages << " stages x " << formatBytes(m.slotBytes) << " (A "
+                  << formatBytes(m.aSliceBytes) << " + B " << formatBytes(m.bSliceBytes) << ")"
+                  << (m.epilogueBytes ? " + epilogue " + formatBytes(m.epilogueBytes) : "")
                   << (p.family != MmaFamily::MmaSync
-                          ? " + barriers " + kib(need - m.ringOffset - p.stages * m.slotBytes -
-                                                 m.epilogueBytes)
+                          ? " + barriers " + formatBytes(need - m.ringOffset -
+                                                         p.stages * m.slotBytes - m.epilogueBytes)
                           : "")
-                  << " = "
-                  << kib(need) << " > " << kib(budget) << " per block";
+                  << " = " << formatBytes(need) << " > " << formatBytes(budget) << " per block";
   // Ring, then the epilogue buffers (1024-byte aligned for the 128-byte TMA swizzle), then the
   // barriers.
   m.ringOffset = 0;

@@ -168,13 +168,6 @@ static llvm::Expected<CostOverrides> parseCosts(llvm::StringRef text) {
   return out;
 }
 
-static std::string kib(int64_t bytes) {
-  if (bytes < 1024)
-    return std::to_string(bytes) + " B";
-  if (bytes % 1024 == 0)
-    return std::to_string(bytes / 1024) + " KB";
-  return llvm::formatv("{0:F1} KB", bytes / 1024.0).str();
-}
 
 static std::string num(double v) {
   if (v == std::floor(v) && std::fabs(v) < 1e15)
@@ -196,25 +189,25 @@ static void printBudget(llvm::raw_ostream &os, const Explained &ex) {
   int64_t rowsA = p.tileM / ex.op.getCtaGroup(), colsB = p.tileN / ex.op.getCtaGroup();
   int64_t limit = p.target.smemPerBlock();
   int64_t total = p.smemFor(ex.shape.stages);
-  os << "shared memory per block (target " << p.target.name() << " allows " << kib(limit)
+  os << "shared memory per block (target " << p.target.name() << " allows " << formatBytes(limit)
      << ")\n";
   os << llvm::formatv("  A slice   {0} x {1} x {2} B = {3}\n", rowsA, p.tileK, elem,
-                      kib(m.aSliceBytes));
+                      formatBytes(m.aSliceBytes));
   os << llvm::formatv("  B slice   {0} x {1} x {2} B = {3}\n", colsB, p.tileK, elem,
-                      kib(m.bSliceBytes));
-  os << llvm::formatv("  stage     {0} (A + B, slots aligned to {1} B)\n", kib(m.slotBytes),
+                      formatBytes(m.bSliceBytes));
+  os << llvm::formatv("  stage     {0} (A + B, slots aligned to {1} B)\n", formatBytes(m.slotBytes),
                       p.family == MmaFamily::MmaSync ? 128 : 1024);
   os << llvm::formatv("  ring      {0} stages x {1} = {2}\n", ex.shape.stages,
-                      kib(m.slotBytes), kib(ex.shape.stages * m.slotBytes));
+                      formatBytes(m.slotBytes), formatBytes(ex.shape.stages * m.slotBytes));
   int64_t barriers = total - ex.shape.stages * m.slotBytes - m.epilogueBytes - m.ringOffset;
   if (p.family != MmaFamily::MmaSync)
     os << llvm::formatv("  barriers  {0} (full and empty per stage, two per accumulator)\n",
-                        kib(barriers));
+                        formatBytes(barriers));
   if (m.epilogueBytes)
     os << llvm::formatv("  epilogue  {0} (C staging for the TMA store)\n",
-                        kib(m.epilogueBytes));
-  os << llvm::formatv("  total     {0} of {1}: {2}; at most {3} stages fit\n", kib(total),
-                      kib(limit), total <= limit ? "fits" : "DOES NOT FIT", ex.stagesFit);
+                        formatBytes(m.epilogueBytes));
+  os << llvm::formatv("  total     {0} of {1}: {2}; at most {3} stages fit\n", formatBytes(total),
+                      formatBytes(limit), total <= limit ? "fits" : "DOES NOT FIT", ex.stagesFit);
   if (p.family == MmaFamily::Tcgen05) {
     int64_t columns = ex.shape.accumulators * p.tileN;
     os << llvm::formatv("TMEM: {0} accumulators x {1} columns (f32, N = {1}) = {2} of {3} "
@@ -467,7 +460,8 @@ int tilegen::explainMain(int argc, char **argv) {
   cl::HideUnrelatedOptions(explainCategory, explainCommand);
   cl::ParseCommandLineOptions(
       argc, argv,
-      "tilegen explain: the pipeline model (max-plus recurrences of a warp-specialised GEMM) of a description\n"
+      "tilegen explain: the pipeline model (max-plus recurrences of a warp-specialised GEMM) of a "
+      "description\n"
       "\n"
       "  tilegen explain DESC [--target=T] [--svg FILE]\n"
       "  tilegen explain DESC --target=T --costs load=L,mma=M,epilogue=E,issue=I --tiles=T\n"

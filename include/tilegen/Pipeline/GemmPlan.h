@@ -61,6 +61,9 @@ mlir::FailureOr<NVTarget> targetFor(tile::GemmOp op, llvm::StringRef override);
 /// that the checked description prints what will be built.
 void recordPlan(tile::GemmOp op, const GemmPlan &plan);
 
+/// "227 KB", "1.5 KB" or "128 B", as diagnostics and reports print sizes.
+std::string formatBytes(int64_t bytes);
+
 /// Bytes of one element of `type` (bf16: 2).
 int64_t byteWidth(mlir::Type type);
 
