@@ -206,6 +206,10 @@ Value lowering::smemDescriptor(KernelBuilder &b, Value ptr, uint64_t high) {
   return arith::OrIOp::create(b, start, b.c64((int64_t)high));
 }
 
+Value lowering::convertOut(KernelBuilder &b, Type outType, Value x) {
+  return outType.isF32() ? x : arith::TruncFOp::create(b, outType, x);
+}
+
 void lowering::addTmaConstraints(LLVM::LLVMFuncOp func, int64_t elemBytes, int64_t outBytes) {
   addConstraint(func, "K", 16 / elemBytes,
                 "TMA needs the row strides of A and B (K elements) to be multiples of 16 bytes");
@@ -276,9 +280,7 @@ void lowering::storeFragments(KernelBuilder &b, const FragmentStore &f, ValueRan
       b, arith::AndIOp::create(b, b.ult(b.sub(f.tileRowEnd, b.c32(1)), M),
                                b.ult(b.sub(f.tileColEnd, b.c32(1)), N)),
       nEven);
-  auto convert = [&](Value x) -> Value {
-    return outType.isF32() ? x : arith::TruncFOp::create(b, outType, x);
-  };
+  auto convert = [&](Value x) { return convertOut(b, outType, x); };
   auto emitStores = [&](bool withC, bool checked) {
     auto scaled = [&](Value accValue, Value offsetElems) -> Value {
       Value r = arith::MulFOp::create(b, alpha, accValue);

@@ -100,6 +100,9 @@ llvm::SmallVector<KernelParam> tmaKernelParams(KernelBuilder &b, PipelineView &v
 /// address, which is (shared address >> 4) in bits 0-13, known only at run time.
 mlir::Value smemDescriptor(KernelBuilder &b, mlir::Value ptr, uint64_t high);
 
+/// An f32 value rounded to the output type (a no-op for f32).
+mlir::Value convertOut(KernelBuilder &b, mlir::Type outType, mlir::Value x);
+
 /// The constraints of kernels that load A and B (K-major) and store D with TMA.
 void addTmaConstraints(mlir::LLVM::LLVMFuncOp func, int64_t elemBytes, int64_t outBytes);
 

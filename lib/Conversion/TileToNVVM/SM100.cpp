@@ -292,9 +292,6 @@ void Tcgen05Emitter::epilogue(Value first, Value step, Value numTiles, Value til
   NVVM::CpAsyncBulkWaitGroupOp::create(b, b.getI32IntegerAttr(0), nullptr);
 }
 
-Value convertOut(KernelBuilder &b, Type outType, Value x) {
-  return outType.isF32() ? x : arith::TruncFOp::create(b, outType, x);
-}
 
 void Tcgen05Emitter::storeChunkShared(ArrayRef<Value> vals, int64_t chunk, Value row,
                                       Value leader, Value m0, Value n0) {

@@ -286,9 +286,8 @@ void WgmmaEmitter::storeThroughShared(ArrayRef<Value> values, Value c, Value war
   Value barId = b.add(c, 1), threads = b.c32(128);
   Value g = b.divu(lane, 4), q = b.remu(lane, 4);
   Value alphaV = alpha;
-  auto convert = [&](Value x) -> Value {
-    x = arith::MulFOp::create(b, alphaV, x);
-    return outType.isF32() ? x : arith::TruncFOp::create(b, outType, x);
+  auto convert = [&](Value x) {
+    return convertOut(b, outType, arith::MulFOp::create(b, alphaV, x));
   };
   auto vecTy = VectorType::get({2}, outType);
   for (int64_t j = 0; j < chunks; ++j) {
