@@ -45,6 +45,8 @@ std::string tilegen::manifestJSON(LLVM::LLVMFuncOp kernel, StringRef cubinName) 
     for (NamedAttribute na : cast<DictionaryAttr>(a)) {
       if (auto s = dyn_cast<StringAttr>(na.getValue()))
         p[na.getName().str()] = s.getValue().str();
+      else if (auto flag = dyn_cast<BoolAttr>(na.getValue()))
+        p[na.getName().str()] = flag.getValue();
       else if (auto i = dyn_cast<IntegerAttr>(na.getValue()))
         p[na.getName().str()] = i.getInt();
       else if (auto arr = dyn_cast<DenseI64ArrayAttr>(na.getValue()))

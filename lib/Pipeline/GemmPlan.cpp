@@ -339,6 +339,13 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     break;
   }
   }
+  if (op.getGrid() == "stream_k" &&
+      (p.family != MmaFamily::Wgmma || p.accumulators != 1 || clusterSize != 1))
+    return fail() << "not supported yet: grid = stream_k with "
+                  << stringifyMmaFamily(p.family) << ", accumulators = " << p.accumulators
+                  << ", cluster = " << listString(cluster) << " on target " << tname
+                  << " (stream-K is lowered for the cooperative wgmma schedule without "
+                     "clusters)";
   // The warp-specialised lowerings fix their warp layout; a different request is an error, not
   // something to ignore.
   if (ArrayRef<int64_t> warps = op.getWarps();

@@ -249,3 +249,15 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], 
 // a warp layout the wgmma lowering does not use
 // expected-error @+1 {{'tile.gemm' op not supported yet: warps = [4, 2] with wgmma on target sm_90a (the wgmma lowering uses warps = [2, 1]; leave the field out)}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 256, 64], schedule = warp_specialized, warps = [4, 2], target = "sm_90a" }
+
+// -----
+
+// stream-K off the cooperative wgmma schedule
+// expected-error @+1 {{'tile.gemm' op not supported yet: grid = stream_k with wgmma, accumulators = 2, cluster = [1, 1, 1] on target sm_90a (stream-K is lowered for the cooperative wgmma schedule without clusters)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64], schedule = warp_specialized, accumulators = 2, grid = stream_k, target = "sm_90a" }
+
+// -----
+
+// stream-K with mma.sync
+// expected-error @+1 {{'tile.gemm' op not supported yet: grid = stream_k with mma.sync, accumulators = 1, cluster = [1, 1, 1] on target sm_90 (stream-K is lowered for the cooperative wgmma schedule without clusters)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], grid = stream_k, target = "sm_90" }

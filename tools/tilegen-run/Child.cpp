@@ -136,7 +136,9 @@ ShapeOutcome tilegen::run::runShapeInProcess(const Options &Opts,
   std::printf("run %s: grid %llu CTAs (%s rule, %llu tiles of %ux%u), block "
               "%ux%ux%u, cluster %ux%ux%u, dynamic smem %llu bytes\n",
               P.str().c_str(), static_cast<unsigned long long>(S.grid()),
-              Man.Rule == GridRule::Tiles ? "tiles" : "persistent",
+              Man.Rule == GridRule::Tiles        ? "tiles"
+              : Man.Rule == GridRule::Persistent ? "persistent"
+                                                 : "stream_k",
               static_cast<unsigned long long>(tileCount(Man, P)), Man.TileM,
               Man.TileN, Man.Block[0], Man.Block[1], Man.Block[2],
               Man.Cluster[0], Man.Cluster[1], Man.Cluster[2],

@@ -66,6 +66,7 @@ bool NVTarget::runsOn(int DevMajor, int DevMinor) const {
 unsigned Param::size() const {
   switch (Kind) {
   case ParamKind::Ptr:
+  case ParamKind::Scratch:
     return 8;
   case ParamKind::I32:
   case ParamKind::F32:
@@ -289,6 +290,17 @@ Error readParam(const FieldReader &R, const Value &V, unsigned Index,
     P.Kind = ParamKind::Ptr;
     return readTensor();
   }
+  if (Kind == "scratch") {
+    P.Kind = ParamKind::Scratch;
+    int64_t Bytes;
+    TG_TRY(R.getInt(V, Field, "bytes_per_cta", 1, int64_t(1) << 32, Bytes));
+    P.BytesPerCta = static_cast<uint64_t>(Bytes);
+    const Value *Z = V.get("zero");
+    if (Z && !Z->isBool())
+      return R.expected(Field + ".zero", "true or false", *Z);
+    P.Zero = Z && Z->getBool();
+    return Error::success();
+  }
   if (Kind == "i32") {
     P.Kind = ParamKind::I32;
     TG_TRY(R.getString(V, Field, "value", P.ValueName));
@@ -309,8 +321,8 @@ Error readParam(const FieldReader &R, const Value &V, unsigned Index,
     return Error::success();
   }
   if (Kind != "tensormap")
-    return R.error(Field + ".kind", "expected \"ptr\", \"i32\", \"f32\" or "
-                                    "\"tensormap\", found \"" + Kind + "\"");
+    return R.error(Field + ".kind", "expected \"ptr\", \"i32\", \"f32\", \"tensormap\" or "
+                                    "\"scratch\", found \"" + Kind + "\"");
 
   P.Kind = ParamKind::TensorMap;
   TG_TRY(readTensor());
@@ -450,8 +462,10 @@ Error tilegen::run::parseManifest(const std::string &Text,
     M.Rule = GridRule::Tiles;
   else if (Rule == "persistent")
     M.Rule = GridRule::Persistent;
+  else if (Rule == "stream_k")
+    M.Rule = GridRule::StreamK;
   else
-    return R.error("grid.rule", "expected \"tiles\" or \"persistent\", "
+    return R.error("grid.rule", "expected \"tiles\", \"persistent\" or \"stream_k\", "
                                 "found \"" + Rule + "\"");
   int64_t X;
   TG_TRY(R.getInt(*Grid, "grid", "tile_m", 1, INT32_MAX, X));
@@ -635,7 +649,9 @@ uint64_t tilegen::run::gridSize(const Manifest &Man, const Problem &P,
   uint64_t Cl = Man.Cluster[0];
   if (Man.Rule == GridRule::Tiles)
     return (Tiles + Cl - 1) / Cl * Cl;
-  uint64_t X = std::min<uint64_t>(Tiles, uint64_t(SmCount) * Man.CtasPerSM);
+  uint64_t X = uint64_t(SmCount) * Man.CtasPerSM;
+  if (Man.Rule == GridRule::Persistent)
+    X = std::min<uint64_t>(Tiles, X);
   X = X / Cl * Cl;
   return X < Cl ? Cl : X;
 }

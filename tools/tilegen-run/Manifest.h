@@ -53,7 +53,7 @@ struct Constraint {
   std::string Reason;
 };
 
-enum class ParamKind { Ptr, I32, F32, TensorMap };
+enum class ParamKind { Ptr, I32, F32, TensorMap, Scratch };
 
 struct Param {
   std::string Name;
@@ -68,13 +68,19 @@ struct Param {
   unsigned Swizzle = 0;      ///< bytes: 0, 32, 64, 128
   unsigned L2Promotion = 0;  ///< bytes: 0, 64, 128, 256
   bool OobNan = false;       ///< oob_fill "nan" (else "zero")
+  // scratch only: a global buffer of grid x BytesPerCta bytes the kernel keeps to itself
+  // (stream-K partial tiles and their flags); zeroed once when Zero.
+  uint64_t BytesPerCta = 0;
+  bool Zero = false;
 
   /// Bytes this parameter takes in the kernel's parameter space.
   unsigned size() const;
   unsigned alignment() const;
 };
 
-enum class GridRule { Tiles, Persistent };
+/// tiles: one CTA per output tile; persistent: min(tiles, SMs x ctas_per_sm); stream_k: SMs x
+/// ctas_per_sm whatever the tile count (the kernel splits the K loop of the tiles among them).
+enum class GridRule { Tiles, Persistent, StreamK };
 
 struct Manifest {
   std::string Path;      ///< the manifest file

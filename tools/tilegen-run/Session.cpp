@@ -29,6 +29,8 @@ GpuSession::~GpuSession() {
   if (Ctx) {
     for (DeviceBuffer *Buf : {&A, &B, &C, &D, &Ref, &Flush})
       release(*Buf);
+    for (DeviceBuffer &Buf : Scratch)
+      release(Buf);
     if (BlasHandle && Blas.Destroy)
       Blas.Destroy(BlasHandle);
     if (Stream)
@@ -245,6 +247,8 @@ static const char *paramKindName(ParamKind K) {
     return "f32";
   case ParamKind::TensorMap:
     return "tensormap";
+  case ParamKind::Scratch:
+    return "scratch";
   }
   return "?";
 }
@@ -388,6 +392,11 @@ Error GpuSession::buildParams() {
       std::memcpy(Dst, &V, 4);
       break;
     }
+    case ParamKind::Scratch: {
+      uint64_t Addr = Scratch[I].Ptr;
+      std::memcpy(Dst, &Addr, 8);
+      break;
+    }
     case ParamKind::TensorMap:
       static_assert(sizeof(CUtensorMap) == 128, "CUtensorMap is 128 bytes");
       TG_TRY(encodeTensorMap(Pa, I, Dst));
@@ -441,6 +450,19 @@ Error GpuSession::prepare(const Problem &Size) {
   }
   TG_TRY(Cu.check(Cu.cuMemsetD8(D.Ptr, 0xFF, D.Bytes), "cuMemsetD8",
                   "poisoning D"));
+  // Scratch buffers the kernel keeps to itself, one slice per CTA of the grid.
+  Scratch.resize(Man.Params.size());
+  for (size_t I = 0; I < Man.Params.size(); ++I) {
+    const Param &Pa = Man.Params[I];
+    if (Pa.Kind != ParamKind::Scratch)
+      continue;
+    TG_TRY(alloc("scratch '" + Pa.Name + "' (" + std::to_string(Grid) + " CTAs x " +
+                     std::to_string(Pa.BytesPerCta) + " bytes)",
+                 Grid * Pa.BytesPerCta, Scratch[I]));
+    if (Pa.Zero)
+      TG_TRY(Cu.check(Cu.cuMemsetD8(Scratch[I].Ptr, 0, Scratch[I].Bytes), "cuMemsetD8",
+                      "zeroing scratch '" + Pa.Name + "'"));
+  }
   TG_TRY(settle("the uploads of A, B, C and the poisoning of D"));
   reportPhase("building kernel parameters", false);
   return buildParams();

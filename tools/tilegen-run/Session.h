@@ -67,6 +67,7 @@ private:
 
   uint64_t Grid = 0;
   DeviceBuffer A, B, C, D, Ref, Flush;
+  std::vector<DeviceBuffer> Scratch; ///< per parameter; empty buffers for other kinds
   std::vector<unsigned char> HostA, HostB, HostC;
 
   struct alignas(64) ParamSlot {

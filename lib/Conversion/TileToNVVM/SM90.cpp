@@ -59,6 +59,15 @@ private:
   int64_t consumers = 2, rowsPerConsumer = 0, mBlocks = 0;
   bool pingPong = false;
   bool pair = false;         ///< cluster [2, 1, 1]: two CTAs along M share B (multicast)
+  bool streamK = false;      ///< grid = stream_k: CTAs split the tiles' K loops evenly
+  Value ws, flags;           ///< stream-K partial tiles (f32) and their ready flags, per CTA
+  Value skStart, skStop, skTotal; ///< this CTA's K-slices [start, stop) of all of them (i64)
+  /// The K-slices [kb, ke) of tile t this CTA does: all of them unless stream-K.
+  std::pair<Value, Value> kRange(Value t, Value kTiles);
+  /// Stream-K: store this CTA's partial tile / add the partials of the CTAs after it.
+  void storePartial(ArrayRef<Value> values, Value c, Value tInWg);
+  SmallVector<Value> addPartials(ArrayRef<Value> values, Value c, Value tInWg, Value t,
+                                 Value kTiles);
   Value rank;                ///< the CTA's rank in its cluster (0 without clusters)
   uint64_t descHigh = 0; ///< descriptor bits other than the start address
   Type outType, accStruct;
@@ -75,6 +84,110 @@ Value WgmmaEmitter::zeroAccumulator() {
   return acc;
 }
 
+std::pair<Value, Value> WgmmaEmitter::kRange(Value t, Value kTiles) {
+  if (!streamK)
+    return {b.c32(0), kTiles};
+  Value base = b.mul(b.zext64(t), b.zext64(kTiles));
+  Value kb = arith::MaxSIOp::create(b, b.sub(skStart, base), b.c64(0));
+  Value ke = arith::MinSIOp::create(b, b.sub(skStop, base), b.zext64(kTiles));
+  return {arith::TruncIOp::create(b, b.i32(), kb), arith::TruncIOp::create(b, b.i32(), ke)};
+}
+
+// Stream-K partial tiles: the 256 consumer threads keep their 128 accumulators each; thread i's
+// values 4q .. 4q + 3 go to 16 bytes at (q * 256 + i) * 16 of the CTA's slice, so a warp's
+// vector store covers 512 contiguous bytes.
+static constexpr int kPartialBarrier = 3; // named barrier of the two consumer warpgroups
+
+void WgmmaEmitter::storePartial(ArrayRef<Value> values, Value c, Value tInWg) {
+  Value idx = b.add(b.mul(c, 128), tInWg);
+  Value bid = NVVM::BlockIdXOp::create(b, b.i32());
+  Value mine = b.gep(ws, b.mul(b.zext64(bid), (int64_t)bm * bn * 4));
+  auto vecTy = VectorType::get({4}, b.f32());
+  for (int64_t q = 0; q < (int64_t)values.size() / 4; ++q) {
+    Value vec = LLVM::UndefOp::create(b, vecTy);
+    for (int64_t e = 0; e < 4; ++e)
+      vec = LLVM::InsertElementOp::create(b, vec, values[4 * q + e], b.c32(e));
+    Value off = b.mul(b.zext64(b.add(idx, q * 256)), 16);
+    LLVM::StoreOp::create(b, vec, b.gep(mine, off), 16);
+  }
+  // Publish: every thread's stores are visible GPU-wide before the flag says so.
+  NVVM::MembarOp::create(b, NVVM::MemScopeKind::GPU);
+  NVVM::BarrierOp::create(b, Type(), b.c32(kPartialBarrier), b.c32(256), nullptr, Value());
+  auto leader = scf::IfOp::create(b, b.eq(b.add(c, tInWg), 0), false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&leader.getThenRegion().front());
+  LLVM::StoreOp::create(b, b.c32(1), b.gep(flags, b.mul(b.zext64(bid), 4)), 4,
+                        /*isVolatile=*/true);
+}
+
+SmallVector<Value> WgmmaEmitter::addPartials(ArrayRef<Value> values, Value c, Value tInWg, Value t,
+                                             Value kTiles) {
+  // The CTAs after this one that hold K-slices of tile t: up to the owner of its last slice,
+  // owner(x) = ceil((x + 1) P / T) - 1 with P CTAs and T slices in all.
+  Value P = b.zext64(NVVM::GridDimXOp::create(b, b.i32()));
+  Value T = skTotal;
+  Value last = b.sub(b.mul(b.zext64(b.add(t, 1)), b.zext64(kTiles)), b.c64(1));
+  Value owner = b.sub(b.divu(b.add(b.mul(b.add(last, 1), P), b.sub(T, b.c64(1))), T), b.c64(1));
+  Value bid = NVVM::BlockIdXOp::create(b, b.i32());
+  Value first = b.add(bid, 1);
+  Value end = b.add(arith::TruncIOp::create(b, b.i32(), owner), 1);
+  Value idx = b.add(b.mul(c, 128), tInWg);
+  Value isLeader = b.eq(b.add(c, tInWg), 0);
+  auto loop = scf::ForOp::create(b, first, end, b.c32(1), values);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value other = loop.getInductionVar();
+  // With fewer slices than CTAs some CTAs hold none and publish nothing: skip them.
+  Value otherStart = b.divu(b.mul(b.zext64(other), T), P);
+  Value otherStop = b.divu(b.mul(b.add(b.zext64(other), b.c64(1)), T), P);
+  SmallVector<Type> types(values.size(), b.f32());
+  auto holds = scf::IfOp::create(b, types, b.ult(otherStart, otherStop), /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard g0(b);
+    b.setInsertionPointToStart(&holds.getElseRegion().front());
+    scf::YieldOp::create(b, loop.getRegionIterArgs());
+    b.setInsertionPointToStart(&holds.getThenRegion().front());
+    Value flag = b.gep(flags, b.mul(b.zext64(other), 4));
+    {
+      // The leader spins until the other CTA has published its partial.
+      auto ifOp = scf::IfOp::create(b, isLeader, false);
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      auto wait = scf::WhileOp::create(b, TypeRange{}, ValueRange{});
+      Block *before = b.createBlock(&wait.getBefore());
+      Value seen = LLVM::LoadOp::create(b, b.i32(), flag, 4, /*isVolatile=*/true);
+      scf::ConditionOp::create(b, b.eq(seen, 0), ValueRange{});
+      Block *after = b.createBlock(&wait.getAfter());
+      b.setInsertionPointToStart(after);
+      NVVM::NanosleepOp::create(b, b.c32(32));
+      scf::YieldOp::create(b, ValueRange{});
+    }
+    NVVM::MembarOp::create(b, NVVM::MemScopeKind::GPU);
+    NVVM::BarrierOp::create(b, Type(), b.c32(kPartialBarrier), b.c32(256), nullptr, Value());
+    Value theirs = b.gep(ws, b.mul(b.zext64(other), (int64_t)bm * bn * 4));
+    auto vecTy = VectorType::get({4}, b.f32());
+    SmallVector<Value> sum(loop.getRegionIterArgs().begin(), loop.getRegionIterArgs().end());
+    for (int64_t q = 0; q < (int64_t)sum.size() / 4; ++q) {
+      Value off = b.mul(b.zext64(b.add(idx, q * 256)), 16);
+      Value vec = LLVM::LoadOp::create(b, vecTy, b.gep(theirs, off), 16, /*isVolatile=*/true);
+      for (int64_t e = 0; e < 4; ++e)
+        sum[4 * q + e] = arith::AddFOp::create(b, sum[4 * q + e],
+                                               LLVM::ExtractElementOp::create(b, vec, b.c32(e)));
+    }
+    // Everyone has read it: clear the flag for the next launch.
+    NVVM::BarrierOp::create(b, Type(), b.c32(kPartialBarrier), b.c32(256), nullptr, Value());
+    {
+      auto ifOp = scf::IfOp::create(b, isLeader, false);
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      LLVM::StoreOp::create(b, b.c32(0), flag, 4, /*isVolatile=*/true);
+    }
+    scf::YieldOp::create(b, sum);
+  }
+  scf::YieldOp::create(b, holds.getResults());
+  return SmallVector<Value>(loop.getResults().begin(), loop.getResults().end());
+}
+
 void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM, Value tilesN,
                             Value kTiles) {
   NVVM::SetMaxRegisterOp::create(b, v.producer.getRegs(), NVVM::SetMaxRegisterAction::decrease);
@@ -87,7 +200,8 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
   auto [unitM, tn] = rasterTile(b, v, tileLoop.getInductionVar(), tilesM, tilesN);
   Value tm = pair ? b.add(b.mul(unitM, 2), rank) : unitM;
   Value m0 = b.mul(tm, bm), n0 = b.mul(tn, bn);
-  auto kLoop = scf::ForOp::create(b, b.c32(0), kTiles, b.c32(1),
+  auto [kb, ke] = kRange(tileLoop.getInductionVar(), kTiles);
+  auto kLoop = scf::ForOp::create(b, kb, ke, b.c32(1),
                                   ValueRange{tileLoop.getRegionIterArgs()[0]});
   {
     OpBuilder::InsertionGuard g2(b);
@@ -178,7 +292,9 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
   for (int64_t i = 0; i < mBlocks; ++i)
     init.push_back(zeroAccumulator());
   init.push_back(tileLoop.getRegionIterArgs()[0]);
-  auto kLoop = scf::ForOp::create(b, b.c32(0), kTiles, b.c32(1), init);
+  Value tile = tileLoop.getInductionVar();
+  auto [kb, ke] = kRange(tile, kTiles);
+  auto kLoop = scf::ForOp::create(b, kb, ke, b.c32(1), init);
   {
     OpBuilder::InsertionGuard g2(b);
     b.setInsertionPointToStart(kLoop.getBody());
@@ -213,7 +329,7 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
     } else {
       // Keep this batch in flight; the previous one has retired, so its slot can go back.
       NVVM::WgmmaWaitGroupSyncOp::create(b, 1);
-      auto notFirst = scf::IfOp::create(b, b.ult(b.c32(0), k), false);
+      auto notFirst = scf::IfOp::create(b, b.ult(kb, k), false);
       OpBuilder::InsertionGuard g3(b);
       b.setInsertionPointToStart(&notFirst.getThenRegion().front());
       release(b.sub(g, b.c32(1)));
@@ -232,7 +348,7 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
   Value gEnd = kLoop.getResults()[mBlocks];
   if (stages > 1) {
     // The last slice's slot (the one-slot ring released it in the loop).
-    auto any = scf::IfOp::create(b, b.ult(b.c32(0), kTiles), false);
+    auto any = scf::IfOp::create(b, b.ult(kb, ke), false);
     OpBuilder::InsertionGuard g3(b);
     b.setInsertionPointToStart(&any.getThenRegion().front());
     release(b.sub(gEnd, b.c32(1)));
@@ -246,6 +362,17 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
   for (int64_t i = 0; i < mBlocks; ++i)
     for (int64_t q = 0; q < bn / 2; ++q)
       values.push_back(LLVM::ExtractValueOp::create(b, kLoop.getResults()[i], q));
+  Operation *partialSplit = nullptr;
+  if (streamK) {
+    // A tile's K-slices may be spread over consecutive CTAs. The one holding slice 0 finishes
+    // it (it reaches that slice last in time); the others publish partial tiles for it.
+    auto ifPartial = scf::IfOp::create(b, b.ult(b.c32(0), kb), /*withElse=*/true);
+    partialSplit = ifPartial;
+    b.setInsertionPointToStart(&ifPartial.getThenRegion().front());
+    storePartial(values, c, tInWg);
+    b.setInsertionPointToStart(&ifPartial.getElseRegion().front());
+    values = addPartials(values, c, tInWg, tile, kTiles);
+  }
   Value betaNonZero = arith::CmpFOp::create(b, arith::CmpFPredicate::UNE, beta, b.f32c(0.0));
   auto ifBeta = scf::IfOp::create(b, betaNonZero, /*withElse=*/true);
   {
@@ -264,6 +391,8 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
     b.setInsertionPointToStart(&ifBeta.getElseRegion().front());
     storeThroughShared(values, c, warp, lane, isReleaser, m0, n0, rowOff);
   }
+  if (partialSplit)
+    b.setInsertionPointAfter(partialSplit);
   Value next = pingPong ? b.add(gEnd, kTiles) : gEnd;
   scf::YieldOp::create(b, ValueRange{next});
   b.setInsertionPointAfter(tileLoop);
@@ -363,6 +492,16 @@ LogicalResult WgmmaEmitter::emit() {
       b, v,
       TmaBoxes{bk, bm, v.op.getCluster()[0] == 2 ? bn / 2 : bn, 128 / byteWidth(outType),
                rowsPerConsumer});
+  streamK = v.schedule.getGrid() == "stream_k";
+  if (streamK) {
+    auto scratch = [&](StringRef name, int64_t bytes, bool zero) {
+      return KernelParam{name.str(), "scratch", "", "", b.ptr(1),
+                         {b.getNamedAttr("bytes_per_cta", b.getI64IntegerAttr(bytes)),
+                          b.getNamedAttr("zero", b.getBoolAttr(zero))}};
+    };
+    params.push_back(scratch("workspace", bm * bn * 4, false));
+    params.push_back(scratch("flags", 4, true));
+  }
   LLVM::LLVMFuncOp func = createKernel(b, v, params);
   // One CTA per SM: the register cap at entry that setmaxnreg redistributes.
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
@@ -372,6 +511,8 @@ LogicalResult WgmmaEmitter::emit() {
   ptrC = entry.getArgument(3), ptrD = entry.getArgument(4), M = entry.getArgument(5),
   N = entry.getArgument(6), K = entry.getArgument(7), alpha = entry.getArgument(8),
   beta = entry.getArgument(9);
+  if (streamK)
+    ws = entry.getArgument(10), flags = entry.getArgument(11);
 
   tid = NVVM::ThreadIdXOp::create(b, i32);
   pair = v.op.getCluster()[0] == 2;
@@ -416,6 +557,22 @@ LogicalResult WgmmaEmitter::emit() {
   if (pair) {
     bid = b.divu(bid, 2);
     grid = b.divu(grid, 2);
+  }
+  if (streamK) {
+    // Stream-K: the T = tiles x K-slices slices of the problem split evenly over the P CTAs,
+    // CTA i taking [i T / P, (i + 1) T / P); its tiles are those its slices touch.
+    Value P = b.zext64(grid);
+    skTotal = b.mul(b.zext64(numTiles), b.zext64(kTiles));
+    skStart = b.divu(b.mul(b.zext64(bid), skTotal), P);
+    skStop = b.divu(b.mul(b.add(b.zext64(bid), b.c64(1)), skTotal), P);
+    Value tFirst = b.divu(skStart, b.zext64(kTiles));
+    Value tEnd = b.select(b.ult(skStart, skStop),
+                          b.add(b.divu(b.sub(skStop, b.c64(1)), b.zext64(kTiles)), b.c64(1)),
+                          tFirst);
+    // The loops below run t from bid to numTiles step grid: give them [tFirst, tEnd) step 1.
+    bid = arith::TruncIOp::create(b, b.i32(), tFirst);
+    numTiles = arith::TruncIOp::create(b, b.i32(), tEnd);
+    grid = b.c32(1);
   }
   Value wg = b.divu(tid, 128);
   auto roles = scf::IfOp::create(b, b.eq(wg, 0), true);

@@ -132,7 +132,7 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
     if (key == "multicast")
       return keyword(f.multicast, {"none", "a", "b", "ab"});
     if (key == "grid")
-      return keyword(f.grid, {"tiles", "persistent"});
+      return keyword(f.grid, {"tiles", "persistent", "stream_k"});
     if (key == "raster")
       return keyword(f.raster, {"row", "col"});
     if (key == "alpha")
@@ -275,7 +275,7 @@ LogicalResult GemmOp::verify() {
   static const StringRef schedules[] = {"auto", "multistage", "warp_specialized"};
   static const StringRef copies[] = {"auto", "cp_async", "tma"};
   static const StringRef multicasts[] = {"none", "a", "b", "ab"};
-  static const StringRef grids[] = {"tiles", "persistent"};
+  static const StringRef grids[] = {"tiles", "persistent", "stream_k"};
   static const StringRef rasters[] = {"row", "col"};
   for (const KeywordField &k : {KeywordField{"schedule", getSchedule(), schedules},
                                 KeywordField{"copy", getCopy(), copies},

@@ -51,7 +51,7 @@ tile.gemm @g { a = bf16 diagonal, b = bf16 col, c = bf16 row, tile = [128, 128, 
 // -----
 
 // The verifier's own 'grid' check (generic form).
-// expected-error @+1 {{'tile.gemm' op field 'grid' is 'bogus'; expected one of tiles, persistent}}
+// expected-error @+1 {{'tile.gemm' op field 'grid' is 'bogus'; expected one of tiles, persistent, stream_k}}
 "tile.gemm"() <{a_layout = "row", a_type = bf16, acc_type = f32, accumulators = 1 : i64, alpha = 1.000000e+00 : f64, b_layout = "col", b_type = bf16, beta = 0.000000e+00 : f64, c_layout = "row", c_type = bf16, cluster = array<i64: 1, 1, 1>, copy = "auto", cta_group = 1 : i64, grid = "bogus", mma = array<i64>, multicast = "none", raster = "row", schedule = "multistage", stages = 4 : i64, swizzle = 8 : i64, sym_name = "g", tile = array<i64: 128, 128, 32>, warps = array<i64>}> : () -> ()
 
 // -----
@@ -77,8 +77,8 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], 
 
 // -----
 
-// expected-error @+1 {{field 'grid' must be one of tiles, persistent, got 'stream_k'}}
-tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], grid = stream_k }
+// expected-error @+1 {{field 'grid' must be one of tiles, persistent, stream_k, got 'split_k'}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], grid = split_k }
 
 // -----
 
