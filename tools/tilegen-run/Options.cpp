@@ -166,6 +166,7 @@ Error tilegen::run::parseOptions(int Argc, char **Argv, Options &Opts) {
       TG_TRY(takeValue(Opts.Sweep));
     } else if (A == "--timeout") {
       TG_TRY(takeDouble(Opts.TimeoutSec));
+      Opts.TimeoutGiven = true;
       if (Opts.TimeoutSec < 0)
         return bad("option --timeout: expected seconds >= 0, found '" +
                    std::to_string(Opts.TimeoutSec) + "'");
@@ -227,6 +228,9 @@ Error tilegen::run::parseOptions(int Argc, char **Argv, Options &Opts) {
     if (!Missing.empty())
       return bad("missing problem size:" + Missing + " (or use --sweep)");
   }
+  if (Opts.NoFork && Opts.TimeoutGiven)
+    return bad("--no-fork cannot enforce --timeout (a hung kernel can only be stopped from "
+               "another process); drop one of the two");
   if (Opts.NoFork && !Opts.Sweep.empty())
     return bad("--no-fork cannot be used with --sweep (a faulting kernel "
                "would end the sweep)");

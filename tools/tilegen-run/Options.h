@@ -23,6 +23,7 @@ struct Options {
   bool Check = false, Bench = false;
   std::string JsonOut, CsvOut;
   double TimeoutSec = 300; ///< per shape; 0 = none
+  bool TimeoutGiven = false; ///< --timeout was on the command line
   bool HaveAlpha = false, HaveBeta = false;
   double Alpha = 1, Beta = 0; ///< effective values (manifest's unless given)
   uint64_t Seed = 1;
