@@ -254,6 +254,12 @@ Value Barriers::at(KernelBuilder &b, int64_t index) const {
   return b.gep(base, b.c32(8 * index));
 }
 
+RingPosition lowering::ringPosition(KernelBuilder &b, Value g, int64_t stages) {
+  Value slot = b.remu(g, stages);
+  Value full = b.remu(b.divu(g, stages), 2);
+  return {slot, full, b.xori(full, b.c32(1))};
+}
+
 void lowering::waitBarrier(KernelBuilder &b, Value bar, Value parity) {
   // try_wait.parity with a suspend-time hint; the op loops until the phase completes.
   NVVM::MBarrierTryWaitParityOp::create(b, bar, parity, b.c32(0x989680));

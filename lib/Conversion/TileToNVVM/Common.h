@@ -125,6 +125,14 @@ struct Barriers {
   mlir::Value at(KernelBuilder &b, mlir::Value index) const; ///< base + 8 * index
   mlir::Value at(KernelBuilder &b, int64_t index) const;
 };
+/// Slice g of the CTA's sequence in an S-slot ring: its slot (g mod S), the parity of the full
+/// barrier's phase a consumer waits for ((g / S) & 1), and the empty barrier's a producer waits
+/// for (the opposite: a fresh barrier counts as having completed the phase before phase 0).
+struct RingPosition {
+  mlir::Value slot, fullParity, emptyParity;
+};
+RingPosition ringPosition(KernelBuilder &b, mlir::Value g, int64_t stages);
+
 /// Spins on `bar` until the phase with parity `parity` has completed.
 void waitBarrier(KernelBuilder &b, mlir::Value bar, mlir::Value parity);
 /// The address of an mbarrier or shared buffer as the 32-bit shared-window offset.

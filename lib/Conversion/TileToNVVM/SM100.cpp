@@ -132,9 +132,8 @@ void Tcgen05Emitter::producer(Value first, Value step, Value numTiles, Value til
       OpBuilder::InsertionGuard g2(b);
       b.setInsertionPointToStart(kLoop.getBody());
       Value g = kLoop.getRegionIterArgs()[0];
-      Value slot = b.remu(g, stages);
-      Value parity = b.xori(b.remu(b.divu(g, stages), 2), b.c32(1));
-      waitBarrier(b, empty.at(b, slot), parity);
+      auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
+      waitBarrier(b, empty.at(b, slot), emptyParity);
       Value bar = full.at(b, slot);
       Value tmaBar = bar;
       if (pair) {
@@ -171,8 +170,8 @@ void Tcgen05Emitter::producer(Value first, Value step, Value numTiles, Value til
   Value gEnd = tileLoop.getResults()[0];
   for (int64_t i = 0; i < stages; ++i) {
     Value g = b.add(gEnd, i);
-    Value parity = b.xori(b.remu(b.divu(g, stages), 2), b.c32(1));
-    waitBarrier(b, empty.at(b, b.remu(g, stages)), parity);
+    auto pos = ringPosition(b, g, stages);
+    waitBarrier(b, empty.at(b, pos.slot), pos.emptyParity);
   }
 }
 
@@ -196,8 +195,8 @@ void Tcgen05Emitter::mmaIssuer(Value first, Value step, Value numTiles, Value kT
     b.setInsertionPointToStart(kLoop.getBody());
     Value k = kLoop.getInductionVar();
     Value g = kLoop.getRegionIterArgs()[0];
-    Value slot = b.remu(g, stages);
-    waitBarrier(b, full.at(b, slot), b.remu(b.divu(g, stages), 2));
+    auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
+    waitBarrier(b, full.at(b, slot), fullParity);
     fence(NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
     Value aBase = slotA(slot), bBase = slotB(slot);
     Value notFirstSlice = b.ult(b.c32(0), k);

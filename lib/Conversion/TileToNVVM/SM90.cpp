@@ -154,7 +154,7 @@ SmallVector<Value> WgmmaEmitter::addPartials(ArrayRef<Value> values, Value c, Va
       OpBuilder::InsertionGuard g2(b);
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());
       auto wait = scf::WhileOp::create(b, TypeRange{}, ValueRange{});
-      Block *before = b.createBlock(&wait.getBefore());
+      b.createBlock(&wait.getBefore());
       Value seen = LLVM::LoadOp::create(b, b.i32(), flag, 4, /*isVolatile=*/true);
       scf::ConditionOp::create(b, b.eq(seen, 0), ValueRange{});
       Block *after = b.createBlock(&wait.getAfter());
@@ -207,9 +207,8 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
     OpBuilder::InsertionGuard g2(b);
     b.setInsertionPointToStart(kLoop.getBody());
     Value g = kLoop.getRegionIterArgs()[0];
-    Value slot = b.remu(g, stages);
-    Value parity = b.xori(b.remu(b.divu(g, stages), 2), b.c32(1));
-    waitBarrier(b, empty.at(b, slot), parity);
+    auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
+    waitBarrier(b, empty.at(b, slot), emptyParity);
     Value bar = full.at(b, slot);
     NVVM::MBarrierArriveExpectTxOp::create(b, Type(), bar, b.c32(bytes),
                                            NVVM::MemScopeKind::CTA, false, Value());
@@ -302,8 +301,8 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
     SmallVector<Value> acc(kLoop.getRegionIterArgs().begin(),
                            kLoop.getRegionIterArgs().begin() + mBlocks);
     Value g = kLoop.getRegionIterArgs()[mBlocks];
-    Value slot = b.remu(g, stages);
-    waitBarrier(b, full.at(b, slot), b.remu(b.divu(g, stages), 2));
+    auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
+    waitBarrier(b, full.at(b, slot), fullParity);
     NVVM::WgmmaFenceAlignedOp::create(b);
     Value aBase = b.gep(slotA(slot), b.mul(rowOff, bk * elemBytes));
     Value bBase = slotB(slot);
