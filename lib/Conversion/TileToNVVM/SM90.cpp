@@ -59,15 +59,22 @@ private:
   int64_t consumers = 2, rowsPerConsumer = 0, mBlocks = 0;
   bool pingPong = false;
   bool pair = false;         ///< cluster [2, 1, 1]: two CTAs along M share B (multicast)
-  bool streamK = false;      ///< grid = stream_k: CTAs split the tiles' K loops evenly
+  /// grid = stream_k: whole tiles in data-parallel waves, then the last partial wave's tiles
+  /// split by K-slices over the CTAs (see emit()).
+  bool streamK = false;
   Value ws, flags;           ///< stream-K partial tiles (f32) and their ready flags, per CTA
-  Value skStart, skStop, skTotal; ///< this CTA's K-slices [start, stop) of all of them (i64)
-  /// The K-slices [kb, ke) of tile t this CTA does: all of them unless stream-K.
-  std::pair<Value, Value> kRange(Value t, Value kTiles);
+  Value skStart, skStop, skTotal, skCtas; ///< this CTA's tail K-slices [start, stop) (i64)
+  Value dpTiles, tailBase, tailFirst;     ///< whole tiles per CTA; first tail tile; ours
+  /// One unit of a CTA's work: K-slices [kb, ke) of output tile `tile` (all of them unless
+  /// stream-K); `local` is the tile's index in the stream-K tail.
+  struct Unit {
+    Value tile, kb, ke, local;
+  };
+  Unit unitAt(Value u, Value kTiles);
   /// Stream-K: store this CTA's partial tile / add the partials of the CTAs after it.
   void storePartial(ArrayRef<Value> values, Value c, Value tInWg);
-  SmallVector<Value> addPartials(ArrayRef<Value> values, Value c, Value tInWg, Value t,
-                                 Value kTiles);
+  SmallVector<Value> addPartials(ArrayRef<Value> values, Value c, Value tInWg, Value local,
+                                 Value ke, Value kTiles);
   Value rank;                ///< the CTA's rank in its cluster (0 without clusters)
   uint64_t descHigh = 0; ///< descriptor bits other than the start address
   Type outType, accStruct;
@@ -84,13 +91,23 @@ Value WgmmaEmitter::zeroAccumulator() {
   return acc;
 }
 
-std::pair<Value, Value> WgmmaEmitter::kRange(Value t, Value kTiles) {
+WgmmaEmitter::Unit WgmmaEmitter::unitAt(Value u, Value kTiles) {
   if (!streamK)
-    return {b.c32(0), kTiles};
-  Value base = b.mul(b.zext64(t), b.zext64(kTiles));
-  Value kb = arith::MaxSIOp::create(b, b.sub(skStart, base), b.c64(0));
-  Value ke = arith::MinSIOp::create(b, b.sub(skStop, base), b.zext64(kTiles));
-  return {arith::TruncIOp::create(b, b.i32(), kb), arith::TruncIOp::create(b, b.i32(), ke)};
+    return {u, b.c32(0), kTiles, Value()};
+  // Units [0, dpTiles) are whole tiles bid + u * grid; the rest are the tail tiles this CTA's
+  // K-slices touch, in order.
+  Value bid = NVVM::BlockIdXOp::create(b, b.i32());
+  Value grid = NVVM::GridDimXOp::create(b, b.i32());
+  Value isDp = b.ult(u, dpTiles);
+  Value local = b.add(tailFirst, b.sub(u, dpTiles));
+  Value tile = b.select(isDp, b.add(bid, b.mul(u, grid)), b.add(tailBase, local));
+  Value base = b.mul(b.zext64(local), b.zext64(kTiles));
+  // Only the first tail tile can start inside the CTA's range (kb > 0); every tail tile it
+  // touches starts before its stop. (min keeps the unsigned differences from wrapping.)
+  Value kb = b.sub(skStart, b.minu(base, skStart));
+  Value ke = b.minu(b.sub(skStop, b.minu(base, skStop)), b.zext64(kTiles));
+  auto trunc = [&](Value x) { return arith::TruncIOp::create(b, b.i32(), x).getResult(); };
+  return {tile, b.select(isDp, b.c32(0), trunc(kb)), b.select(isDp, kTiles, trunc(ke)), local};
 }
 
 // Stream-K partial tiles: the 256 consumer threads keep their 128 accumulators each; thread i's
@@ -110,27 +127,31 @@ void WgmmaEmitter::storePartial(ArrayRef<Value> values, Value c, Value tInWg) {
     Value off = b.mul(b.zext64(b.add(idx, q * 256)), 16);
     LLVM::StoreOp::create(b, vec, b.gep(mine, off), 16);
   }
-  // Publish: every thread's stores are visible GPU-wide before the flag says so.
-  NVVM::MembarOp::create(b, NVVM::MemScopeKind::GPU);
+  // Publish: after the consumers' barrier, one thread raises the flag with a GPU-scope
+  // release, which orders every consumer thread's stores before it (the barrier makes them
+  // part of its history), as a CTA-wide flag in CUTLASS's stream-K fix-up does.
   NVVM::BarrierOp::create(b, Type(), b.c32(kPartialBarrier), b.c32(256), nullptr, Value());
   auto leader = scf::IfOp::create(b, b.eq(b.add(c, tInWg), 0), false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&leader.getThenRegion().front());
   LLVM::StoreOp::create(b, b.c32(1), b.gep(flags, b.mul(b.zext64(bid), 4)), 4,
-                        /*isVolatile=*/true);
+                        /*isVolatile=*/false, /*isNonTemporal=*/false,
+                        /*isInvariantGroup=*/false, LLVM::AtomicOrdering::release, "device");
 }
 
-SmallVector<Value> WgmmaEmitter::addPartials(ArrayRef<Value> values, Value c, Value tInWg, Value t,
-                                             Value kTiles) {
-  // The CTAs after this one that hold K-slices of tile t: up to the owner of its last slice,
-  // owner(x) = ceil((x + 1) P / T) - 1 with P CTAs and T slices in all.
-  Value P = b.zext64(NVVM::GridDimXOp::create(b, b.i32()));
+SmallVector<Value> WgmmaEmitter::addPartials(ArrayRef<Value> values, Value c, Value tInWg,
+                                             Value local, Value ke, Value kTiles) {
+  // The CTAs after this one that hold K-slices of tail tile `local`: up to the owner of its
+  // last slice, owner(x) = ceil((x + 1) P / T) - 1 with P stream-K CTAs and T tail slices.
+  Value P = skCtas;
   Value T = skTotal;
-  Value last = b.sub(b.mul(b.zext64(b.add(t, 1)), b.zext64(kTiles)), b.c64(1));
+  Value last = b.sub(b.mul(b.zext64(b.add(local, 1)), b.zext64(kTiles)), b.c64(1));
   Value owner = b.sub(b.divu(b.add(b.mul(b.add(last, 1), P), b.sub(T, b.c64(1))), T), b.c64(1));
   Value bid = NVVM::BlockIdXOp::create(b, b.i32());
   Value first = b.add(bid, 1);
-  Value end = b.add(arith::TruncIOp::create(b, b.i32(), owner), 1);
+  // A whole tile (data-parallel, or a tail tile inside this CTA's range) has no peers.
+  Value end = b.select(b.ult(ke, kTiles), b.add(arith::TruncIOp::create(b, b.i32(), owner), 1),
+                       first);
   Value idx = b.add(b.mul(c, 128), tInWg);
   Value isLeader = b.eq(b.add(c, tInWg), 0);
   auto loop = scf::ForOp::create(b, first, end, b.c32(1), values);
@@ -155,21 +176,25 @@ SmallVector<Value> WgmmaEmitter::addPartials(ArrayRef<Value> values, Value c, Va
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());
       auto wait = scf::WhileOp::create(b, TypeRange{}, ValueRange{});
       b.createBlock(&wait.getBefore());
-      Value seen = LLVM::LoadOp::create(b, b.i32(), flag, 4, /*isVolatile=*/true);
+      // GPU-scope acquire: also drops this SM's L1 copies, so the plain loads below see the
+      // partial (they are ordered after it by the barrier).
+      Value seen = LLVM::LoadOp::create(b, b.i32(), flag, 4, /*isVolatile=*/false,
+                                        /*isNonTemporal=*/false, /*isInvariant=*/false,
+                                        /*isInvariantGroup=*/false,
+                                        LLVM::AtomicOrdering::acquire, "device");
       scf::ConditionOp::create(b, b.eq(seen, 0), ValueRange{});
       Block *after = b.createBlock(&wait.getAfter());
       b.setInsertionPointToStart(after);
       NVVM::NanosleepOp::create(b, b.c32(32));
       scf::YieldOp::create(b, ValueRange{});
     }
-    NVVM::MembarOp::create(b, NVVM::MemScopeKind::GPU);
     NVVM::BarrierOp::create(b, Type(), b.c32(kPartialBarrier), b.c32(256), nullptr, Value());
     Value theirs = b.gep(ws, b.mul(b.zext64(other), (int64_t)bm * bn * 4));
     auto vecTy = VectorType::get({4}, b.f32());
     SmallVector<Value> sum(loop.getRegionIterArgs().begin(), loop.getRegionIterArgs().end());
     for (int64_t q = 0; q < (int64_t)sum.size() / 4; ++q) {
       Value off = b.mul(b.zext64(b.add(idx, q * 256)), 16);
-      Value vec = LLVM::LoadOp::create(b, vecTy, b.gep(theirs, off), 16, /*isVolatile=*/true);
+      Value vec = LLVM::LoadOp::create(b, vecTy, b.gep(theirs, off), 16);
       for (int64_t e = 0; e < 4; ++e)
         sum[4 * q + e] = arith::AddFOp::create(b, sum[4 * q + e],
                                                LLVM::ExtractElementOp::create(b, vec, b.c32(e)));
@@ -197,11 +222,11 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
   int64_t bytes = (bm + bn) * bk * elemBytes;
   auto tileLoop = scf::ForOp::create(b, bid, numTiles, grid, ValueRange{b.c32(0)});
   b.setInsertionPointToStart(tileLoop.getBody());
-  auto [unitM, tn] = rasterTile(b, v, tileLoop.getInductionVar(), tilesM, tilesN);
+  Unit unit = unitAt(tileLoop.getInductionVar(), kTiles);
+  auto [unitM, tn] = rasterTile(b, v, unit.tile, tilesM, tilesN);
   Value tm = pair ? b.add(b.mul(unitM, 2), rank) : unitM;
   Value m0 = b.mul(tm, bm), n0 = b.mul(tn, bn);
-  auto [kb, ke] = kRange(tileLoop.getInductionVar(), kTiles);
-  auto kLoop = scf::ForOp::create(b, kb, ke, b.c32(1),
+  auto kLoop = scf::ForOp::create(b, unit.kb, unit.ke, b.c32(1),
                                   ValueRange{tileLoop.getRegionIterArgs()[0]});
   {
     OpBuilder::InsertionGuard g2(b);
@@ -276,7 +301,8 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
   auto tileLoop = scf::ForOp::create(b, first, numTiles, step, ValueRange{g0});
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(tileLoop.getBody());
-  auto [unitM, tn] = rasterTile(b, v, tileLoop.getInductionVar(), tilesM, tilesN);
+  Unit unit = unitAt(tileLoop.getInductionVar(), kTiles);
+  auto [unitM, tn] = rasterTile(b, v, unit.tile, tilesM, tilesN);
   Value tm = pair ? b.add(b.mul(unitM, 2), rank) : unitM;
   Value m0 = b.mul(tm, bm), n0 = b.mul(tn, bn);
   // Ping-pong: the consumers issue their tiles' MMAs in turn (consumer 0's j-th tile after
@@ -287,20 +313,13 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
     Value parity = b.xori(b.remu(j, 2), b.xori(b.remu(c, 2), b.c32(1)));
     waitBarrier(b, turn.at(b, c), parity);
   }
-  SmallVector<Value> init;
-  for (int64_t i = 0; i < mBlocks; ++i)
-    init.push_back(zeroAccumulator());
-  init.push_back(tileLoop.getRegionIterArgs()[0]);
-  Value tile = tileLoop.getInductionVar();
-  auto [kb, ke] = kRange(tile, kTiles);
-  auto kLoop = scf::ForOp::create(b, kb, ke, b.c32(1), init);
-  {
-    OpBuilder::InsertionGuard g2(b);
-    b.setInsertionPointToStart(kLoop.getBody());
-    Value k = kLoop.getInductionVar();
-    SmallVector<Value> acc(kLoop.getRegionIterArgs().begin(),
-                           kLoop.getRegionIterArgs().begin() + mBlocks);
-    Value g = kLoop.getRegionIterArgs()[mBlocks];
+  // One K-slice: wait for its slot, issue its wgmmas as one batch, keep that batch in flight
+  // and release the previous slice's slot once the batch before has retired. The first slice
+  // of a tile starts the accumulators with scale-d = 0 instead of zeroing registers: zeroing
+  // movs that land between two wgmmas (LLVM places the constants at their use) make ptxas
+  // insert warpgroup.arrive there and serialise every wgmma of the kernel (C7520).
+  Value kb = unit.kb, ke = unit.ke;
+  auto slice = [&](SmallVector<Value> acc, Value g, bool firstSlice) {
     auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
     waitBarrier(b, full.at(b, slot), fullParity);
     NVVM::WgmmaFenceAlignedOp::create(b);
@@ -312,12 +331,13 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
     for (int64_t kk = 0; kk < bk / 16; ++kk) {
       // One K=16 step is 32 bytes along the swizzled row.
       Value descB = descriptor(b.gep(bBase, b.c32(kk * 32)));
+      auto scaleD = firstSlice && kk == 0 ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one;
       for (int64_t i = 0; i < mBlocks; ++i) {
         Value descA = descriptor(b.gep(aBase, b.c32(i * 64 * bk * elemBytes + kk * 32)));
         acc[i] = NVVM::WgmmaMmaAsyncOp::create(
-            b, accStruct, acc[i], descA, descB, shape, t, t, NVVM::WGMMATypes::f32,
-            NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-            NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
+            b, accStruct, acc[i], descA, descB, shape, t, t, NVVM::WGMMATypes::f32, scaleD,
+            NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
+            NVVM::MMALayout::col, nullptr);
       }
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(b);
@@ -328,13 +348,35 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
     } else {
       // Keep this batch in flight; the previous one has retired, so its slot can go back.
       NVVM::WgmmaWaitGroupSyncOp::create(b, 1);
-      auto notFirst = scf::IfOp::create(b, b.ult(kb, k), false);
-      OpBuilder::InsertionGuard g3(b);
-      b.setInsertionPointToStart(&notFirst.getThenRegion().front());
-      release(b.sub(g, b.c32(1)));
+      if (!firstSlice)
+        release(b.sub(g, b.c32(1)));
     }
     acc.push_back(b.add(g, 1));
-    scf::YieldOp::create(b, acc);
+    return acc;
+  };
+  Value g0Tile = tileLoop.getRegionIterArgs()[0];
+  SmallVector<Type> carried(mBlocks, accStruct);
+  carried.push_back(b.i32());
+  auto anySlice = scf::IfOp::create(b, carried, b.ult(kb, ke), /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(&anySlice.getThenRegion().front());
+    SmallVector<Value> undef(mBlocks, LLVM::UndefOp::create(b, accStruct));
+    SmallVector<Value> init = slice(undef, g0Tile, /*firstSlice=*/true);
+    auto kLoop = scf::ForOp::create(b, b.add(kb, 1), ke, b.c32(1), init);
+    {
+      OpBuilder::InsertionGuard g3(b);
+      b.setInsertionPointToStart(kLoop.getBody());
+      ValueRange args = kLoop.getRegionIterArgs();
+      scf::YieldOp::create(b, slice(SmallVector<Value>(args.begin(), args.begin() + mBlocks),
+                                    args[mBlocks], /*firstSlice=*/false));
+    }
+    scf::YieldOp::create(b, kLoop.getResults());
+    // No K-slices (K = 0, or a stream-K CTA without any): D = alpha * 0 + beta * C.
+    b.setInsertionPointToStart(&anySlice.getElseRegion().front());
+    SmallVector<Value> zeros(mBlocks, zeroAccumulator());
+    zeros.push_back(g0Tile);
+    scf::YieldOp::create(b, zeros);
   }
   if (pingPong) {
     // Every MMA of this tile is issued: the other consumer's turn.
@@ -344,7 +386,7 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
     NVVM::MBarrierArriveOp::create(b, Type(), turn.at(b, b.sub(b.c32(1), c)), Value());
   }
   NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
-  Value gEnd = kLoop.getResults()[mBlocks];
+  Value gEnd = anySlice.getResults()[mBlocks];
   if (stages > 1) {
     // The last slice's slot (the one-slot ring released it in the loop).
     auto any = scf::IfOp::create(b, b.ult(kb, ke), false);
@@ -360,7 +402,7 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
   SmallVector<Value> values;
   for (int64_t i = 0; i < mBlocks; ++i)
     for (int64_t q = 0; q < bn / 2; ++q)
-      values.push_back(LLVM::ExtractValueOp::create(b, kLoop.getResults()[i], q));
+      values.push_back(LLVM::ExtractValueOp::create(b, anySlice.getResults()[i], q));
   Operation *partialSplit = nullptr;
   if (streamK) {
     // A tile's K-slices may be spread over consecutive CTAs. The one holding slice 0 finishes
@@ -370,7 +412,7 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
     b.setInsertionPointToStart(&ifPartial.getThenRegion().front());
     storePartial(values, c, tInWg);
     b.setInsertionPointToStart(&ifPartial.getElseRegion().front());
-    values = addPartials(values, c, tInWg, tile, kTiles);
+    values = addPartials(values, c, tInWg, unit.local, ke, kTiles);
   }
   Value betaNonZero = arith::CmpFOp::create(b, arith::CmpFPredicate::UNE, beta, b.f32c(0.0));
   auto ifBeta = scf::IfOp::create(b, betaNonZero, /*withElse=*/true);
@@ -558,22 +600,48 @@ LogicalResult WgmmaEmitter::emit() {
     grid = b.divu(grid, 2);
   }
   if (streamK) {
-    // Stream-K: the T = tiles x K-slices slices of the problem split evenly over the P CTAs,
-    // CTA i taking [i T / P, (i + 1) T / P); its tiles are those its slices touch.
-    Value P = b.zext64(grid);
-    skTotal = b.mul(b.zext64(numTiles), b.zext64(kTiles));
-    skStart = b.divu(b.mul(b.zext64(bid), skTotal), P);
-    skStop = b.divu(b.mul(b.add(b.zext64(bid), b.c64(1)), skTotal), P);
-    Value tFirst = b.divu(skStart, b.zext64(kTiles));
+    // Stream-K as a tail treatment. With T tiles on P CTAs, the first floor(T / P) waves are
+    // whole tiles in the persistent order (CTA i: tiles i, i + P, ...), which keeps the L2
+    // reuse of the grouped raster. The r = T mod P tiles left can have their r x kTiles
+    // K-slices split evenly over S CTAs, CTA i < S taking [i R / S, (i + 1) R / S) with
+    // R = r x kTiles; a tile cut between CTAs is summed through the workspace (addPartials).
+    // A tile is split at most kTiles / 8 ways (at least 1, at most 16). The split is used
+    // only when there is no full wave (T < P, e.g. M = 128 with N = 8192: 32 tiles for 132
+    // SMs) and it gives the tail at least a tenth more CTAs (S >= 10 r / 9). Splitting the
+    // tail after full waves measured slower on the H200 for every shape of the issue-4 sweep
+    // (bench/RESULTS.md): the partial tiles' round trips through L2 cost more than the idle
+    // part of the last wave. Otherwise S = r: the first r CTAs take one tail tile each, as the
+    // persistent grid would.
+    Value r = b.remu(numTiles, grid);
+    dpTiles = b.divu(numTiles, grid);
+    tailBase = b.sub(numTiles, r);
+    Value split = b.minu(arith::MaxUIOp::create(b, b.divu(kTiles, 8), b.c32(1)), b.c32(16));
+    Value spread = b.minu(grid, b.mul(r, split));
+    Value worth = arith::AndIOp::create(
+        b, b.eq(dpTiles, 0),
+        arith::CmpIOp::create(b, arith::CmpIPredicate::uge, b.mul(spread, 9), b.mul(r, 10)));
+    Value S = b.select(worth, spread, r);
+    skCtas = b.zext64(arith::MaxUIOp::create(b, S, b.c32(1))); // a divisor; S = 0 gives R = 0
+    skTotal = b.mul(b.zext64(r), b.zext64(kTiles));
+    Value mine = b.zext64(b.minu(bid, S)); // CTAs from S on get the empty range [R, R)
+    skStart = b.divu(b.mul(mine, skTotal), skCtas);
+    skStop = b.divu(b.mul(b.add(mine, b.c64(1)), skTotal), skCtas);
+    skStop = b.select(b.ult(bid, S), skStop, skStart);
+    Value k64 = b.zext64(kTiles);
+    Value tFirst = b.divu(skStart, k64);
     Value tEnd = b.select(b.ult(skStart, skStop),
-                          b.add(b.divu(b.sub(skStop, b.c64(1)), b.zext64(kTiles)), b.c64(1)),
-                          tFirst);
-    // The loops below run t from bid to numTiles step grid: give them [tFirst, tEnd) step 1.
-    bid = arith::TruncIOp::create(b, b.i32(), tFirst);
-    numTiles = arith::TruncIOp::create(b, b.i32(), tEnd);
+                          b.add(b.divu(b.sub(skStop, b.c64(1)), k64), b.c64(1)), tFirst);
+    tailFirst = arith::TruncIOp::create(b, b.i32(), tFirst);
+    // The loops below run over units [bid, numTiles) step grid: [0, dpTiles + tail tiles).
+    numTiles = b.add(dpTiles, arith::TruncIOp::create(b, b.i32(), b.sub(tEnd, tFirst)));
+    bid = b.c32(0);
     grid = b.c32(1);
   }
-  Value wg = b.divu(tid, 128);
+  // The warpgroup index, made visibly warp-uniform (lane 0's value) so that ptxas can see the
+  // role branches and everything derived from the consumer index as uniform; a wgmma on a path
+  // it must treat as divergent gets serialised.
+  Value wg = NVVM::ShflOp::create(b, i32, b.c32(-1), b.divu(tid, 128), b.c32(0), b.c32(0x1f),
+                                  NVVM::ShflKind::idx, UnitAttr());
   auto roles = scf::IfOp::create(b, b.eq(wg, 0), true);
   {
     OpBuilder::InsertionGuard guard(b);
