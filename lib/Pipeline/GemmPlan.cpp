@@ -424,6 +424,14 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   m.barrierBytes =
       p.family == MmaFamily::MmaSync ? 0 : alignTo(2 * p.stages * 8 + 2 * p.accumulators * 8, 128);
   m.total = m.barrierOffset + m.barrierBytes;
+  // Stream-K sums a peer's f32 partial tile in the ring (one bulk copy once the MMAs are done).
+  if (op.getGrid() == "stream_k" && p.stages * m.slotBytes < p.tileM * p.tileN * 4)
+    return fail() << "not supported yet: grid = stream_k with a ring of " << p.stages
+                  << " x " << formatBytes(m.slotBytes) << " = "
+                  << formatBytes(p.stages * m.slotBytes) << " on target " << tname
+                  << " (the ring holds a peer's f32 partial tile of " << p.tileM << " x "
+                  << p.tileN << " x 4 B = " << formatBytes(p.tileM * p.tileN * 4)
+                  << " while a tile is finished; use more stages)";
   return p;
 }
 

@@ -261,3 +261,9 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64], 
 // stream-K with mma.sync
 // expected-error @+1 {{'tile.gemm' op not supported yet: grid = stream_k with mma.sync, accumulators = 1, cluster = [1, 1, 1] on target sm_90 (stream-K is lowered for the cooperative wgmma schedule without clusters)}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], grid = stream_k, target = "sm_90" }
+
+// -----
+
+// stream-K whose ring cannot hold a peer's f32 partial tile
+// expected-error @+1 {{'tile.gemm' op not supported yet: grid = stream_k with a ring of 2 x 48 KB = 96 KB on target sm_90a (the ring holds a peer's f32 partial tile of 128 x 256 x 4 B = 128 KB while a tile is finished; use more stages)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 256, 64], stages = 2, schedule = warp_specialized, grid = stream_k, target = "sm_90a" }

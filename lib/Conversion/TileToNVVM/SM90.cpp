@@ -44,6 +44,8 @@ private:
                 Value kTiles);
   Value slotA(Value slot) { return b.gep(ring, b.mul(slot, slotBytes)); }
   Value slotB(Value slot) { return b.gep(slotA(slot), b.c32(bOffset)); }
+  /// `x` (i32) as lane 0 of the warp has it: visibly warp-uniform to ptxas.
+  Value uniform(Value x);
   /// wgmma descriptor of the 8-row-group-aligned sub-tile at `ptr`.
   Value descriptor(Value ptr);
   Value zeroAccumulator();
@@ -55,6 +57,7 @@ private:
   KernelBuilder b;
   Value tmapA, tmapB, tmapD, ptrC, ptrD, M, N, K, alpha, beta, tid, ring, epilogue;
   Barriers full, empty, turn; ///< turn: ping-pong's MMA order between the two consumers
+  Value fixup; ///< stream-K: completes when a partial tile has arrived in shared memory
   int64_t bm = 0, bn = 0, bk = 0, stages = 0, slotBytes = 0, bOffset = 0, elemBytes = 2;
   int64_t consumers = 2, rowsPerConsumer = 0, mBlocks = 0;
   bool pingPong = false;
@@ -64,6 +67,7 @@ private:
   bool streamK = false;
   Value ws, flags;           ///< stream-K partial tiles (f32) and their ready flags, per CTA
   Value skStart, skStop, skTotal, skCtas; ///< this CTA's tail K-slices [start, stop) (i64)
+  Value skStart32, skStop32;              ///< the same in 32 bits
   Value dpTiles, tailBase, tailFirst;     ///< whole tiles per CTA; first tail tile; ours
   /// One unit of a CTA's work: K-slices [kb, ke) of output tile `tile` (all of them unless
   /// stream-K); `local` is the tile's index in the stream-K tail.
@@ -83,6 +87,11 @@ private:
 
 Value WgmmaEmitter::descriptor(Value ptr) { return smemDescriptor(b, ptr, descHigh); }
 
+Value WgmmaEmitter::uniform(Value x) {
+  return NVVM::ShflOp::create(b, b.i32(), b.c32(-1), x, b.c32(0), b.c32(0x1f),
+                              NVVM::ShflKind::idx, UnitAttr());
+}
+
 Value WgmmaEmitter::zeroAccumulator() {
   Value acc = LLVM::UndefOp::create(b, accStruct);
   Value zero = b.f32c(0.0);
@@ -101,13 +110,12 @@ WgmmaEmitter::Unit WgmmaEmitter::unitAt(Value u, Value kTiles) {
   Value isDp = b.ult(u, dpTiles);
   Value local = b.add(tailFirst, b.sub(u, dpTiles));
   Value tile = b.select(isDp, b.add(bid, b.mul(u, grid)), b.add(tailBase, local));
-  Value base = b.mul(b.zext64(local), b.zext64(kTiles));
+  Value base = b.mul(local, kTiles);
   // Only the first tail tile can start inside the CTA's range (kb > 0); every tail tile it
   // touches starts before its stop. (min keeps the unsigned differences from wrapping.)
-  Value kb = b.sub(skStart, b.minu(base, skStart));
-  Value ke = b.minu(b.sub(skStop, b.minu(base, skStop)), b.zext64(kTiles));
-  auto trunc = [&](Value x) { return arith::TruncIOp::create(b, b.i32(), x).getResult(); };
-  return {tile, b.select(isDp, b.c32(0), trunc(kb)), b.select(isDp, kTiles, trunc(ke)), local};
+  Value kb = b.sub(skStart32, b.minu(base, skStart32));
+  Value ke = b.minu(b.sub(skStop32, b.minu(base, skStop32)), kTiles);
+  return {tile, b.select(isDp, b.c32(0), kb), b.select(isDp, kTiles, ke), local};
 }
 
 // Stream-K partial tiles: the 256 consumer threads keep their 128 accumulators each; thread i's
@@ -120,12 +128,13 @@ void WgmmaEmitter::storePartial(ArrayRef<Value> values, Value c, Value tInWg) {
   Value bid = NVVM::BlockIdXOp::create(b, b.i32());
   Value mine = b.gep(ws, b.mul(b.zext64(bid), (int64_t)bm * bn * 4));
   auto vecTy = VectorType::get({4}, b.f32());
+  // One base address and constant offsets (folded into the stores' immediates).
+  Value base = b.gep(mine, b.mul(b.zext64(idx), 16));
   for (int64_t q = 0; q < (int64_t)values.size() / 4; ++q) {
     Value vec = LLVM::UndefOp::create(b, vecTy);
     for (int64_t e = 0; e < 4; ++e)
       vec = LLVM::InsertElementOp::create(b, vec, values[4 * q + e], b.c32(e));
-    Value off = b.mul(b.zext64(b.add(idx, q * 256)), 16);
-    LLVM::StoreOp::create(b, vec, b.gep(mine, off), 16);
+    LLVM::StoreOp::create(b, vec, b.gep(base, b.c64(q * 256 * 16)), 16);
   }
   // Publish: after the consumers' barrier, one thread raises the flag with a GPU-scope
   // release, which orders every consumer thread's stores before it (the barrier makes them
@@ -143,6 +152,7 @@ SmallVector<Value> WgmmaEmitter::addPartials(ArrayRef<Value> values, Value c, Va
                                              Value local, Value ke, Value kTiles) {
   // The CTAs after this one that hold K-slices of tail tile `local`: up to the owner of its
   // last slice, owner(x) = ceil((x + 1) P / T) - 1 with P stream-K CTAs and T tail slices.
+  // Every one of them holds slices (a CTA's share is at least 8 slices, emit()).
   Value P = skCtas;
   Value T = skTotal;
   Value last = b.sub(b.mul(b.zext64(b.add(local, 1)), b.zext64(kTiles)), b.c64(1));
@@ -154,62 +164,66 @@ SmallVector<Value> WgmmaEmitter::addPartials(ArrayRef<Value> values, Value c, Va
                        first);
   Value idx = b.add(b.mul(c, 128), tInWg);
   Value isLeader = b.eq(b.add(c, tInWg), 0);
+  int64_t bytes = bm * bn * 4;
   auto loop = scf::ForOp::create(b, first, end, b.c32(1), values);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value other = loop.getInductionVar();
-  // With fewer slices than CTAs some CTAs hold none and publish nothing: skip them.
-  Value otherStart = b.divu(b.mul(b.zext64(other), T), P);
-  Value otherStop = b.divu(b.mul(b.add(b.zext64(other), b.c64(1)), T), P);
-  SmallVector<Type> types(values.size(), b.f32());
-  auto holds = scf::IfOp::create(b, types, b.ult(otherStart, otherStop), /*withElse=*/true);
+  // The partial comes into shared memory in one bulk copy, into the ring: a tile with peers is
+  // its CTA's last unit, so once both consumer warpgroups are past this barrier (their last
+  // wgmmas retired, the previous partial read) no slot is read or written any more. Plain
+  // loads from global memory would be limited to a few 16-byte loads in flight per thread by
+  // the 128 accumulator registers.
+  NVVM::BarrierOp::create(b, Type(), b.c32(kPartialBarrier), b.c32(256), nullptr, Value());
+  Value flag = b.gep(flags, b.mul(b.zext64(other), 4));
   {
-    OpBuilder::InsertionGuard g0(b);
-    b.setInsertionPointToStart(&holds.getElseRegion().front());
-    scf::YieldOp::create(b, loop.getRegionIterArgs());
-    b.setInsertionPointToStart(&holds.getThenRegion().front());
-    Value flag = b.gep(flags, b.mul(b.zext64(other), 4));
-    {
-      // The leader spins until the other CTA has published its partial.
-      auto ifOp = scf::IfOp::create(b, isLeader, false);
-      OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      auto wait = scf::WhileOp::create(b, TypeRange{}, ValueRange{});
-      b.createBlock(&wait.getBefore());
-      // GPU-scope acquire: also drops this SM's L1 copies, so the plain loads below see the
-      // partial (they are ordered after it by the barrier).
-      Value seen = LLVM::LoadOp::create(b, b.i32(), flag, 4, /*isVolatile=*/false,
-                                        /*isNonTemporal=*/false, /*isInvariant=*/false,
-                                        /*isInvariantGroup=*/false,
-                                        LLVM::AtomicOrdering::acquire, "device");
-      scf::ConditionOp::create(b, b.eq(seen, 0), ValueRange{});
-      Block *after = b.createBlock(&wait.getAfter());
-      b.setInsertionPointToStart(after);
-      NVVM::NanosleepOp::create(b, b.c32(32));
-      scf::YieldOp::create(b, ValueRange{});
-    }
-    NVVM::BarrierOp::create(b, Type(), b.c32(kPartialBarrier), b.c32(256), nullptr, Value());
-    Value theirs = b.gep(ws, b.mul(b.zext64(other), (int64_t)bm * bn * 4));
-    auto vecTy = VectorType::get({4}, b.f32());
-    SmallVector<Value> sum(loop.getRegionIterArgs().begin(), loop.getRegionIterArgs().end());
-    for (int64_t q = 0; q < (int64_t)sum.size() / 4; ++q) {
-      Value off = b.mul(b.zext64(b.add(idx, q * 256)), 16);
-      Value vec = LLVM::LoadOp::create(b, vecTy, b.gep(theirs, off), 16);
-      for (int64_t e = 0; e < 4; ++e)
-        sum[4 * q + e] = arith::AddFOp::create(b, sum[4 * q + e],
-                                               LLVM::ExtractElementOp::create(b, vec, b.c32(e)));
-    }
-    // Everyone has read it: clear the flag for the next launch.
-    NVVM::BarrierOp::create(b, Type(), b.c32(kPartialBarrier), b.c32(256), nullptr, Value());
-    {
-      auto ifOp = scf::IfOp::create(b, isLeader, false);
-      OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      LLVM::StoreOp::create(b, b.c32(0), flag, 4, /*isVolatile=*/true);
-    }
-    scf::YieldOp::create(b, sum);
+    auto ifOp = scf::IfOp::create(b, isLeader, false);
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    // Spin until the other CTA has published its partial. The GPU-scope acquire orders the
+    // copy after the other CTA's stores; the proxy fence, the generic-proxy writes before the
+    // async-proxy (TMA) read.
+    auto wait = scf::WhileOp::create(b, TypeRange{}, ValueRange{});
+    b.createBlock(&wait.getBefore());
+    Value seen = LLVM::LoadOp::create(b, b.i32(), flag, 4, /*isVolatile=*/false,
+                                      /*isNonTemporal=*/false, /*isInvariant=*/false,
+                                      /*isInvariantGroup=*/false, LLVM::AtomicOrdering::acquire,
+                                      "device");
+    scf::ConditionOp::create(b, b.eq(seen, 0), ValueRange{});
+    Block *after = b.createBlock(&wait.getAfter());
+    b.setInsertionPointToStart(after);
+    NVVM::NanosleepOp::create(b, b.c32(32));
+    scf::YieldOp::create(b, ValueRange{});
+    b.setInsertionPointAfter(wait);
+    NVVM::FenceProxyOp::create(b, NVVM::ProxyKind::async_global, nullptr);
+    Value theirs = b.gep(ws, b.mul(b.zext64(other), bytes));
+    NVVM::MBarrierArriveExpectTxOp::create(b, Type(), fixup, b.c32(bytes),
+                                           NVVM::MemScopeKind::CTA, false, Value());
+    NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
+        b, LLVM::AddrSpaceCastOp::create(b, b.ptr(7), ring), theirs, fixup, b.c32(bytes),
+        Value(), Value());
   }
-  scf::YieldOp::create(b, holds.getResults());
+  // The fix-up barrier completes once per partial: parity (other - first) & 1.
+  waitBarrier(b, fixup, b.remu(b.sub(other, first), 2));
+  {
+    // Read and published: clear the flag for the next launch.
+    auto ifOp = scf::IfOp::create(b, isLeader, false);
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    LLVM::StoreOp::create(b, b.c32(0), flag, 4, /*isVolatile=*/true);
+  }
+  auto vecTy = VectorType::get({4}, b.f32());
+  SmallVector<Value> sum(loop.getRegionIterArgs().begin(), loop.getRegionIterArgs().end());
+  // One base address and constant offsets, which fold into the loads' immediates (separate
+  // addresses would be hoisted out of the loop and held in registers).
+  Value mine = b.gep(ring, b.mul(idx, 16));
+  for (int64_t q = 0; q < (int64_t)sum.size() / 4; ++q) {
+    Value vec = LLVM::LoadOp::create(b, vecTy, b.gep(mine, b.c32(q * 256 * 16)), 16);
+    for (int64_t e = 0; e < 4; ++e)
+      sum[4 * q + e] = arith::AddFOp::create(b, sum[4 * q + e],
+                                             LLVM::ExtractElementOp::create(b, vec, b.c32(e)));
+  }
+  scf::YieldOp::create(b, sum);
   return SmallVector<Value>(loop.getResults().begin(), loop.getResults().end());
 }
 
@@ -565,6 +579,7 @@ LogicalResult WgmmaEmitter::emit() {
   full = Barriers{barBase};
   empty = Barriers{b.gep(barBase, b.c32(8 * stages))};
   turn = Barriers{b.gep(barBase, b.c32(16 * stages))};
+  fixup = turn.at(b, 0);
   // Thread 0 initialises the barriers; everyone meets before use.
   {
     auto init = scf::IfOp::create(b, b.eq(tid, 0), false);
@@ -578,6 +593,8 @@ LogicalResult WgmmaEmitter::emit() {
     if (pingPong)
       for (int64_t c = 0; c < consumers; ++c)
         NVVM::MBarrierInitOp::create(b, turn.at(b, c), b.c32(1), Value());
+    if (streamK) // stream-K runs without ping-pong: the first turn barrier's slot is free
+      NVVM::MBarrierInitOp::create(b, turn.at(b, 0), b.c32(1), Value());
     NVVM::FenceMbarrierInitOp::create(b);
   }
   // Every barrier of the CTA (and of the peer, which arrives on ours) is initialised.
@@ -631,17 +648,21 @@ LogicalResult WgmmaEmitter::emit() {
     Value tFirst = b.divu(skStart, k64);
     Value tEnd = b.select(b.ult(skStart, skStop),
                           b.add(b.divu(b.sub(skStop, b.c64(1)), k64), b.c64(1)), tFirst);
-    tailFirst = arith::TruncIOp::create(b, b.i32(), tFirst);
+    // The schedule in 32 bits from here (the tail has fewer than 2^31 K-slices: K < 2^31
+    // elements and r < P).
+    auto trunc = [&](Value x) { return arith::TruncIOp::create(b, b.i32(), x).getResult(); };
+    tailFirst = trunc(tFirst);
+    skStart32 = trunc(skStart);
+    skStop32 = trunc(skStop);
     // The loops below run over units [bid, numTiles) step grid: [0, dpTiles + tail tiles).
-    numTiles = b.add(dpTiles, arith::TruncIOp::create(b, b.i32(), b.sub(tEnd, tFirst)));
+    numTiles = b.add(dpTiles, trunc(b.sub(tEnd, tFirst)));
     bid = b.c32(0);
     grid = b.c32(1);
   }
   // The warpgroup index, made visibly warp-uniform (lane 0's value) so that ptxas can see the
   // role branches and everything derived from the consumer index as uniform; a wgmma on a path
   // it must treat as divergent gets serialised.
-  Value wg = NVVM::ShflOp::create(b, i32, b.c32(-1), b.divu(tid, 128), b.c32(0), b.c32(0x1f),
-                                  NVVM::ShflKind::idx, UnitAttr());
+  Value wg = uniform(b.divu(tid, 128));
   auto roles = scf::IfOp::create(b, b.eq(wg, 0), true);
   {
     OpBuilder::InsertionGuard guard(b);
