@@ -33,7 +33,7 @@ def Tile_GemmOp : Tile_Op<"gemm", [Symbol]> {
     | `cluster` | `[X, Y, Z]` | `[1, 1, 1]` | thread-block cluster shape |
     | `multicast` | `none`, `a`, `b`, `ab` | `none` | operands multicast by TMA across the cluster |
     | `cta_group` | 1 or 2 | 1 | tcgen05 CTA pair (sm_100a family) |
-    | `grid` | `tiles`, `persistent`, `stream_k` | `tiles` | one CTA per output tile; one per SM looping over tiles; or one per SM, each taking an equal share of all tiles' K-slices (partial tiles combined through a global workspace; wgmma only) |
+    | `grid` | `tiles`, `persistent`, `stream_k` | `tiles` | one CTA per output tile; one per SM looping over tiles; or one per SM, which splits the tiles' K-slices evenly over the CTAs when there are fewer tiles than CTAs (partial tiles summed through a global workspace) and otherwise loops over whole tiles as `persistent` does (cooperative wgmma only) |
     | `raster` | `row`, `col` | `row` | order of output tiles |
     | `swizzle` | integer >= 1 | 8 | tiles grouped along the raster's minor axis for L2 reuse |
     | `alpha`, `beta` | floats | 1.0, 0.0 | epilogue scalars (run-time parameters; these are defaults) |
