@@ -94,7 +94,11 @@ static void expand(GemmOp op, const GemmPlan &p) {
   case MmaFamily::Wgmma:
     role("producer", 0, 4, "cp.async.bulk.tensor.2d", {}, 40);
     role("mma", 4, warps - 4, mmaInstr, {p.warpsM, p.warpsN}, 232);
-    role("epilogue", 4, warps - 4, "st.shared+cp.async.bulk.tensor.store", {p.warpsM, 1}, 232);
+    // 16-bit results go to shared memory with stmatrix, f32 ones with st.shared.
+    role("epilogue", 4, warps - 4,
+         op.getCType().getIntOrFloatBitWidth() == 16 ? "stmatrix+cp.async.bulk.tensor.store"
+                                                     : "st.shared+cp.async.bulk.tensor.store",
+         {p.warpsM, 1}, 232);
     break;
   case MmaFamily::Tcgen05:
     role("producer", 0, 1, "cp.async.bulk.tensor.2d", {}, 0);

@@ -32,7 +32,7 @@ tile.gemm @gemm { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 256, 64
 // SM90A-NEXT:    tile.accumulators 1 x [128, 256] f32 in "registers"
 // SM90A-NEXT:    tile.role "producer" warps [0, 4] issues "cp.async.bulk.tensor.2d" layout [] regs 40
 // SM90A-NEXT:    tile.role "mma" warps [4, 8] issues "wgmma.m64n256k16" layout [2, 1] regs 232
-// SM90A-NEXT:    tile.role "epilogue" warps [4, 8] issues "st.shared+cp.async.bulk.tensor.store"
+// SM90A-NEXT:    tile.role "epilogue" warps [4, 8] issues "stmatrix+cp.async.bulk.tensor.store"
 // SM90A-NEXT:    tile.schedule tiles [128, 256] slice_k 64 grid "tiles"
 // SM90A-NEXT:    tile.epilogue {{.*}} via "smem_tma" offset 196608 bytes 32768
 

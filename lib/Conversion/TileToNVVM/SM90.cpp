@@ -483,7 +483,39 @@ void WgmmaEmitter::storeThroughShared(ArrayRef<Value> values, Value c, Value war
       NVVM::CpAsyncBulkWaitGroupOp::create(b, 1, b.getUnitAttr());
     }
     NVVM::BarrierOp::create(b, Type(), barId, threads, nullptr, Value());
-    for (int64_t i = 0; i < mBlocks; ++i) {
+    if (outBytes == 2) {
+      // 16-bit output: stmatrix.x4 writes four 8 x 8 matrices per instruction, each thread
+      // giving one packed pair per matrix in the accumulator's fragment order (row lane / 4,
+      // columns 2 (lane % 4) and + 1). The four are rows +0 and +8 of fragments nn and nn + 1;
+      // lane l addresses row l % 8 of matrix l / 8, 16 bytes of one swizzled row.
+      Value m = b.divu(lane, 8), r8 = b.remu(lane, 8);
+      Value mHalf = b.remu(m, 2), mFrag = b.divu(m, 2);
+      auto pack = [&](Value x0, Value x1) {
+        Value vec = LLVM::UndefOp::create(b, vecTy);
+        vec = LLVM::InsertElementOp::create(b, vec, convert(x0), b.c32(0));
+        vec = LLVM::InsertElementOp::create(b, vec, convert(x1), b.c32(1));
+        return LLVM::BitcastOp::create(b, b.i32(), vec).getResult();
+      };
+      for (int64_t i = 0; i < mBlocks; ++i) {
+        Value row = b.add(b.add(b.add(b.mul(warp, 16), b.mul(mHalf, 8)), r8), i * 64);
+        for (int64_t nn = 0; nn < fragsPerChunk; nn += 2) {
+          SmallVector<Value> regs;
+          for (int64_t mat = 0; mat < 4; ++mat) {
+            int64_t n = j * fragsPerChunk + nn + mat / 2, half = mat % 2;
+            int64_t base = (i * (bn / 8) + n) * 4 + half * 2;
+            regs.push_back(pack(values[base], values[base + 1]));
+          }
+          Value chunk = b.xori(b.add(mFrag, nn), r8); // row % 8 == lane % 8
+          Value offset = b.add(b.mul(row, 128), b.mul(chunk, 16));
+          NVVM::StMatrixOp::create(
+              b, b.gep(buf, offset), regs,
+              NVVM::MMALayoutAttr::get(b.getContext(), NVVM::MMALayout::row),
+              NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+              NVVM::LdStMatrixEltTypeAttr::get(b.getContext(), NVVM::LdStMatrixEltType::B16));
+        }
+      }
+    }
+    for (int64_t i = 0; i < mBlocks && outBytes != 2; ++i) {
       for (int64_t half = 0; half < 2; ++half) {
         Value row = b.add(b.add(b.mul(warp, 16), g), i * 64 + half * 8);
         for (int64_t nn = 0; nn < fragsPerChunk; ++nn) {
