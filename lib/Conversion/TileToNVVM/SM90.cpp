@@ -21,6 +21,15 @@
 // the same tile column; each loads its A and half of B, multicasting that half into both CTAs,
 // so a slot is written by both producers and is released in both CTAs.
 //
+// grid = stream_k: with fewer output tiles than CTAs, the tiles' K-slices are split evenly over
+// the CTAs; the CTA holding a tile's first slice adds the others' f32 partial tiles (published
+// through a global workspace and a release/acquire flag, brought into the idle ring by one bulk
+// copy) before the epilogue. With full waves it runs whole tiles as the persistent grid does.
+//
+// Epilogue (beta = 0): the accumulators, scaled and converted, go to a 128-byte-swizzled staging
+// buffer (stmatrix for 16-bit outputs) and from there to D by TMA stores; beta != 0 reads C and
+// stores D from the registers.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
