@@ -71,8 +71,8 @@ private:
   int64_t consumers = 2, rowsPerConsumer = 0, mBlocks = 0;
   bool pingPong = false;
   bool pair = false;         ///< cluster [2, 1, 1]: two CTAs along M share B (multicast)
-  /// grid = stream_k: whole tiles in data-parallel waves, then the last partial wave's tiles
-  /// split by K-slices over the CTAs (see emit()).
+  /// grid = stream_k: with fewer tiles than CTAs their K-slices are split over the CTAs;
+  /// otherwise whole tiles in the persistent order (see emit()).
   bool streamK = false;
   Value ws, flags;           ///< stream-K partial tiles (f32) and their ready flags, per CTA
   Value skStart, skStop, skTotal, skCtas; ///< this CTA's tail K-slices [start, stop) (i64)
@@ -666,10 +666,10 @@ LogicalResult WgmmaEmitter::emit() {
     // A tile is split at most kTiles / 8 ways (at least 1, at most 16). The split is used
     // only when there is no full wave (T < P, e.g. M = 128 with N = 8192: 32 tiles for 132
     // SMs) and it gives the tail at least a tenth more CTAs (S >= 10 r / 9). Splitting the
-    // tail after full waves measured slower on the H200 for every shape of the issue-4 sweep
-    // (bench/RESULTS.md): the partial tiles' round trips through L2 cost more than the idle
-    // part of the last wave. Otherwise S = r: the first r CTAs take one tail tile each, as the
-    // persistent grid would.
+    // tail after full waves was no faster on the H200 for any shape of the issue-4 sweep and
+    // up to 9% slower (bench/RESULTS.md): the partial tiles' round trips cost more than the
+    // idle part of the last wave. Otherwise S = r: the first r CTAs take one tail tile each,
+    // as the persistent grid would.
     Value r = b.remu(numTiles, grid);
     dpTiles = b.divu(numTiles, grid);
     tailBase = b.sub(numTiles, r);
