@@ -23,7 +23,7 @@ faults or hangs is reported and a sweep goes on.
 options:
   --m M --n N --k K   problem size
   --check             compare with a reference (host fp64 when M*N*K <= 2^30,
-                      else cuBLAS with fp32 accumulation)
+                      else cuBLAS's A x B in fp32, alpha/beta on the host)
   --ref auto|host|cublas
                       force the --check reference
   --bench             time with CUDA events against cuBLAS (same shapes,

@@ -27,7 +27,7 @@ GpuSession::~GpuSession() {
   // Best effort: after a kernel fault these fail, and the process is about to
   // exit anyway.
   if (Ctx) {
-    for (DeviceBuffer *Buf : {&A, &B, &C, &D, &Ref, &Flush})
+    for (DeviceBuffer *Buf : {&A, &B, &C, &D, &Ref, &Flush, &Prod})
       release(*Buf);
     for (DeviceBuffer &Buf : Scratch)
       release(Buf);
@@ -591,7 +591,7 @@ bool GpuSession::cublasSupports(std::string &Why) const {
   return true;
 }
 
-Error GpuSession::cublasGemm(CUdeviceptr Out, bool ForTiming) {
+Error GpuSession::cublasGemm(CUdeviceptr Out, bool ForTiming, bool ProductF32) {
   // cuBLAS is column-major. D row-major is D^T column-major = B^T A^T.
   const bool RowD = Man.C.Lay == Layout::Row;
   int M = static_cast<int>(P.M), N = static_cast<int>(P.N),
@@ -616,8 +616,8 @@ Error GpuSession::cublasGemm(CUdeviceptr Out, bool ForTiming) {
     LdY = Man.B.Lay == Layout::Col ? K : N;
     Ldc = M;
   }
-  float Alpha = static_cast<float>(Opts.Alpha);
-  float Beta = static_cast<float>(Opts.Beta);
+  float Alpha = ProductF32 ? 1.0f : static_cast<float>(Opts.Alpha);
+  float Beta = ProductF32 ? 0.0f : static_cast<float>(Opts.Beta);
   // For timing tf32 inputs, let cuBLAS use tf32 tensor cores like the kernel.
   bool Tf32 = Man.A.Type == ElemType::TF32 || Man.B.Type == ElemType::TF32;
   int Compute = ForTiming && Tf32 ? 77 /*CUBLAS_COMPUTE_32F_FAST_TF32*/
@@ -625,7 +625,8 @@ Error GpuSession::cublasGemm(CUdeviceptr Out, bool ForTiming) {
   int S = Blas.GemmEx(BlasHandle, OpX, OpY, Mm, Nn, K, &Alpha,
                       reinterpret_cast<const void *>(X), TX, LdX,
                       reinterpret_cast<const void *>(Y), TY, LdY, &Beta,
-                      reinterpret_cast<void *>(Out), cudaType(Man.C.Type), Ldc,
+                      reinterpret_cast<void *>(Out),
+                      ProductF32 ? CUDA_R_32F : cudaType(Man.C.Type), Ldc,
                       Compute, Cublas::GemmDefault);
   if (S != 0)
     return cudaError("cublasGemmEx(" + P.str() + ") failed: " +

@@ -67,6 +67,7 @@ private:
 
   uint64_t Grid = 0;
   DeviceBuffer A, B, C, D, Ref, Flush;
+  DeviceBuffer Prod; ///< --check with the cuBLAS reference: A x B in f32
   std::vector<DeviceBuffer> Scratch; ///< per parameter; empty buffers for other kinds
   std::vector<unsigned char> HostA, HostB, HostC;
 
@@ -88,8 +89,10 @@ private:
   Error launch();
   /// Waits for Stream; a failure here is the kernel's fault.
   Error sync(const std::string &What);
-  /// Ref = alpha * A x B + beta * C with cuBLAS (FP32 accumulation).
-  Error cublasGemm(CUdeviceptr Out, bool ForTiming);
+  /// Out = alpha * A x B + beta * C with cuBLAS (FP32 accumulation), D's type and layout; with
+  /// ProductF32, Out = A x B alone as f32 in D's layout (the --check reference: alpha, beta
+  /// and the rounding to D's type are applied on the host, in double).
+  Error cublasGemm(CUdeviceptr Out, bool ForTiming, bool ProductF32 = false);
   bool cublasSupports(std::string &Why) const;
   std::string launchDescription() const;
 };
