@@ -75,8 +75,8 @@ private:
   /// otherwise whole tiles in the persistent order (see emit()).
   bool streamK = false;
   Value ws, flags;           ///< stream-K partial tiles (f32) and their ready flags, per CTA
-  Value skStart, skStop, skTotal, skCtas; ///< this CTA's tail K-slices [start, stop) (i64)
-  Value skStart32, skStop32;              ///< the same in 32 bits
+  Value skTotal, skCtas;     ///< the tail's K-slices and the CTAs splitting them (i64)
+  Value skStart32, skStop32; ///< this CTA's tail K-slices [start, stop)
   Value dpTiles, tailBase, tailFirst;     ///< whole tiles per CTA; first tail tile; ours
   /// One unit of a CTA's work: K-slices [kb, ke) of output tile `tile` (all of them unless
   /// stream-K); `local` is the tile's index in the stream-K tail.
@@ -147,7 +147,7 @@ void WgmmaEmitter::storePartial(ArrayRef<Value> values, Value c, Value tInWg) {
   }
   // Publish: after the consumers' barrier, one thread raises the flag with a GPU-scope
   // release, which orders every consumer thread's stores before it (the barrier makes them
-  // part of its history), as a CTA-wide flag in CUTLASS's stream-K fix-up does.
+  // part of its history).
   NVVM::BarrierOp::create(b, Type(), b.c32(kPartialBarrier), b.c32(256), nullptr, Value());
   auto leader = scf::IfOp::create(b, b.eq(b.add(c, tInWg), 0), false);
   OpBuilder::InsertionGuard guard(b);
@@ -682,8 +682,8 @@ LogicalResult WgmmaEmitter::emit() {
     skCtas = b.zext64(arith::MaxUIOp::create(b, S, b.c32(1))); // a divisor; S = 0 gives R = 0
     skTotal = b.mul(b.zext64(r), b.zext64(kTiles));
     Value mine = b.zext64(b.minu(bid, S)); // CTAs from S on get the empty range [R, R)
-    skStart = b.divu(b.mul(mine, skTotal), skCtas);
-    skStop = b.divu(b.mul(b.add(mine, b.c64(1)), skTotal), skCtas);
+    Value skStart = b.divu(b.mul(mine, skTotal), skCtas);
+    Value skStop = b.divu(b.mul(b.add(mine, b.c64(1)), skTotal), skCtas);
     skStop = b.select(b.ult(bid, S), skStop, skStart);
     Value k64 = b.zext64(kTiles);
     Value tFirst = b.divu(skStart, k64);
