@@ -18,11 +18,20 @@
 //   of 8 K rows. Canonical layouts (9.7.15.5.1.2.1.3): K-major 128B is
 //   ((8,m),(T,2k)):((8T,SBO),(1,T)) with T = 128 / element bits, so a row of the swizzle atom
 //   is 8 x 16 B = 128 B and 8 rows make the 1024-byte atom.
-// - One MMA-K slice is 32 bytes of K for kind::f16 (K = 16 x 2 B) and kind::tf32
-//   (K = 8 x 4 B) (Table 39), and wgmma's K = 16 for f16/bf16 (9.7.15.2), so inside a 128B
+// - One MMA-K slice is 32 bytes of K for kind::f16 (K = 16 x 2 B), kind::tf32
+//   (K = 8 x 4 B) and kind::f8f6f4 with 8-bit types (K = 32 x 1 B) (Table 39), and for
+//   wgmma's K = 16 for f16/bf16 and K = 32 for e4m3/e5m2 (9.7.15.2), so inside a 128B
 //   atom the k-th slice starts 32*k bytes after the tile: the start address advances by 2
 //   encoded units per slice while SBO and the base offset are unchanged (the swizzle XOR is a
 //   function of the address bits, and the atom itself stays 1024-byte aligned).
+// - kind::f8f6f4 (9.7.16.4.2 Table 42, 9.7.16.2.1 Table 39): the kind is a modifier of the
+//   instruction, so the descriptor keeps the kind::f16 layout and only the type values
+//   change (atype/btype 0, 1, 3, 4, 5 for e4m3, e5m2, e2m3, e3m2, e2m1, chosen independently
+//   for A and B; dtype f16 0 / f32 1). Its dense M/N rows in Table 39 are those of kind::f16.
+//   Table 54 allows MN-major (transposed) operands only for 8-, 16- and 32-bit types, so the
+//   6- and 4-bit types are K-major only (CUTLASS's UMMA::InstrDescriptor comments say the
+//   same: MN-major is valid for E4M3, E5M2, INT8, F16, BF16, TF32); Table 52 narrows N when B
+//   is an MN-major 8-bit operand; the sparsity selector must be 0 (9.7.16.10.8.4.5-6).
 //
 //===----------------------------------------------------------------------===//
 
@@ -254,23 +263,66 @@ const char *elemName(MmaElem e) {
     return "tf32";
   case MmaElem::F32:
     return "f32";
+  case MmaElem::E4M3:
+    return "e4m3";
+  case MmaElem::E5M2:
+    return "e5m2";
+  case MmaElem::E2M3:
+    return "e2m3";
+  case MmaElem::E3M2:
+    return "e3m2";
+  case MmaElem::E2M1:
+    return "e2m1";
   }
   return "?";
 }
-} // namespace
 
-llvm::Expected<uint32_t> tilegen::encodeTcgen05InstrDesc(const Tcgen05InstrDesc &d) {
-  const char *kind = d.kind == Tcgen05Kind::F16 ? "kind::f16" : "kind::tf32";
-  // Types (Table 42 values; Table 39 combinations).
+const char *kindName(Tcgen05Kind k) {
+  switch (k) {
+  case Tcgen05Kind::F16:
+    return "kind::f16";
+  case Tcgen05Kind::TF32:
+    return "kind::tf32";
+  case Tcgen05Kind::F8F6F4:
+    return "kind::f8f6f4";
+  }
+  return "?";
+}
+
+/// The atype/btype value of an element type under kind::f8f6f4 (Table 42, .kind::f8f6f4
+/// column: E4M3 0, E5M2 1, E2M3 3, E3M2 4, E2M1 5); an error for any other type.
+llvm::Expected<unsigned> f8f6f4TypeField(const char *operand, MmaElem e) {
+  switch (e) {
+  case MmaElem::E4M3:
+    return 0;
+  case MmaElem::E5M2:
+    return 1;
+  case MmaElem::E2M3:
+    return 3;
+  case MmaElem::E3M2:
+    return 4;
+  case MmaElem::E2M1:
+    return 5;
+  default:
+    break;
+  }
+  return fail(llvm::formatv("kind::f8f6f4: {0} type {1}; expected e4m3, e5m2, e2m3, e3m2 or "
+                            "e2m1",
+                            operand, elemName(e)));
+}
+
+/// The atype/btype and dtype fields of kind::f16 / kind::tf32 (one type for A and B).
+llvm::Error f16Tf32Fields(const Tcgen05InstrDesc &d, unsigned &aField, unsigned &bField,
+                          unsigned &dField) {
+  const char *kind = kindName(d.kind);
   if (d.aType != d.bType)
     return fail(llvm::formatv("{0}: A type {1} and B type {2} differ", kind, elemName(d.aType),
                               elemName(d.bType)));
-  unsigned abField = 0, dField = 0;
   if (d.kind == Tcgen05Kind::F16) {
     if (d.aType != MmaElem::F16 && d.aType != MmaElem::BF16)
       return fail(
           llvm::formatv("kind::f16: A/B type {0}; expected f16 or bf16", elemName(d.aType)));
-    abField = d.aType == MmaElem::F16 ? 0 : 1;
+    aField = bField = d.aType == MmaElem::F16 ? 0 : 1;
     if (d.dType == MmaElem::F32)
       dField = 1;
     else if (d.dType == MmaElem::F16 && d.aType == MmaElem::F16)
@@ -279,15 +331,85 @@ llvm::Expected<uint32_t> tilegen::encodeTcgen05InstrDesc(const Tcgen05InstrDesc 
       return fail(llvm::formatv("kind::f16: D type {0} with {1} inputs; expected f32 (or f16 "
                                 "with f16 inputs)",
                                 elemName(d.dType), elemName(d.aType)));
-  } else {
-    if (d.aType != MmaElem::TF32)
-      return fail(llvm::formatv("kind::tf32: A/B type {0}; expected tf32", elemName(d.aType)));
-    if (d.dType != MmaElem::F32)
-      return fail(llvm::formatv("kind::tf32: D type {0}; expected f32", elemName(d.dType)));
-    abField = 2;
-    dField = 1;
+    return llvm::Error::success();
   }
-  // Shapes (Table 39, dense and sparse share M/N; .ws is not modelled).
+  if (d.aType != MmaElem::TF32)
+    return fail(llvm::formatv("kind::tf32: A/B type {0}; expected tf32", elemName(d.aType)));
+  if (d.dType != MmaElem::F32)
+    return fail(llvm::formatv("kind::tf32: D type {0}; expected f32", elemName(d.dType)));
+  aField = bField = 2;
+  dField = 1;
+  return llvm::Error::success();
+}
+
+/// The type fields of kind::f8f6f4 and its major-ness rules (Tables 39, 42, 52, 54).
+llvm::Error f8f6f4Fields(const Tcgen05InstrDesc &d, unsigned &aField, unsigned &bField,
+                         unsigned &dField) {
+  // Table 39: A and B each any of the five types, independently.
+  auto a = f8f6f4TypeField("A", d.aType);
+  if (!a)
+    return a.takeError();
+  auto b = f8f6f4TypeField("B", d.bType);
+  if (!b)
+    return b.takeError();
+  aField = *a;
+  bField = *b;
+  // Table 39 dtype .f32 or .f16; Table 42 F16 = 0, F32 = 1.
+  if (d.dType == MmaElem::F32)
+    dField = 1;
+  else if (d.dType == MmaElem::F16)
+    dField = 0;
+  else
+    return fail(llvm::formatv("kind::f8f6f4: D type {0}; expected f32 or f16", elemName(d.dType)));
+  // Table 54: transposed (MN-major) operands only for 8-, 16- and 32-bit types.
+  if (d.aMajor == Major::MN && mmaElemBits(d.aType) != 8)
+    return fail(llvm::formatv("kind::f8f6f4: A type {0} ({1}-bit) is MN-major; {1}-bit operands "
+                              "must be K-major (only 8-bit types can be transposed)",
+                              elemName(d.aType), mmaElemBits(d.aType)));
+  if (d.bMajor == Major::MN && mmaElemBits(d.bType) != 8)
+    return fail(llvm::formatv("kind::f8f6f4: B type {0} ({1}-bit) is MN-major; {1}-bit operands "
+                              "must be K-major (only 8-bit types can be transposed)",
+                              elemName(d.bType), mmaElemBits(d.bType)));
+  // Table 52: an 8-bit transposed B narrows N.
+  if (d.bMajor == Major::MN) {
+    unsigned step = d.ctaGroup == 2 ? 32 : 16;
+    if (d.n < step || d.n > 256 || d.n % step != 0)
+      return fail(llvm::formatv("kind::f8f6f4 cta_group::{0}: N = {1} with an MN-major 8-bit B; "
+                                "expected {2}..256 in steps of {2}",
+                                d.ctaGroup, d.n, step));
+  }
+  // 9.7.16.10.8.4.5-6: the sparsity selector must be 0 for kind::f8f6f4.
+  if (d.sparsitySelector != 0 && d.sparse)
+    return fail(llvm::formatv("kind::f8f6f4: sparsity selector = {0}; must be 0 for this kind",
+                              d.sparsitySelector));
+  return llvm::Error::success();
+}
+} // namespace
+
+unsigned tilegen::mmaElemBits(MmaElem e) {
+  switch (e) {
+  case MmaElem::F16:
+  case MmaElem::BF16:
+    return 16;
+  case MmaElem::TF32:
+  case MmaElem::F32:
+    return 32;
+  case MmaElem::E4M3:
+  case MmaElem::E5M2:
+    return 8;
+  case MmaElem::E2M3:
+  case MmaElem::E3M2:
+    return 6;
+  case MmaElem::E2M1:
+    return 4;
+  }
+  return 0;
+}
+
+llvm::Expected<uint32_t> tilegen::encodeTcgen05InstrDesc(const Tcgen05InstrDesc &d) {
+  const char *kind = kindName(d.kind);
+  // Shapes (Table 39, dense and sparse share M/N; .ws is not modelled). The rows for
+  // kind::f16, kind::tf32 and kind::f8f6f4 are the same; only K differs.
   if (d.ctaGroup == 1) {
     if (d.m != 64 && d.m != 128)
       return fail(llvm::formatv("{0} cta_group::1: M = {1}; expected 64 or 128", kind, d.m));
@@ -309,14 +431,19 @@ llvm::Expected<uint32_t> tilegen::encodeTcgen05InstrDesc(const Tcgen05InstrDesc 
     return fail("sparsity selector set on a dense MMA");
   if (d.maxShift > 3)
     return fail(llvm::formatv("max shift = {0}; expected 0..3", d.maxShift));
+  // Types (Table 42 values; Table 39 combinations) and per-kind rules.
+  unsigned aField = 0, bField = 0, dField = 0;
+  if (llvm::Error e = d.kind == Tcgen05Kind::F8F6F4 ? f8f6f4Fields(d, aField, bField, dField)
+                                                    : f16Tf32Fields(d, aField, bField, dField))
+    return std::move(e);
 
   uint32_t v = 0;
   v |= d.sparsitySelector;                    // 0-1
   v |= uint32_t(d.sparse) << 2;               // 2
-  /* bit 3 saturate: 0 (NA for f16/tf32) */   //
+  /* bit 3 saturate: 0 (NA: no i8 kind) */    //
   v |= dField << 4;                           // 4-5
-  v |= abField << 7;                          // 7-9
-  v |= abField << 10;                         // 10-12
+  v |= aField << 7;                           // 7-9
+  v |= bField << 10;                          // 10-12
   v |= uint32_t(d.negateA) << 13;             // 13
   v |= uint32_t(d.negateB) << 14;             // 14
   v |= uint32_t(d.aMajor == Major::MN) << 15; // 15
@@ -333,6 +460,23 @@ llvm::Expected<uint32_t> tilegen::encodeTcgen05InstrDescF16(MmaElem ab, MmaElem 
   Tcgen05InstrDesc desc;
   desc.kind = Tcgen05Kind::F16;
   desc.aType = desc.bType = ab;
+  desc.dType = d;
+  desc.m = m;
+  desc.n = n;
+  desc.ctaGroup = ctaGroup;
+  desc.aMajor = aMajor;
+  desc.bMajor = bMajor;
+  return encodeTcgen05InstrDesc(desc);
+}
+
+llvm::Expected<uint32_t> tilegen::encodeTcgen05InstrDescF8F6F4(MmaElem a, MmaElem b, MmaElem d,
+                                                               unsigned m, unsigned n,
+                                                               unsigned ctaGroup, Major aMajor,
+                                                               Major bMajor) {
+  Tcgen05InstrDesc desc;
+  desc.kind = Tcgen05Kind::F8F6F4;
+  desc.aType = a;
+  desc.bType = b;
   desc.dType = d;
   desc.m = m;
   desc.n = n;

@@ -311,6 +311,165 @@ static void testTcgen05InstrDesc() {
 }
 
 //===----------------------------------------------------------------------===//
+// tcgen05 instruction descriptor, .kind::f8f6f4: 9.7.16.4.2, Table 42 (.kind::f8f6f4 column)
+//   atype 7-9 / btype 10-12: E4M3 0, E5M2 1, E2M3 3, E3M2 4, E2M1 5 (A and B independent)
+//   dtype 4-5: F16 0, F32 1.  Every other field as for kind::f16.
+// Shapes: Table 39, the same M/N rows as kind::f16 (K = 32). Transpose: Table 51 (allowed),
+// Table 54 (only 8-bit types may be MN-major), Table 52 (N with an 8-bit MN-major B).
+// Sparsity selector: 9.7.16.10.8.4.5-6 (must be 0).
+//===----------------------------------------------------------------------===//
+
+static void testTcgen05InstrDescF8F6F4() {
+  // e4m3 x e4m3 -> f32, M = 128, N = 256, K-major: dtype 1 << 4 = 0x10; atype = btype = 0;
+  // N >> 3 = 32 -> 32 << 17 = 0x400000; M >> 4 = 8 -> 8 << 24 = 0x08000000.
+  EXPECT_VALUE(encodeTcgen05InstrDescF8F6F4(MmaElem::E4M3, MmaElem::E4M3, MmaElem::F32, 128, 256),
+               0x08400010u);
+  // Mixed e5m2 x e4m3 -> f32, 128x256: atype 1 << 7 = 0x80.
+  EXPECT_VALUE(encodeTcgen05InstrDescF8F6F4(MmaElem::E5M2, MmaElem::E4M3, MmaElem::F32, 128, 256),
+               0x08400090u);
+  // And the other way round, e4m3 x e5m2: btype 1 << 10 = 0x400.
+  EXPECT_VALUE(encodeTcgen05InstrDescF8F6F4(MmaElem::E4M3, MmaElem::E5M2, MmaElem::F32, 128, 256),
+               0x08400410u);
+  // f16 accumulator, e4m3 x e4m3 -> f16, 128x128: dtype 0; 16 << 17 = 0x200000; 0x08000000.
+  // Bit for bit the kind::f16 f16 x f16 -> f16 128x128 descriptor: the kind is a modifier of
+  // the instruction, not a descriptor field, and E4M3 and F16 are both 0 in their columns.
+  EXPECT_VALUE(encodeTcgen05InstrDescF8F6F4(MmaElem::E4M3, MmaElem::E4M3, MmaElem::F16, 128, 128),
+               0x08200000u);
+  EXPECT_VALUE(encodeTcgen05InstrDescF16(MmaElem::F16, MmaElem::F16, 128, 128), 0x08200000u);
+  // cta_group::2, M = 256, N = 256: M >> 4 = 16 -> 0x10000000; 0x400000; 0x10.
+  EXPECT_VALUE(
+      encodeTcgen05InstrDescF8F6F4(MmaElem::E4M3, MmaElem::E4M3, MmaElem::F32, 256, 256, 2),
+      0x10400010u);
+  // cta_group::2, M = 128, N = 16 (the smallest N): 2 << 17 = 0x40000; 8 << 24.
+  EXPECT_VALUE(encodeTcgen05InstrDescF8F6F4(MmaElem::E5M2, MmaElem::E5M2, MmaElem::F32, 128, 16, 2),
+               0x08040490u);
+  // cta_group::1, M = 64, N = 8 (the smallest shape): 1 << 17 = 0x20000; 4 << 24 = 0x04000000.
+  EXPECT_VALUE(encodeTcgen05InstrDescF8F6F4(MmaElem::E4M3, MmaElem::E4M3, MmaElem::F32, 64, 8),
+               0x04020010u);
+  // 6-bit: e2m3 x e3m2 -> f32, 128x64: atype 3 << 7 = 0x180; btype 4 << 10 = 0x1000; 0x10;
+  // 8 << 17 = 0x100000; 0x08000000.
+  EXPECT_VALUE(encodeTcgen05InstrDescF8F6F4(MmaElem::E2M3, MmaElem::E3M2, MmaElem::F32, 128, 64),
+               0x08101190u);
+  // 4-bit: e2m1 x e2m1 -> f32, 128x256: 5 << 7 = 0x280; 5 << 10 = 0x1400; 0x10; 0x400000;
+  // 0x08000000.
+  EXPECT_VALUE(encodeTcgen05InstrDescF8F6F4(MmaElem::E2M1, MmaElem::E2M1, MmaElem::F32, 128, 256),
+               0x08401690u);
+  // Every A x B pair is legal and lands in bits 7-9 and 10-12 (Table 42 values by hand).
+  {
+    const MmaElem types[] = {MmaElem::E4M3, MmaElem::E5M2, MmaElem::E2M3, MmaElem::E3M2,
+                             MmaElem::E2M1};
+    const unsigned field[] = {0, 1, 3, 4, 5};
+    for (unsigned i = 0; i < 5; ++i)
+      for (unsigned j = 0; j < 5; ++j) {
+        auto v = encodeTcgen05InstrDescF8F6F4(types[i], types[j], MmaElem::F32, 128, 256);
+        EXPECT_TRUE(v && ((*v >> 7) & 7) == field[i] && ((*v >> 10) & 7) == field[j] &&
+                    (*v & ~0x1F80u) == 0x08400010u);
+        if (!v)
+          llvm::consumeError(v.takeError());
+      }
+  }
+  // Both 8-bit operands MN-major, e4m3 x e5m2, 128x256: 0x10 | 0x400 | 1 << 15 (0x8000) |
+  // 1 << 16 (0x10000) | 0x400000 | 0x08000000.
+  EXPECT_VALUE(encodeTcgen05InstrDescF8F6F4(MmaElem::E4M3, MmaElem::E5M2, MmaElem::F32, 128, 256, 1,
+                                            Major::MN, Major::MN),
+               0x08418410u);
+  // Table 52 lower bounds with an MN-major 8-bit B: cta_group::1 N = 16, M = 64:
+  // 0x10 | 0x10000 | 2 << 17 (0x40000) | 0x04000000.
+  EXPECT_VALUE(encodeTcgen05InstrDescF8F6F4(MmaElem::E4M3, MmaElem::E4M3, MmaElem::F32, 64, 16, 1,
+                                            Major::K, Major::MN),
+               0x04050010u);
+  // cta_group::2 N = 32, M = 128: 0x10 | 0x10000 | 4 << 17 (0x80000) | 0x08000000.
+  EXPECT_VALUE(encodeTcgen05InstrDescF8F6F4(MmaElem::E4M3, MmaElem::E4M3, MmaElem::F32, 128, 32, 2,
+                                            Major::K, Major::MN),
+               0x08090010u);
+  // Table 52 constrains B only: an MN-major A with N = 8 is legal. 64x8: 0x10 | 0x8000 |
+  // 0x20000 | 0x04000000.
+  EXPECT_VALUE(encodeTcgen05InstrDescF8F6F4(MmaElem::E4M3, MmaElem::E4M3, MmaElem::F32, 64, 8, 1,
+                                            Major::MN, Major::K),
+               0x04028010u);
+  // An MN-major 8-bit operand next to a K-major 4-bit one: e2m1 A (K) x e4m3 B (MN), 128x256:
+  // 0x280 | 0x10 | 0x10000 | 0x400000 | 0x08000000.
+  EXPECT_VALUE(encodeTcgen05InstrDescF8F6F4(MmaElem::E2M1, MmaElem::E4M3, MmaElem::F32, 128, 256, 1,
+                                            Major::K, Major::MN),
+               0x08410290u);
+  // Negate A and B (Table 51: supported) and a dense-to-sparse flip with selector 0:
+  // 0x10 | 1 << 13 (0x2000) | 1 << 14 (0x4000) | 1 << 2 | 0x400000 | 0x08000000.
+  {
+    Tcgen05InstrDesc d;
+    d.kind = Tcgen05Kind::F8F6F4;
+    d.aType = d.bType = MmaElem::E4M3;
+    d.negateA = d.negateB = true;
+    d.sparse = true;
+    EXPECT_VALUE(encodeTcgen05InstrDesc(d), 0x08406014u);
+  }
+
+  // Rejections, one per rule.
+  // Types of another kind under kind::f8f6f4 (Table 39 / 42).
+  EXPECT_ERROR(encodeTcgen05InstrDescF8F6F4(MmaElem::F16, MmaElem::F16, MmaElem::F32, 128, 256),
+               "kind::f8f6f4: A type f16; expected e4m3, e5m2, e2m3, e3m2 or e2m1");
+  EXPECT_ERROR(encodeTcgen05InstrDescF8F6F4(MmaElem::E4M3, MmaElem::BF16, MmaElem::F32, 128, 256),
+               "kind::f8f6f4: B type bf16");
+  EXPECT_ERROR(encodeTcgen05InstrDescF8F6F4(MmaElem::TF32, MmaElem::E4M3, MmaElem::F32, 128, 256),
+               "A type tf32");
+  // D: only f32 or f16.
+  EXPECT_ERROR(encodeTcgen05InstrDescF8F6F4(MmaElem::E4M3, MmaElem::E4M3, MmaElem::BF16, 128, 256),
+               "kind::f8f6f4: D type bf16; expected f32 or f16");
+  EXPECT_ERROR(encodeTcgen05InstrDescF8F6F4(MmaElem::E4M3, MmaElem::E4M3, MmaElem::E4M3, 128, 256),
+               "D type e4m3");
+  // The FP8 types under kind::f16, same and mixed.
+  EXPECT_ERROR(encodeTcgen05InstrDescF16(MmaElem::E4M3, MmaElem::F32, 128, 256),
+               "kind::f16: A/B type e4m3; expected f16 or bf16");
+  {
+    Tcgen05InstrDesc d;
+    d.aType = MmaElem::E5M2;
+    d.bType = MmaElem::E4M3;
+    EXPECT_ERROR(encodeTcgen05InstrDesc(d), "kind::f16: A type e5m2 and B type e4m3 differ");
+  }
+  // Table 54: 6- and 4-bit operands must be K-major.
+  EXPECT_ERROR(encodeTcgen05InstrDescF8F6F4(MmaElem::E2M1, MmaElem::E4M3, MmaElem::F32, 128, 256, 1,
+                                            Major::MN, Major::K),
+               "A type e2m1 (4-bit) is MN-major");
+  EXPECT_ERROR(encodeTcgen05InstrDescF8F6F4(MmaElem::E4M3, MmaElem::E3M2, MmaElem::F32, 128, 256, 1,
+                                            Major::K, Major::MN),
+               "B type e3m2 (6-bit) is MN-major");
+  EXPECT_ERROR(encodeTcgen05InstrDescF8F6F4(MmaElem::E2M3, MmaElem::E4M3, MmaElem::F32, 128, 256, 1,
+                                            Major::MN, Major::K),
+               "A type e2m3 (6-bit)");
+  // Table 52: MN-major 8-bit B, N off the 16 (cta_group::1) / 32 (cta_group::2) grid.
+  EXPECT_ERROR(encodeTcgen05InstrDescF8F6F4(MmaElem::E4M3, MmaElem::E4M3, MmaElem::F32, 128, 8, 1,
+                                            Major::K, Major::MN),
+               "cta_group::1: N = 8 with an MN-major 8-bit B; expected 16..256 in steps of 16");
+  EXPECT_ERROR(encodeTcgen05InstrDescF8F6F4(MmaElem::E4M3, MmaElem::E4M3, MmaElem::F32, 128, 24, 1,
+                                            Major::K, Major::MN),
+               "N = 24 with an MN-major 8-bit B");
+  EXPECT_ERROR(encodeTcgen05InstrDescF8F6F4(MmaElem::E5M2, MmaElem::E5M2, MmaElem::F32, 256, 48, 2,
+                                            Major::K, Major::MN),
+               "cta_group::2: N = 48 with an MN-major 8-bit B; expected 32..256 in steps of 32");
+  // Table 39 shapes, with the kind in the message.
+  EXPECT_ERROR(encodeTcgen05InstrDescF8F6F4(MmaElem::E4M3, MmaElem::E4M3, MmaElem::F32, 256, 256),
+               "kind::f8f6f4 cta_group::1: M = 256; expected 64 or 128");
+  EXPECT_ERROR(encodeTcgen05InstrDescF8F6F4(MmaElem::E4M3, MmaElem::E4M3, MmaElem::F32, 128, 12),
+               "kind::f8f6f4 cta_group::1: N = 12; expected 8..256 in steps of 8");
+  EXPECT_ERROR(encodeTcgen05InstrDescF8F6F4(MmaElem::E4M3, MmaElem::E4M3, MmaElem::F32, 64, 256, 2),
+               "kind::f8f6f4 cta_group::2: M = 64; expected 128 or 256");
+  EXPECT_ERROR(encodeTcgen05InstrDescF8F6F4(MmaElem::E4M3, MmaElem::E4M3, MmaElem::F32, 256, 8, 2),
+               "kind::f8f6f4 cta_group::2: N = 8; expected 16..256 in steps of 16");
+  // 9.7.16.10.8.4.5-6: a sparse kind::f8f6f4 MMA takes selector 0 only.
+  {
+    Tcgen05InstrDesc d;
+    d.kind = Tcgen05Kind::F8F6F4;
+    d.aType = d.bType = MmaElem::E4M3;
+    d.sparse = true;
+    d.sparsitySelector = 2;
+    EXPECT_ERROR(encodeTcgen05InstrDesc(d), "kind::f8f6f4: sparsity selector = 2; must be 0");
+  }
+  // Element widths used by the Table 54 rule.
+  EXPECT_TRUE(mmaElemBits(MmaElem::E4M3) == 8 && mmaElemBits(MmaElem::E5M2) == 8);
+  EXPECT_TRUE(mmaElemBits(MmaElem::E2M3) == 6 && mmaElemBits(MmaElem::E3M2) == 6);
+  EXPECT_TRUE(mmaElemBits(MmaElem::E2M1) == 4 && mmaElemBits(MmaElem::BF16) == 16);
+}
+
+//===----------------------------------------------------------------------===//
 // TMEM: address 9.7.16.1.1 (lane 31-16, column 15-0); allocation 9.7.16.1.2 and
 // tcgen05.alloc 9.7.16.7.1 (nCols a power of 2 in [32, 512], unit 32 columns)
 //===----------------------------------------------------------------------===//
@@ -340,6 +499,7 @@ int main() {
   testWgmmaDesc();
   testTcgen05SmemDesc();
   testTcgen05InstrDesc();
+  testTcgen05InstrDescF8F6F4();
   testTmem();
   llvm::outs() << passed << " passed, " << failed << " failed\n";
   return failed == 0 ? 0 : 1;

@@ -9,8 +9,13 @@
 //   wgmma matrix descriptor ....... 9.7.15.5.1.2.2 "Matrix Descriptor Format"
 //   wgmma LBO / SBO / layouts ..... 9.7.15.5.1.2.1.1-3 (leading/stride byte offset, canonical)
 //   tcgen05 smem descriptor ....... 9.7.16.4.1, Table 40 (and Table 41 for the base offset)
-//   tcgen05 instruction desc ...... 9.7.16.4.2, Table 42 (.kind::f16 / .kind::tf32 columns)
+//   tcgen05 instruction desc ...... 9.7.16.4.2, Table 42 (.kind::f16 / .kind::tf32 /
+//                                   .kind::f8f6f4 columns)
 //   tcgen05 legal M / N ........... 9.7.16.2.1, Table 39 (dense, no .ws)
+//   tcgen05 transpose / negate .... 9.7.16.10.1, Table 51 (per kind) and Table 52 (N with an
+//                                   8-bit transposed B)
+//   tcgen05 major-ness by size .... 9.7.16.10.3, Table 54 (MN-major only for 8/16/32-bit)
+//   tcgen05 sparsity selector ..... 9.7.16.10.8.4.5-6 (must be 0 for .kind::f8f6f4)
 //   TMEM address / allocation ..... 9.7.16.1.1 and 9.7.16.1.2 / tcgen05.alloc (9.7.16.7.1)
 //
 // Each encoder validates its inputs and returns llvm::Expected: a field that does not fit is an
@@ -59,9 +64,11 @@ enum class Major { K, MN };
 ///     p*kRows*W + k*W.  SBO = 8*W (next 8 K rows);  LBO = kRows*W (next panel along MN).
 ///     MN-major requires a swizzled mode (the interleaved MN-major form is not produced).
 ///
-/// One MMA-K slice is 32 bytes of K (kind::f16 and wgmma f16/bf16 K=16, kind::tf32 K=8): the
-/// k-th slice of a K-major tile starts canonicalOffsetBytes(..., 0, k * 32 / elemBytes) after
-/// the tile, 32*k bytes inside a 128B swizzle panel.
+/// One MMA-K slice is 32 bytes of K (kind::f16 and wgmma f16/bf16 K=16, kind::tf32 K=8,
+/// kind::f8f6f4 and wgmma e4m3/e5m2 K=32 with 8-bit elements; the 6- and 4-bit types are not
+/// laid out by these helpers): the k-th slice of a K-major tile starts
+/// canonicalOffsetBytes(..., 0, k * 32 / elemBytes) after the tile, 32*k bytes inside a 128B
+/// swizzle panel.
 struct SmemStrides {
   uint32_t lboBytes;
   uint32_t sboBytes;
@@ -119,12 +126,24 @@ llvm::Expected<uint64_t> encodeTcgen05SmemDesc(uint32_t smemAddr, uint32_t lboBy
                                                unsigned baseOffset = 0, bool lboAbsolute = false);
 
 //===----------------------------------------------------------------------===//
-// sm_100a: tcgen05 instruction descriptor (32 bit), .kind::f16 and .kind::tf32
+// sm_100a: tcgen05 instruction descriptor (32 bit), .kind::f16, .kind::tf32, .kind::f8f6f4
 //===----------------------------------------------------------------------===//
 
-enum class Tcgen05Kind { F16, TF32 };
-/// Operand and accumulator element types of the two kinds (Table 42 values in comments).
-enum class MmaElem { F16 /*0*/, BF16 /*1*/, TF32 /*2*/, F32 };
+/// The MMA kind, a modifier of the tcgen05.mma instruction (9.7.16.10.9.1); it selects the column
+/// of Table 42 that gives the type fields their meaning. K per instruction is implied by the
+/// kind (9.7.16.2.2, Table 39, dense): f16 16, tf32 8, f8f6f4 32 elements.
+/// .kind::i8 (S32 dtype, saturate bit, its own N table) is not modelled.
+enum class Tcgen05Kind { F16, TF32, F8F6F4 };
+
+/// Operand and accumulator element types. The atype/btype field value depends on the kind
+/// (Table 42): kind::f16: F16 0, BF16 1; kind::tf32: TF32 2; kind::f8f6f4: E4M3 0, E5M2 1,
+/// E2M3 3, E3M2 4, E2M1 5 (2 is unused). dtype (all three kinds): F16 0, F32 1.
+/// E4M3/E5M2 are 8-bit, E2M3/E3M2 6-bit and E2M1 4-bit floating point (Table 39 names them
+/// .e4m3, .e5m2, .e2m3, .e3m2, .e2m1).
+enum class MmaElem { F16, BF16, TF32, F32, E4M3, E5M2, E2M3, E3M2, E2M1 };
+
+/// Width of one element in bits (16, 16, 32, 32, 8, 8, 6, 6, 4).
+unsigned mmaElemBits(MmaElem e);
 
 struct Tcgen05InstrDesc {
   Tcgen05Kind kind = Tcgen05Kind::F16;
@@ -139,24 +158,41 @@ struct Tcgen05InstrDesc {
   bool negateA = false;
   bool negateB = false;
   bool sparse = false;
-  unsigned sparsitySelector = 0; ///< bits 0-1, only with sparse
+  unsigned sparsitySelector = 0; ///< bits 0-1, only with sparse; must be 0 for f8f6f4
   unsigned maxShift = 0;         ///< bits 30-31 (.ws B reuse): 0 none, 1/2/3 = 8/16/32
 };
 
-/// Encodes Table 42 for .kind::f16 / .kind::tf32:
-///   [0,2) sparsity selector  [2] sparse  [3] saturate (0 for these kinds)  [4,6) dtype
-///   (F16 0, F32 1)  [7,10) atype  [10,13) btype (F16 0, BF16 1, TF32 2)  [13] negate A
+/// Encodes Table 42 for .kind::f16 / .kind::tf32 / .kind::f8f6f4:
+///   [0,2) sparsity selector  [2] sparse  [3] saturate (0: NA for these kinds)  [4,6) dtype
+///   (F16 0, F32 1)  [6] reserved  [7,10) atype  [10,13) btype (see MmaElem)  [13] negate A
 ///   [14] negate B  [15] transpose A  [16] transpose B  [17,23) N >> 3  [23] reserved
 ///   [24,29) M >> 4  [29] reserved  [30,32) max shift.
-/// Validates against Table 39 (dense, no .ws): cta_group::1: M in {64, 128}, N in [8, 256]
-/// step 8; cta_group::2: M in {128, 256}, N in [16, 256] step 16; kind::f16: A and B both f16
-/// or both bf16, D f32, or D f16 with f16 inputs; kind::tf32: tf32 inputs, f32 D.
+/// Validates:
+/// - shapes, Table 39 (dense, no .ws; the same M/N rows for all three kinds): cta_group::1:
+///   M in {64, 128}, N in [8, 256] step 8; cta_group::2: M in {128, 256}, N in [16, 256]
+///   step 16;
+/// - types, Table 39: kind::f16: A and B both f16 or both bf16, D f32, or D f16 with f16
+///   inputs; kind::tf32: tf32 inputs, f32 D; kind::f8f6f4: A and B each, independently, one of
+///   e4m3, e5m2, e2m3, e3m2, e2m1, and D f32 or f16;
+/// - kind::f8f6f4 major-ness, Table 54: MN-major (transpose) only for the 8-bit types; a 6- or
+///   4-bit A or B must be K-major. Table 52: a transposed (MN-major) 8-bit B needs N in
+///   [16, 256] step 16 (cta_group::1) or [32, 256] step 32 (cta_group::2);
+/// - sparsity selector 0..3, only with sparse, and 0 for kind::f8f6f4 (9.7.16.10.8.4.5-6).
+/// Not checkable here, and left to whoever builds the shared-memory descriptors (Table 51,
+/// 9.7.16.10.1): a transposed operand of kind::f16 / f8f6f4 must not use 128B swizzle with
+/// 32B atom, and one of kind::tf32 must use exactly that mode.
 llvm::Expected<uint32_t> encodeTcgen05InstrDesc(const Tcgen05InstrDesc &d);
 
 /// Shorthand for the common case: dense kind::f16, K-major A and B unless told otherwise.
 llvm::Expected<uint32_t> encodeTcgen05InstrDescF16(MmaElem ab, MmaElem d, unsigned m, unsigned n,
                                                    unsigned ctaGroup = 1, Major aMajor = Major::K,
                                                    Major bMajor = Major::K);
+
+/// Shorthand for dense kind::f8f6f4 (A and B types independent), K-major unless told otherwise.
+llvm::Expected<uint32_t> encodeTcgen05InstrDescF8F6F4(MmaElem a, MmaElem b, MmaElem d, unsigned m,
+                                                      unsigned n, unsigned ctaGroup = 1,
+                                                      Major aMajor = Major::K,
+                                                      Major bMajor = Major::K);
 
 //===----------------------------------------------------------------------===//
 // sm_100a: Tensor Memory addresses and allocation
