@@ -61,6 +61,8 @@ void tilegen::run::printDeviceHeader(const DeviceRow &Dev) {
               MemGiB, Get("driver").c_str());
   if (Dev.count("cublas"))
     std::printf("cuBLAS: %s\n", Get("cublas").c_str());
+  if (Dev.count("cublaslt"))
+    std::printf("cuBLASLt: %s\n", Get("cublaslt").c_str());
   if (Dev.count("kernel_regs"))
     std::printf("kernel: %s registers/thread, %s bytes static shared memory\n",
                 Get("kernel_regs").c_str(), Get("kernel_static_smem").c_str());
