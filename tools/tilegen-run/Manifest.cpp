@@ -757,6 +757,24 @@ Error tilegen::run::checkProblem(const Manifest &Man, const Problem &P) {
   return Error::success();
 }
 
+std::string tilegen::run::operandText(const OperandInfo &O) {
+  std::string S = std::string(elemTypeName(O.Type)) + "/" + layoutName(O.Lay);
+  if (O.Scale.Gran == ScaleGranularity::Tensor)
+    S += "/scale=tensor";
+  else if (O.Scale.Gran == ScaleGranularity::Block)
+    S += "/scale=" + std::to_string(O.Scale.BlockOuter) + "x" +
+         std::to_string(O.Scale.BlockK);
+  return S;
+}
+
+std::string tilegen::run::describeInputs(const Manifest &Man,
+                                         const InputDistribution &Dist) {
+  std::string S = Dist.describe();
+  if (Man.A.Scale.present() || Man.B.Scale.present())
+    S += "; " + describeScaledFp8(Dist);
+  return S;
+}
+
 ScaledFp8 tilegen::run::scaledOperand(const Manifest &Man, Tensor Op,
                                       const Problem &P) {
   const OperandInfo &O = Man.operand(Op);

@@ -139,6 +139,13 @@ Error checkProblem(const Manifest &Man, const Problem &P);
 /// Rows and columns of tensor T, and its leading dimension in elements.
 void tensorShape(Tensor T, const Problem &P, const Manifest &Man,
                  int64_t &Rows, int64_t &Cols, int64_t &Ld);
+/// "e4m3/row", with the scale when there is one: "e4m3/row/scale=tensor",
+/// "e4m3/row/scale=1x128".
+std::string operandText(const OperandInfo &O);
+
+/// The input distribution of this manifest's operands, for headers and rows.
+std::string describeInputs(const Manifest &Man, const InputDistribution &Dist);
+
 /// Elements in tensor T (dense; A, B, C or D).
 uint64_t tensorElems(Tensor T, const Problem &P);
 
