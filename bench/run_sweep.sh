@@ -13,8 +13,8 @@
 # that has a manifest beside it, in name order.
 #
 # Each kernel runs `tilegen-run CUBIN --sweep LIST --check --bench`, which checks every shape
-# against a reference and times it against cuBLAS, one child process per shape. Results go to
-# --results (default OUT/results): NAME.csv and NAME.json per kernel (written when its sweep
+# against a reference and times it against cuBLAS (cuBLASLt for fp8 kernels), one child process
+# per shape. Results go to --results (default OUT/results): NAME.csv and NAME.json per kernel (written when its sweep
 # ends), NAME.log (the full output), all.csv (every row) and summary.md (bench/summarize.py's
 # tables for bench/RESULTS.md). The exit code is the worst of the runs (0 pass, 1 check failed,
 # 2 usage, 3 CUDA error, 4 hang).

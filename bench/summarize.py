@@ -148,16 +148,24 @@ def sanitize_cell(d):
     return "**%s**" % s if s not in ("skipped",) else s
 
 
+def vendor(r, key):
+    """The cuBLAS field, or for fp8 kernels its cuBLASLt twin (cublas_tflops -> cublaslt_tflops)."""
+    v = r.get(key)
+    if num(v) is None:
+        v = r.get(key.replace("cublas", "cublaslt"))
+    return v
+
+
 def perf_cell(rows, mnk):
     for r in rows:
         if shape(r) == mnk and num(r.get("tflops")) is not None:
-            ratio = fmt(r.get("ratio_vs_cublas"), ".3f")
+            ratio = fmt(vendor(r, "ratio_vs_cublas"), ".3f")
             return "%s (%sx)" % (fmt(r["tflops"], ".1f"), ratio)
     return "-"
 
 
 def geomean(rows, shapes):
-    ratios = [num(r.get("ratio_vs_cublas")) for r in rows if shape(r) in shapes]
+    ratios = [num(vendor(r, "ratio_vs_cublas")) for r in rows if shape(r) in shapes]
     ratios = [x for x in ratios if x and x > 0]
     if not ratios:
         return None, 0
@@ -205,7 +213,8 @@ def main():
         out.append("GPU: {gpu} ({arch}, {sms} SMs, SM clock {clock_mhz} MHz, memory clock "
                    "{mem_clock_mhz} MHz), driver {driver}, cuBLAS {cublas}".format(
                        **{k: device.get(k, "?") for k in ("gpu", "arch", "sms", "clock_mhz",
-                                                         "mem_clock_mhz", "driver", "cublas")}))
+                                                         "mem_clock_mhz", "driver", "cublas")})
+                   + (", cuBLASLt %s" % device["cublaslt"] if device.get("cublaslt") else ""))
         out.append("")
     if not kernels:
         out.append("(no results)")
@@ -259,8 +268,8 @@ def main():
                     r.get("m"), r.get("n"), r.get("k"), r.get("status") or "-",
                     fmt(r.get("rel_err"), ".2e"), fmt(r.get("worst_tile_rel_err"), ".2e"),
                     r.get("bad_elements") or "-", fmt(r.get("ms_median"), ".3f"), spread,
-                    fmt(r.get("tflops"), ".1f"), fmt(r.get("cublas_tflops"), ".1f"),
-                    fmt(r.get("ratio_vs_cublas"), ".3f")))
+                    fmt(r.get("tflops"), ".1f"), fmt(vendor(r, "cublas_tflops"), ".1f"),
+                    fmt(vendor(r, "ratio_vs_cublas"), ".3f")))
             msgs = [(r, r.get("message")) for r in rs if r.get("message")
                     and r.get("status") != "skipped"]
             for r, m in msgs:

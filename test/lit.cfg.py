@@ -31,6 +31,8 @@ fake_cuda = os.path.join(config.tilegen_obj_root, "lib", "libtilegen-fake-cuda.s
 if os.path.exists(fake_cuda):
     config.available_features.add("fake-cuda")
     config.substitutions.append(("%fake-libcuda", fake_cuda))
+    config.substitutions.append(
+        ("%tilegen-run-numeric-tests", os.path.join(tools_dir, "tilegen-run-numeric-tests")))
 
 # ptxas: the feature is added only when one is found and runs.
 ptxas = os.environ.get("TILEGEN_PTXAS") or shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"

@@ -1,12 +1,15 @@
 //===- Check.cpp - --check: compare D with a reference --------------------===//
 //
 // Inputs: seeded, uniform in [-1, 1] rounded to the operand type (or integers
-// in [-3, 3] with --int-inputs). D is poisoned with 0xFF bytes (NaN in bf16,
-// f16 and f32) before the launch, so elements the kernel never writes show up.
+// in [-3, 3] with --int-inputs); scaled fp8 operands as fillScaledFp8 says
+// (Numeric.h). D is poisoned with 0xFF bytes (NaN in bf16, f16 and f32) before
+// the launch, so elements the kernel never writes show up.
 //
-// Reference: the host in FP64 (products of the rounded inputs are exact in
-// double) when M*N*K <= 2^30, else cuBLAS's product A x B in f32
-// (cublasGemmEx, CUBLAS_COMPUTE_32F) with alpha and beta applied on the host.
+// Reference: the host in FP64 from the dequantised inputs (sa(m,k) * A[m,k],
+// sb(n,k) * B[k,n]) when M*N*K <= 2^30, else the vendor library's product
+// A x B in f32 with alpha and beta applied on the host: cuBLAS (cublasGemmEx,
+// CUBLAS_COMPUTE_32F), or for fp8 operands cuBLASLt (cublasLtMatmul with the
+// same scales; CublasLtGemm.cpp), falling back to the host when it cannot.
 //
 // Verdict: the normwise relative error ||D - ref||_F / ||ref||_F, the same for
 // every output tile (tile_m x tile_n of the manifest) so that one wrong tile
@@ -59,39 +62,47 @@ unsigned hostThreads() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
-/// Ref[i * N + j] = alpha * sum_k A[i,k] B[k,j] + beta * C[i,j], in FP64.
+/// Ref[i * N + j] = alpha * sum_k sa(i,k) A[i,k] sb(j,k) B[k,j] + beta * C[i,j],
+/// in FP64 (SA, SB empty for unscaled operands).
 void hostReference(const Manifest &Man, const Problem &P, double Alpha,
                    double Beta, const std::vector<unsigned char> &HA,
                    const std::vector<unsigned char> &HB,
                    const std::vector<unsigned char> &HC,
+                   const std::vector<float> &SA, const std::vector<float> &SB,
                    std::vector<double> &Ref) {
   const int64_t M = P.M, N = P.N, K = P.K;
-  // Inputs are exact in float, and a product of two floats is exact in double.
-  std::vector<float> Ar(size_t(M) * K), Bt(size_t(N) * K);
+  // Unscaled inputs are exact in float, and a product of two floats is exact in
+  // double; a dequantised fp8 value (a code of at most 4 significant bits times
+  // an f32 scale) is exact in double.
+  const ScaledFp8 OpA = scaledOperand(Man, Tensor::A, P),
+                  OpB = scaledOperand(Man, Tensor::B, P);
+  std::vector<double> Ar(size_t(M) * K), Bt(size_t(N) * K);
   for (int64_t I = 0; I < M; ++I)
     for (int64_t Kk = 0; Kk < K; ++Kk)
-      Ar[size_t(I) * K + Kk] = static_cast<float>(
-          loadElem(HA.data(), elemIndex(Man.A.Lay, I, Kk, M, K), Man.A.Type));
+      Ar[size_t(I) * K + Kk] =
+          loadElem(HA.data(), elemIndex(Man.A.Lay, I, Kk, M, K), Man.A.Type) *
+          (SA.empty() ? 1.0 : double(SA[OpA.scaleIndex(I, Kk)]));
   for (int64_t Kk = 0; Kk < K; ++Kk)
     for (int64_t J = 0; J < N; ++J)
-      Bt[size_t(J) * K + Kk] = static_cast<float>(
-          loadElem(HB.data(), elemIndex(Man.B.Lay, Kk, J, K, N), Man.B.Type));
+      Bt[size_t(J) * K + Kk] =
+          loadElem(HB.data(), elemIndex(Man.B.Lay, Kk, J, K, N), Man.B.Type) *
+          (SB.empty() ? 1.0 : double(SB[OpB.scaleIndex(J, Kk)]));
   Ref.assign(size_t(M) * N, 0.0);
   auto Rows = [&](int64_t Begin, int64_t End) {
     for (int64_t I = Begin; I < End; ++I) {
-      const float *Ai = &Ar[size_t(I) * K];
+      const double *Ai = &Ar[size_t(I) * K];
       for (int64_t J = 0; J < N; ++J) {
-        const float *Bj = &Bt[size_t(J) * K];
+        const double *Bj = &Bt[size_t(J) * K];
         double S0 = 0, S1 = 0, S2 = 0, S3 = 0;
         int64_t Kk = 0;
         for (; Kk + 4 <= K; Kk += 4) {
-          S0 += double(Ai[Kk]) * Bj[Kk];
-          S1 += double(Ai[Kk + 1]) * Bj[Kk + 1];
-          S2 += double(Ai[Kk + 2]) * Bj[Kk + 2];
-          S3 += double(Ai[Kk + 3]) * Bj[Kk + 3];
+          S0 += Ai[Kk] * Bj[Kk];
+          S1 += Ai[Kk + 1] * Bj[Kk + 1];
+          S2 += Ai[Kk + 2] * Bj[Kk + 2];
+          S3 += Ai[Kk + 3] * Bj[Kk + 3];
         }
         for (; Kk < K; ++Kk)
-          S0 += double(Ai[Kk]) * Bj[Kk];
+          S0 += Ai[Kk] * Bj[Kk];
         double Cij =
             Beta == 0 ? 0
                       : loadElem(HC.data(), elemIndex(Man.C.Lay, I, J, M, N),
@@ -210,9 +221,17 @@ Error GpuSession::check(Row &R, bool &Passed) {
   const double HostLimit = double(1ull << 30);
   const bool AlphaInt = std::nearbyint(Opts.Alpha) == Opts.Alpha;
   const bool BetaInt = std::nearbyint(Opts.Beta) == Opts.Beta;
+  // Exact when every partial sum is a multiple of the smallest product's grid and
+  // below 2^24 of it: integer inputs in [-3, 3], and with scaled fp8 operands scales
+  // of 0.5, 1 or 2 (so products are multiples of 1/4 with both scaled, at most 36).
+  double ScaleMax = 1, ScaleMin = 1;
+  for (Tensor T : {Tensor::A, Tensor::B})
+    if (Man.operand(T).Scale.present())
+      ScaleMax *= 2, ScaleMin *= 0.5;
   const bool Exact = Opts.IntInputs && AlphaInt && BetaInt &&
-                     9.0 * double(P.K) * std::fabs(Opts.Alpha) +
-                             3.0 * std::fabs(Opts.Beta) <
+                     (9.0 * ScaleMax * double(P.K) * std::fabs(Opts.Alpha) +
+                      3.0 * std::fabs(Opts.Beta)) /
+                             ScaleMin <
                          16777216.0;
 
   // Run the kernel on the poisoned D.
@@ -228,8 +247,15 @@ Error GpuSession::check(Row &R, bool &Passed) {
                   "reading D"));
 
   // Pick the reference.
+  const bool Fp8 = Man.fp8();
+  const std::string Vendor = vendorName();
   std::string BlasNo;
-  bool BlasOk = cublasSupports(BlasNo);
+  bool BlasOk = false;
+  TG_TRY(vendorSupports(BlasOk, BlasNo));
+  const std::string VendorRef =
+      Fp8 ? "cuBLASLt cublasLtMatmul fp8 A x B with the scales, in fp32, alpha/beta on "
+            "the host"
+          : "cuBLAS cublasGemmEx A x B in fp32, alpha/beta on the host";
   bool UseHost;
   std::string RefText;
   if (Opts.Ref == RefKind::Host) {
@@ -237,19 +263,19 @@ Error GpuSession::check(Row &R, bool &Passed) {
     RefText = "host fp64 (--ref host)";
   } else if (Opts.Ref == RefKind::Cublas) {
     if (!BlasOk)
-      return cudaError("--ref cublas: cuBLAS cannot be the reference: " +
+      return cudaError("--ref cublas: " + Vendor + " cannot be the reference: " +
                        BlasNo);
     UseHost = false;
-    RefText = "cuBLAS cublasGemmEx A x B in fp32, alpha/beta on the host (--ref cublas)";
+    RefText = VendorRef + " (--ref cublas)";
   } else if (Macs <= HostLimit) {
     UseHost = true;
     RefText = "host fp64 (M*N*K <= 2^30)";
   } else if (BlasOk) {
     UseHost = false;
-    RefText = "cuBLAS cublasGemmEx A x B in fp32, alpha/beta on the host (M*N*K > 2^30)";
+    RefText = VendorRef + " (M*N*K > 2^30)";
   } else {
     UseHost = true;
-    RefText = "host fp64 (M*N*K > 2^30 but cuBLAS is unavailable: " + BlasNo +
+    RefText = "host fp64 (M*N*K > 2^30 but " + Vendor + " is unavailable: " + BlasNo +
               "; this is slow)";
   }
 
@@ -262,10 +288,10 @@ Error GpuSession::check(Row &R, bool &Passed) {
     TG_TRY(Cu.check(Cu.cuMemcpyDtoD(Ref.Ptr, C.Ptr, C.Bytes), "cuMemcpyDtoD",
                     "copying C for cuBLAS"));
     TG_TRY(settle("the copy of C for cuBLAS"));
-    reportPhase("cuBLAS reference", true);
-    TG_TRY(cublasGemm(Ref.Ptr, /*ForTiming=*/false));
+    reportPhase(Vendor + " reference", true);
+    TG_TRY(vendorGemm(Ref.Ptr, /*ForTiming=*/false));
     TG_TRY(Cu.check(Cu.cuStreamSynchronize(Stream), "cuStreamSynchronize",
-                    "waiting for cuBLAS"));
+                    "waiting for " + Vendor));
     Out.resize(Ref.Bytes);
     return Cu.check(Cu.cuMemcpyDtoH(Out.data(), Ref.Ptr, Ref.Bytes),
                     "cuMemcpyDtoH", "reading the cuBLAS result");
@@ -278,7 +304,8 @@ Error GpuSession::check(Row &R, bool &Passed) {
   double BlasVsHost = -1;
   if (UseHost) {
     reportPhase("host fp64 reference", false);
-    hostReference(Man, P, Opts.Alpha, Opts.Beta, HostA, HostB, HostC, HostRef);
+    hostReference(Man, P, Opts.Alpha, Opts.Beta, HostA, HostB, HostC, HostScaleA,
+                  HostScaleB, HostRef);
     reportPhase("comparing", false);
     auto At = [&](int64_t I, int64_t J) { return HostRef[size_t(I) * N + J]; };
     Cmp = compare(Man, P, HD, At, Exact, Tol.ElemRtol);
@@ -298,10 +325,10 @@ Error GpuSession::check(Row &R, bool &Passed) {
       TG_TRY(alloc("the cuBLAS product (" + std::to_string(P.M) + " x " +
                        std::to_string(P.N) + " f32)",
                    Elems * 4, Prod));
-    reportPhase("cuBLAS reference", true);
-    TG_TRY(cublasGemm(Prod.Ptr, /*ForTiming=*/false, /*ProductF32=*/true));
+    reportPhase(Vendor + " reference", true);
+    TG_TRY(vendorGemm(Prod.Ptr, /*ForTiming=*/false, /*ProductF32=*/true));
     TG_TRY(Cu.check(Cu.cuStreamSynchronize(Stream), "cuStreamSynchronize",
-                    "waiting for cuBLAS"));
+                    "waiting for " + Vendor));
     std::vector<float> ProdHost(Elems);
     TG_TRY(Cu.check(Cu.cuMemcpyDtoH(ProdHost.data(), Prod.Ptr, Elems * 4),
                     "cuMemcpyDtoH", "reading the cuBLAS product"));
@@ -366,14 +393,16 @@ Error GpuSession::check(Row &R, bool &Passed) {
     std::printf("    ... and %llu more\n",
                 static_cast<unsigned long long>(Cmp.Bad - Cmp.FirstBad.size()));
   if (BlasVsHost >= 0)
-    std::printf("  cuBLAS vs the same fp64 reference: rel error %s (for scale)\n",
-                sci(BlasVsHost).c_str());
+    std::printf("  %s vs the same fp64 reference: rel error %s (for scale)\n",
+                Vendor.c_str(), sci(BlasVsHost).c_str());
   else if (UseHost)
-    std::printf("  cuBLAS not compared: %s\n", BlasNo.c_str());
+    std::printf("  %s not compared: %s\n", Vendor.c_str(), BlasNo.c_str());
   std::printf("check: %s\n", Passed ? "PASS" : "FAIL");
   std::fflush(stdout);
 
-  R["reference"] = UseHost ? "host-fp64" : "cublas-fp32-product";
+  R["reference"] = UseHost ? "host-fp64"
+                  : Fp8   ? "cublaslt-fp32-product"
+                          : "cublas-fp32-product";
   R["rel_err"] = sci(Cmp.RelErr);
   R["tolerance"] = sci(Tol.Norm);
   R["worst_tile_rel_err"] = sci(Cmp.WorstTileErr);
@@ -381,7 +410,7 @@ Error GpuSession::check(Row &R, bool &Passed) {
   R["worst_tile_col"] = std::to_string(C0);
   R["bad_elements"] = std::to_string(Cmp.Bad);
   if (BlasVsHost >= 0)
-    R["cublas_rel_err"] = sci(BlasVsHost);
+    R[Fp8 ? "cublaslt_rel_err" : "cublas_rel_err"] = sci(BlasVsHost);
   if (!Passed) {
     std::string Why = Cmp.Bad ? std::to_string(Cmp.Bad) + " bad elements"
                               : "rel error " + sci(Cmp.RelErr) + " > " +

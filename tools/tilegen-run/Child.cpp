@@ -61,6 +61,8 @@ void tilegen::run::printDeviceHeader(const DeviceRow &Dev) {
               MemGiB, Get("driver").c_str());
   if (Dev.count("cublas"))
     std::printf("cuBLAS: %s\n", Get("cublas").c_str());
+  if (Dev.count("cublaslt"))
+    std::printf("cuBLASLt: %s\n", Get("cublaslt").c_str());
   if (Dev.count("kernel_regs"))
     std::printf("kernel: %s registers/thread, %s bytes static shared memory\n",
                 Get("kernel_regs").c_str(), Get("kernel_static_smem").c_str());
@@ -76,24 +78,21 @@ void tilegen::run::reportDevice(const DeviceRow &Dev) {
 Row tilegen::run::baseRow(const Options &Opts, const Manifest &Man,
                           const Problem &P) {
   Row R;
-  auto Op = [](const OperandInfo &O) {
-    return std::string(elemTypeName(O.Type)) + "/" + layoutName(O.Lay);
-  };
   R["kernel"] = Man.Kernel;
   R["cubin"] = Man.CubinPath;
   R["target"] = Man.Target.Name;
   R["m"] = std::to_string(P.M);
   R["n"] = std::to_string(P.N);
   R["k"] = std::to_string(P.K);
-  R["a"] = Op(Man.A);
-  R["b"] = Op(Man.B);
-  R["c"] = Op(Man.C);
+  R["a"] = operandText(Man.A);
+  R["b"] = operandText(Man.B);
+  R["c"] = operandText(Man.C);
   R["alpha"] = fmt(Opts.Alpha, 17);
   R["beta"] = fmt(Opts.Beta, 17);
   InputDistribution Dist;
   Dist.IntegerValued = Opts.IntInputs;
   Dist.Seed = Opts.Seed;
-  R["inputs"] = Dist.describe();
+  R["inputs"] = describeInputs(Man, Dist);
   R["seed"] = std::to_string(Opts.Seed);
   R["command"] = reproduceCommand(Opts, P);
   return R;

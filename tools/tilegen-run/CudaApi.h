@@ -16,6 +16,8 @@
 #include <cuda.h>
 #include <library_types.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace tilegen {
@@ -125,6 +127,84 @@ struct Cublas {
   /// dir). On failure returns false and says why in Why.
   bool load(std::string &Why);
   std::string describe(Status S) const;
+};
+
+/// The subset of cuBLASLt used as the fp8 reference and baseline (types and
+/// values as in cublasLt.h, declared here so no cuBLAS header is needed;
+/// CudaApi.cpp checks them against cublasLt.h where the toolkit has it).
+struct CublasLt {
+  using Status = int; // cublasStatus_t
+  using Handle = void *;
+  struct Algo { // cublasLtMatmulAlgo_t
+    uint64_t Data[8];
+  };
+  struct HeuristicResult { // cublasLtMatmulHeuristicResult_t
+    Algo Algorithm;
+    size_t WorkspaceSize;
+    Status State;
+    float WavesCount;
+    int Reserved[4];
+  };
+  using CreateFn = Status (*)(Handle *);
+  using DestroyFn = Status (*)(Handle);
+  using GetVersionFn = size_t (*)();
+  using StatusTextFn = const char *(*)(Status);
+  /// cublasLtMatmulDescCreate(desc, computeType, scaleType).
+  using DescCreateFn = Status (*)(void **, int, cudaDataType);
+  using ObjDestroyFn = Status (*)(void *);
+  /// cublasLt{MatmulDesc,MatmulPreference}SetAttribute(obj, attr, buf, size).
+  using SetAttrFn = Status (*)(void *, int, const void *, size_t);
+  /// cublasLtMatrixLayoutCreate(layout, type, rows, cols, ld).
+  using LayoutCreateFn = Status (*)(void **, cudaDataType, uint64_t, uint64_t,
+                                    int64_t);
+  using PrefCreateFn = Status (*)(void **);
+  /// cublasLtMatmulAlgoGetHeuristic(handle, op, A, B, C, D, pref, requested,
+  /// results, returned).
+  using HeuristicFn = Status (*)(Handle, void *, void *, void *, void *,
+                                 void *, void *, int, HeuristicResult *, int *);
+  /// cublasLtMatmul(handle, op, alpha, A, Adesc, B, Bdesc, beta, C, Cdesc, D,
+  /// Ddesc, algo, workspace, workspaceBytes, stream).
+  using MatmulFn = Status (*)(Handle, void *, const void *, const void *,
+                              void *, const void *, void *, const void *,
+                              const void *, void *, void *, void *,
+                              const Algo *, void *, size_t, CUstream);
+
+  static constexpr int OpN = 0, OpT = 1;  // CUBLAS_OP_N, CUBLAS_OP_T
+  static constexpr int Compute32F = 68;   // CUBLAS_COMPUTE_32F
+  // cublasLtMatmulDescAttributes_t
+  static constexpr int DescTransA = 3, DescTransB = 4;
+  static constexpr int DescAScalePointer = 17, DescBScalePointer = 18;
+  static constexpr int DescAScaleMode = 31, DescBScaleMode = 32;
+  // cublasLtMatmulPreferenceAttributes_t
+  static constexpr int PrefMaxWorkspaceBytes = 1;
+  // cublasLtMatmulMatrixScale_t
+  static constexpr int ScaleScalar32F = 0, ScaleVec128_32F = 4,
+                       ScaleBlk128x128_32F = 5;
+
+  CreateFn Create = nullptr;
+  DestroyFn Destroy = nullptr;
+  GetVersionFn GetVersion = nullptr;
+  StatusTextFn StatusName = nullptr, StatusString = nullptr;
+  DescCreateFn DescCreate = nullptr;
+  ObjDestroyFn DescDestroy = nullptr;
+  SetAttrFn DescSetAttribute = nullptr;
+  LayoutCreateFn LayoutCreate = nullptr;
+  ObjDestroyFn LayoutDestroy = nullptr;
+  PrefCreateFn PrefCreate = nullptr;
+  ObjDestroyFn PrefDestroy = nullptr;
+  SetAttrFn PrefSetAttribute = nullptr;
+  HeuristicFn AlgoGetHeuristic = nullptr;
+  MatmulFn Matmul = nullptr;
+  void *Lib = nullptr;
+  std::string LibName;
+
+  /// dlopens libcublasLt (13, 12, then unversioned; also the build's CUDA lib
+  /// dir; TILEGEN_RUN_LIBCUBLASLT overrides, "none" disables). On failure
+  /// returns false and says why in Why.
+  bool load(std::string &Why);
+  /// "cublasLtMatmul failed: CUBLAS_STATUS_NOT_SUPPORTED (the functionality
+  /// requested is not supported)".
+  std::string describe(Status S, const std::string &Call) const;
 };
 
 } // namespace run

@@ -29,6 +29,10 @@ const char *tilegen::run::tensorName(Tensor T) {
     return "C";
   case Tensor::D:
     return "D";
+  case Tensor::ScaleA:
+    return "scale_a";
+  case Tensor::ScaleB:
+    return "scale_b";
   }
   return "?";
 }
@@ -113,6 +117,10 @@ public:
     if (V.isBool())
       return V.getBool() ? "true" : "false";
     return V.kindName();
+  }
+
+  Error missing(const std::string &Field) const {
+    return usageError("manifest " + Path + ": missing field '" + Field + "'");
   }
 
   Error member(const Value &Obj, const std::string &ObjField,
@@ -225,6 +233,10 @@ bool parseTensorName(const std::string &S, Tensor &T) {
     T = Tensor::C;
   else if (S == "D")
     T = Tensor::D;
+  else if (S == "scale_a")
+    T = Tensor::ScaleA;
+  else if (S == "scale_b")
+    T = Tensor::ScaleB;
   else
     return false;
   return true;
@@ -246,6 +258,58 @@ std::string dimList(const std::vector<Dim> &Dims) {
   return S + "]";
 }
 
+const char *const ElemTypeList =
+    "\"bf16\", \"f16\", \"tf32\", \"f32\", \"e4m3\" or \"e5m2\"";
+
+Error readScale(const FieldReader &R, const Value &O, const std::string &Field,
+                const char *Key, OperandInfo &Out) {
+  const Value *S = O.get("scale");
+  if (!S)
+    return Error::success();
+  std::string SField = Field + ".scale";
+  if (std::string(Key) == "c")
+    return R.error(SField, "C and D take no scale (only fp8 operands a and b "
+                           "have one)");
+  if (!isFp8(Out.Type))
+    return R.error(SField, std::string("a scale needs an fp8 operand (\"e4m3\" "
+                                       "or \"e5m2\"), but operand ") +
+                               Key + " is \"" + elemTypeName(Out.Type) + "\"");
+  if (!S->isObject())
+    return R.expected(SField, "an object", *S);
+  std::string Type, Gran;
+  TG_TRY(R.getString(*S, SField, "type", Type));
+  if (Type != "f32")
+    return R.error(SField + ".type",
+                   "expected \"f32\" (scales are 32-bit floats), found \"" +
+                       Type + "\"");
+  TG_TRY(R.getString(*S, SField, "granularity", Gran));
+  const Value *Block = S->get("block");
+  if (Gran == "tensor") {
+    Out.Scale.Gran = ScaleGranularity::Tensor;
+    if (Block)
+      return R.error(SField + ".block", "a per-tensor scale has no block "
+                                        "(only granularity \"block\" does)");
+    return Error::success();
+  }
+  if (Gran != "block")
+    return R.error(SField + ".granularity",
+                   "expected \"tensor\" or \"block\", found \"" + Gran + "\"");
+  Out.Scale.Gran = ScaleGranularity::Block;
+  const char *Outer = std::string(Key) == "a" ? "M" : "N";
+  if (!Block)
+    return R.missing(SField + ".block");
+  if (!Block->isArray() || Block->getArray().size() != 2)
+    return R.expected(SField + ".block",
+                      std::string("an array [") + Outer +
+                          " rows, K elements] of 2 positive integers",
+                      *Block);
+  TG_TRY(R.checkInt(Block->getArray()[0], SField + ".block[0]", 1, INT32_MAX,
+                    Out.Scale.BlockOuter));
+  TG_TRY(R.checkInt(Block->getArray()[1], SField + ".block[1]", 1, INT32_MAX,
+                    Out.Scale.BlockK));
+  return Error::success();
+}
+
 Error readOperand(const FieldReader &R, const Value &Ops, const char *Key,
                   OperandInfo &Out) {
   const Value *O;
@@ -254,11 +318,11 @@ Error readOperand(const FieldReader &R, const Value &Ops, const char *Key,
   std::string Type, Lay;
   TG_TRY(R.getString(*O, Field, "type", Type));
   if (!parseElemType(Type, Out.Type))
-    return R.error(Field + ".type", "expected \"bf16\", \"f16\", \"tf32\" or "
-                                    "\"f32\", found \"" + Type + "\"");
-  if (Out.Type == ElemType::TF32 && std::string(Key) == "c")
-    return R.error(Field + ".type", "tf32 is an input type; C and D are "
-                                    "\"bf16\", \"f16\" or \"f32\"");
+    return R.error(Field + ".type", std::string("expected ") + ElemTypeList +
+                                        ", found \"" + Type + "\"");
+  if ((Out.Type == ElemType::TF32 || isFp8(Out.Type)) && std::string(Key) == "c")
+    return R.error(Field + ".type", Type + " is an input type; C and D are "
+                                           "\"bf16\", \"f16\" or \"f32\"");
   TG_TRY(R.getString(*O, Field, "layout", Lay));
   if (Lay == "row")
     Out.Lay = Layout::Row;
@@ -267,7 +331,7 @@ Error readOperand(const FieldReader &R, const Value &Ops, const char *Key,
   else
     return R.error(Field + ".layout",
                    "expected \"row\" or \"col\", found \"" + Lay + "\"");
-  return Error::success();
+  return readScale(R, *O, Field, Key, Out);
 }
 
 Error readParam(const FieldReader &R, const Value &V, unsigned Index,
@@ -282,8 +346,14 @@ Error readParam(const FieldReader &R, const Value &V, unsigned Index,
     std::string T;
     TG_TRY(R.getString(V, Field, "tensor", T));
     if (!parseTensorName(T, P.Tens))
-      return R.error(Field + ".tensor", "expected \"A\", \"B\", \"C\" or "
-                                        "\"D\", found \"" + T + "\"");
+      return R.error(Field + ".tensor", "expected \"A\", \"B\", \"C\", \"D\", "
+                                        "\"scale_a\" or \"scale_b\", found \"" +
+                                            T + "\"");
+    if (Kind == "tensormap" &&
+        (P.Tens == Tensor::ScaleA || P.Tens == Tensor::ScaleB))
+      return R.error(Field + ".tensor",
+                     "\"" + T + "\" is a scale tensor, which kernels take as a "
+                                "\"ptr\" parameter, not a tensor map");
     return Error::success();
   };
   if (Kind == "ptr") {
@@ -329,8 +399,8 @@ Error readParam(const FieldReader &R, const Value &V, unsigned Index,
   std::string Elem;
   TG_TRY(R.getString(V, Field, "elem", Elem));
   if (!parseElemType(Elem, P.Elem))
-    return R.error(Field + ".elem", "expected \"bf16\", \"f16\", \"tf32\" or "
-                                    "\"f32\", found \"" + Elem + "\"");
+    return R.error(Field + ".elem", std::string("expected ") + ElemTypeList +
+                                        ", found \"" + Elem + "\"");
   const OperandInfo &Op = M.operand(P.Tens);
   if (P.Elem != Op.Type)
     return R.error(Field + ".elem",
@@ -480,6 +550,14 @@ Error tilegen::run::parseManifest(const std::string &Text,
   TG_TRY(readOperand(R, *Ops, "a", M.A));
   TG_TRY(readOperand(R, *Ops, "b", M.B));
   TG_TRY(readOperand(R, *Ops, "c", M.C));
+  if (isFp8(M.A.Type) != isFp8(M.B.Type)) {
+    bool AIs = isFp8(M.A.Type);
+    return R.error(AIs ? "operands.b.type" : "operands.a.type",
+                   std::string("\"") + elemTypeName(AIs ? M.B.Type : M.A.Type) +
+                       "\" with an fp8 operand " + (AIs ? "a" : "b") + " (\"" +
+                       elemTypeName(AIs ? M.A.Type : M.B.Type) +
+                       "\"): A and B are both fp8 (e4m3 or e5m2) or neither");
+  }
   std::string Acc;
   TG_TRY(R.getString(*Ops, "operands", "accumulator", Acc));
   if (Acc != "f32")
@@ -518,6 +596,35 @@ Error tilegen::run::parseManifest(const std::string &Text,
     Param P;
     TG_TRY(readParam(R, Params->getArray()[I], static_cast<unsigned>(I), M, P));
     M.Params.push_back(std::move(P));
+  }
+  // Each scaled operand has exactly the ptr parameter that passes its scales.
+  for (Tensor Op : {Tensor::A, Tensor::B}) {
+    const bool IsA = Op == Tensor::A;
+    const Tensor ST = IsA ? Tensor::ScaleA : Tensor::ScaleB;
+    const std::string OpField = IsA ? "operands.a.scale" : "operands.b.scale";
+    const char *SName = IsA ? "scale_a" : "scale_b";
+    int Found = -1;
+    for (size_t I = 0; I < M.Params.size(); ++I) {
+      const Param &P = M.Params[I];
+      if (P.Kind != ParamKind::Ptr || P.Tens != ST)
+        continue;
+      std::string PField = "params[" + std::to_string(I) + "].tensor";
+      if (!M.operand(Op).Scale.present())
+        return R.error(PField, std::string("\"") + SName +
+                                   "\" passes the scales of operand " +
+                                   (IsA ? "a" : "b") + ", but field '" +
+                                   OpField + "' is absent");
+      if (Found >= 0)
+        return R.error(PField, std::string("\"") + SName +
+                                   "\" is already passed by params[" +
+                                   std::to_string(Found) + "]");
+      Found = static_cast<int>(I);
+    }
+    if (M.operand(Op).Scale.present() && Found < 0)
+      return R.error(OpField, std::string("operand ") + (IsA ? "a" : "b") +
+                                  " has a scale, but no field 'params[i]' "
+                                  "passes it: expected {\"kind\": \"ptr\", "
+                                  "\"tensor\": \"" + SName + "\"}");
   }
   TG_TRY(R.getString(Root, "", "description", M.Description));
   return Error::success();
@@ -614,6 +721,19 @@ Error tilegen::run::checkProblem(const Manifest &Man, const Problem &P) {
                         " must be a multiple of " + std::to_string(C.Multiple) +
                         " (" + C.Reason + ")");
   }
+  for (Tensor T : {Tensor::A, Tensor::B, Tensor::C}) {
+    uint64_t Bytes;
+    if (__builtin_mul_overflow(tensorElems(T, P), uint64_t(elemBytes(Man.operand(T).Type)),
+                               &Bytes))
+      return usageError("problem size " + P.str() + ": tensor " + tensorName(T) +
+                        " needs more than 2^64 bytes");
+  }
+  for (Tensor T : {Tensor::A, Tensor::B}) {
+    uint64_t Bytes;
+    if (!scaleTensorBytes(Man, T, P, Bytes))
+      return usageError("problem size " + P.str() + ": the scale tensor of " +
+                        tensorName(T) + " needs more than 2^64 bytes");
+  }
   for (size_t I = 0; I < Man.Params.size(); ++I) {
     const Param &Pa = Man.Params[I];
     if (Pa.Kind != ParamKind::TensorMap)
@@ -635,6 +755,57 @@ Error tilegen::run::checkProblem(const Manifest &Man, const Problem &P) {
           std::to_string(16 / Bytes));
   }
   return Error::success();
+}
+
+std::string tilegen::run::operandText(const OperandInfo &O) {
+  std::string S = std::string(elemTypeName(O.Type)) + "/" + layoutName(O.Lay);
+  if (O.Scale.Gran == ScaleGranularity::Tensor)
+    S += "/scale=tensor";
+  else if (O.Scale.Gran == ScaleGranularity::Block)
+    S += "/scale=" + std::to_string(O.Scale.BlockOuter) + "x" +
+         std::to_string(O.Scale.BlockK);
+  return S;
+}
+
+std::string tilegen::run::describeInputs(const Manifest &Man,
+                                         const InputDistribution &Dist) {
+  std::string S = Dist.describe();
+  if (Man.A.Scale.present() || Man.B.Scale.present())
+    S += "; " + describeScaledFp8(Dist);
+  return S;
+}
+
+ScaledFp8 tilegen::run::scaledOperand(const Manifest &Man, Tensor Op,
+                                      const Problem &P) {
+  const OperandInfo &O = Man.operand(Op);
+  ScaledFp8 S;
+  S.Type = O.Type;
+  S.Outer = Op == Tensor::A ? P.M : P.N;
+  S.K = P.K;
+  // A row and B col keep K contiguous.
+  S.KContiguous = (Op == Tensor::A) == (O.Lay == Layout::Row);
+  S.PerTensor = O.Scale.Gran != ScaleGranularity::Block;
+  S.BlockOuter = O.Scale.BlockOuter;
+  S.BlockK = O.Scale.BlockK;
+  return S;
+}
+
+bool tilegen::run::scaleTensorBytes(const Manifest &Man, Tensor Op,
+                                    const Problem &P, uint64_t &Bytes) {
+  const ScaleInfo &S = Man.operand(Op).Scale;
+  Bytes = 0;
+  if (!S.present())
+    return true;
+  if (S.Gran == ScaleGranularity::Tensor) {
+    Bytes = 4;
+    return true;
+  }
+  uint64_t Outer = uint64_t(Op == Tensor::A ? P.M : P.N);
+  uint64_t OB = Outer / uint64_t(S.BlockOuter) + (Outer % uint64_t(S.BlockOuter) != 0);
+  uint64_t KB = uint64_t(P.K) / uint64_t(S.BlockK) + (uint64_t(P.K) % uint64_t(S.BlockK) != 0);
+  uint64_t Count;
+  return !__builtin_mul_overflow(OB, KB, &Count) &&
+         !__builtin_mul_overflow(Count, uint64_t(4), &Bytes);
 }
 
 uint64_t tilegen::run::tileCount(const Manifest &Man, const Problem &P) {

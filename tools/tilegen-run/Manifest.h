@@ -26,13 +26,26 @@ const char *layoutName(Layout L);
 enum class Dim { M, N, K };
 const char *dimName(Dim D);
 
-/// The four tensors of D = alpha * A x B + beta * C.
-enum class Tensor { A, B, C, D };
+/// The four tensors of D = alpha * A x B + beta * C, and the f32 scale
+/// tensors of fp8 operands A and B ("scale_a", "scale_b").
+enum class Tensor { A, B, C, D, ScaleA, ScaleB };
 const char *tensorName(Tensor T);
+
+/// The scale of an fp8 operand: none, one f32 for the whole tensor, or one
+/// f32 per block of BlockOuter rows (M for A, N for B) by BlockK elements of K,
+/// stored at kb * ceil(outer / BlockOuter) + ob (docs/manifest.md).
+enum class ScaleGranularity { None, Tensor, Block };
+
+struct ScaleInfo {
+  ScaleGranularity Gran = ScaleGranularity::None;
+  int64_t BlockOuter = 1, BlockK = 1; ///< Block only
+  bool present() const { return Gran != ScaleGranularity::None; }
+};
 
 struct OperandInfo {
   ElemType Type = ElemType::BF16;
   Layout Lay = Layout::Row;
+  ScaleInfo Scale; ///< A and B only
 };
 
 /// A ptxas target such as sm_90a: major 9, minor 0, suffix 'a'.
@@ -101,6 +114,8 @@ struct Manifest {
   const OperandInfo &operand(Tensor T) const {
     return T == Tensor::A ? A : T == Tensor::B ? B : C;
   }
+  /// Whether A and B are fp8 (they are both or neither).
+  bool fp8() const { return isFp8(A.Type); }
   unsigned clusterSize() const { return Cluster[0] * Cluster[1] * Cluster[2]; }
 };
 
@@ -124,8 +139,24 @@ Error checkProblem(const Manifest &Man, const Problem &P);
 /// Rows and columns of tensor T, and its leading dimension in elements.
 void tensorShape(Tensor T, const Problem &P, const Manifest &Man,
                  int64_t &Rows, int64_t &Cols, int64_t &Ld);
-/// Elements in tensor T (dense).
+/// "e4m3/row", with the scale when there is one: "e4m3/row/scale=tensor",
+/// "e4m3/row/scale=1x128".
+std::string operandText(const OperandInfo &O);
+
+/// The input distribution of this manifest's operands, for headers and rows.
+std::string describeInputs(const Manifest &Man, const InputDistribution &Dist);
+
+/// Elements in tensor T (dense; A, B, C or D).
 uint64_t tensorElems(Tensor T, const Problem &P);
+
+/// Operand Op (A or B) of a problem as the scaled fp8 generator sees it:
+/// Outer x K with its layout and scale blocks.
+ScaledFp8 scaledOperand(const Manifest &Man, Tensor Op, const Problem &P);
+
+/// Bytes of the f32 scale tensor of operand Op (A or B; 0 when it has no
+/// scale), with checked arithmetic: false if it does not fit in 64 bits.
+bool scaleTensorBytes(const Manifest &Man, Tensor Op, const Problem &P,
+                      uint64_t &Bytes);
 
 /// Output tiles: ceil(M/tile_m) * ceil(N/tile_n).
 uint64_t tileCount(const Manifest &Man, const Problem &P);

@@ -3,6 +3,7 @@
 #include "Numeric.h"
 
 #include <algorithm>
+#include <mutex>
 #include <thread>
 
 using namespace tilegen::run;
@@ -16,6 +17,10 @@ bool tilegen::run::parseElemType(const std::string &S, ElemType &T) {
     T = ElemType::F32;
   else if (S == "tf32")
     T = ElemType::TF32;
+  else if (S == "e4m3")
+    T = ElemType::E4M3;
+  else if (S == "e5m2")
+    T = ElemType::E5M2;
   else
     return false;
   return true;
@@ -31,8 +36,82 @@ const char *tilegen::run::elemTypeName(ElemType T) {
     return "f32";
   case ElemType::TF32:
     return "tf32";
+  case ElemType::E4M3:
+    return "e4m3";
+  case ElemType::E5M2:
+    return "e5m2";
   }
   return "?";
+}
+
+namespace {
+/// The two OCP fp8 formats: mantissa bits, exponent of the smallest normal,
+/// largest finite value and its code.
+struct Fp8Format {
+  int ManBits;
+  int MinExp;
+  double Max;
+  uint8_t MaxCode, NanCode;
+};
+Fp8Format fp8Format(ElemType T) {
+  if (T == ElemType::E5M2)
+    return {2, -14, 57344.0, 0x7B, 0x7E};
+  return {3, -6, 448.0, 0x7E, 0x7F};
+}
+} // namespace
+
+double tilegen::run::fp8Max(ElemType T) { return fp8Format(T).Max; }
+
+uint8_t tilegen::run::encodeFp8(double X, ElemType T, bool Saturate) {
+  const Fp8Format F = fp8Format(T);
+  const uint8_t Sign = std::signbit(X) ? 0x80 : 0;
+  if (std::isnan(X))
+    return Sign | F.NanCode;
+  const double A = std::fabs(X);
+  // Beyond the largest finite value: saturate, or NaN (e4m3) / infinity (e5m2).
+  const uint8_t Overflow =
+      Saturate ? F.MaxCode : T == ElemType::E5M2 ? uint8_t(0x7C) : F.NanCode;
+  if (std::isinf(A))
+    return Sign | Overflow;
+  if (A == 0)
+    return Sign;
+  // The spacing of representable values at A's binade (the subnormal spacing
+  // below the smallest normal); A / Quantum is exact in double, and nearbyint
+  // rounds it to nearest even in the default rounding mode.
+  int E;
+  std::frexp(A, &E); // A = f * 2^E, f in [0.5, 1)
+  const int Exp = std::max(E - 1, F.MinExp);
+  const double Quantum = std::ldexp(1.0, Exp - F.ManBits);
+  const double R = std::nearbyint(A / Quantum) * Quantum;
+  if (R > F.Max)
+    return Sign | Overflow;
+  if (R < std::ldexp(1.0, F.MinExp)) // subnormal (or zero): exponent field 0
+    return Sign | static_cast<uint8_t>(R / std::ldexp(1.0, F.MinExp - F.ManBits));
+  std::frexp(R, &E);
+  const int RExp = E - 1;
+  const unsigned Biased = static_cast<unsigned>(RExp - F.MinExp + 1);
+  const unsigned Mant = static_cast<unsigned>(
+      (R / std::ldexp(1.0, RExp) - 1.0) * double(1u << F.ManBits));
+  return Sign | static_cast<uint8_t>((Biased << F.ManBits) | Mant);
+}
+
+float tilegen::run::decodeFp8(uint8_t Code, ElemType T) {
+  const Fp8Format F = fp8Format(T);
+  const bool Neg = Code & 0x80;
+  const unsigned ExpBits = 7 - F.ManBits;
+  const unsigned E = (Code >> F.ManBits) & ((1u << ExpBits) - 1);
+  const unsigned Mant = Code & ((1u << F.ManBits) - 1);
+  float V;
+  if (T == ElemType::E4M3 && E == 15 && Mant == 7)
+    V = NAN;
+  else if (T == ElemType::E5M2 && E == 31)
+    V = Mant ? NAN : INFINITY;
+  else if (E == 0)
+    V = std::ldexp(float(Mant), F.MinExp - F.ManBits);
+  else
+    V = std::ldexp(float((1u << F.ManBits) + Mant),
+                   int(E) - 1 + F.MinExp - F.ManBits);
+  return Neg ? -V : V;
 }
 
 uint16_t tilegen::run::floatToHalf(float F) {
@@ -79,6 +158,15 @@ std::string InputDistribution::describe() const {
   return S + ", seed " + std::to_string(Seed);
 }
 
+std::string tilegen::run::describeScaledFp8(const InputDistribution &Dist) {
+  if (Dist.IntegerValued)
+    return "scaled fp8: integer codes uniform in [-3, 3], scales 0.5, 1 or 2 "
+           "per scale block (exact in fp32)";
+  return "scaled fp8: x = n * 2^e with n ~ N(0, 1) and e uniform in [-4, 4] "
+         "per scale block (0 per tensor); scale = amax / fp8 max per block, "
+         "codes = x / scale rounded to nearest even with saturation";
+}
+
 namespace {
 
 /// splitmix64: a counter-based generator, so element I's value does not
@@ -123,4 +211,112 @@ void tilegen::run::fillRandom(void *Buf, size_t Count, ElemType T,
   }
   for (auto &Th : Pool)
     Th.join();
+}
+
+namespace {
+
+/// Runs Work(Begin, End) over [0, Count) in chunks of whole Align units on
+/// the host's threads (one thread for small work).
+template <typename Fn>
+void parallelChunks(int64_t Count, int64_t Align, uint64_t WorkPerUnit, Fn Work) {
+  unsigned Threads = std::max(1u, std::thread::hardware_concurrency());
+  int64_t Units = (Count + Align - 1) / Align;
+  if (uint64_t(Count) * WorkPerUnit < (1u << 20) || Threads == 1 || Units < 2) {
+    Work(int64_t(0), Count);
+    return;
+  }
+  int64_t T = std::min<int64_t>(Threads, Units);
+  int64_t Per = (Units + T - 1) / T;
+  std::vector<std::thread> Pool;
+  for (int64_t W = 0; W < T; ++W) {
+    int64_t B = std::min(Count, W * Per * Align);
+    int64_t E = std::min(Count, B + Per * Align);
+    if (B < E)
+      Pool.emplace_back(Work, B, E);
+  }
+  for (auto &Th : Pool)
+    Th.join();
+}
+
+} // namespace
+
+void tilegen::run::fillScaledFp8(void *Buf, const ScaledFp8 &Op,
+                                 const InputDistribution &Dist,
+                                 uint64_t TensorId,
+                                 std::vector<float> &Scales) {
+  const uint64_t Key = mix(Dist.Seed ^ mix(TensorId + 0x1234567ull));
+  const uint64_t BlockKey = mix(Key ^ 0x5CA1Eull);
+  const int64_t OB = Op.outerBlocks(), KB = Op.kBlocks();
+  const int64_t BO = Op.PerTensor ? Op.Outer : Op.BlockOuter;
+  uint8_t *Codes = static_cast<uint8_t *>(Buf);
+  Scales.assign(size_t(OB) * size_t(KB), 1.0f);
+  auto BlockRandom = [&](int64_t Ob, int64_t Kb) {
+    return mix(BlockKey + mix(uint64_t(Ob)) + uint64_t(Kb));
+  };
+
+  if (Dist.IntegerValued) {
+    for (int64_t Kb = 0; Kb < KB; ++Kb)
+      for (int64_t Ob = 0; Ob < OB; ++Ob)
+        Scales[size_t(Kb) * OB + Ob] =
+            std::ldexp(1.0f, int(BlockRandom(Ob, Kb) % 3) - 1);
+    parallelChunks(Op.Outer, 1, uint64_t(Op.K), [&](int64_t B, int64_t E) {
+      for (int64_t O = B; O < E; ++O)
+        for (int64_t Kk = 0; Kk < Op.K; ++Kk) {
+          uint64_t R = mix(Key + uint64_t(O) * uint64_t(Op.K) + uint64_t(Kk));
+          Codes[Op.elemIndex(O, Kk)] =
+              encodeFp8(double(int(R % 7) - 3), Op.Type, true);
+        }
+    });
+    return;
+  }
+
+  // x(o, k) = n * 2^e: n ~ N(0, 1) by Box-Muller from the element's counter,
+  // e from its scale block's.
+  std::vector<int> BlockExp(Scales.size(), 0);
+  if (!Op.PerTensor)
+    for (size_t I = 0; I < BlockExp.size(); ++I)
+      BlockExp[I] = int(BlockRandom(int64_t(I) % OB, int64_t(I) / OB) % 9) - 4;
+  auto Value = [&](int64_t O, int64_t Kk) {
+    uint64_t R = mix(Key + uint64_t(O) * uint64_t(Op.K) + uint64_t(Kk));
+    double U1 = double((R >> 11) + 1) * 0x1p-53; // (0, 1]
+    double U2 = double(mix(R) >> 11) * 0x1p-53;  // [0, 1)
+    double N = std::sqrt(-2.0 * std::log(U1)) * std::cos(6.283185307179586 * U2);
+    return std::ldexp(N, BlockExp[Op.scaleIndex(O, Kk)]);
+  };
+
+  // Pass 1: amax per scale block. Chunks are whole outer blocks, so threads
+  // own disjoint blocks; per tensor, each chunk keeps its own maximum.
+  std::vector<double> Amax(Scales.size(), 0.0);
+  std::vector<double> ChunkMax;
+  std::mutex Lock;
+  parallelChunks(Op.Outer, BO, uint64_t(Op.K), [&](int64_t B, int64_t E) {
+    double Local = 0;
+    for (int64_t O = B; O < E; ++O)
+      for (int64_t Kk = 0; Kk < Op.K; ++Kk) {
+        double A = std::fabs(Value(O, Kk));
+        if (Op.PerTensor) {
+          Local = std::max(Local, A);
+        } else {
+          double &M = Amax[Op.scaleIndex(O, Kk)];
+          M = std::max(M, A);
+        }
+      }
+    std::lock_guard<std::mutex> G(Lock);
+    ChunkMax.push_back(Local);
+  });
+  if (Op.PerTensor)
+    for (double M : ChunkMax)
+      Amax[0] = std::max(Amax[0], M);
+  const double Max = fp8Max(Op.Type);
+  for (size_t I = 0; I < Scales.size(); ++I)
+    Scales[I] = Amax[I] > 0 ? static_cast<float>(Amax[I] / Max) : 1.0f;
+
+  // Pass 2: codes = x / scale (the f32 scale the kernel reads), rounded to
+  // nearest even with saturation (a block's amax may round up past the max).
+  parallelChunks(Op.Outer, 1, uint64_t(Op.K), [&](int64_t B, int64_t E) {
+    for (int64_t O = B; O < E; ++O)
+      for (int64_t Kk = 0; Kk < Op.K; ++Kk)
+        Codes[Op.elemIndex(O, Kk)] = encodeFp8(
+            Value(O, Kk) / double(Scales[Op.scaleIndex(O, Kk)]), Op.Type, true);
+  });
 }

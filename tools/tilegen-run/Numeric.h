@@ -19,14 +19,31 @@ namespace tilegen {
 namespace run {
 
 /// Storage types of A, B, C, D. tf32 is stored as 32-bit float with the low
-/// 13 mantissa bits zero.
-enum class ElemType { BF16, F16, F32, TF32 };
+/// 13 mantissa bits zero. e4m3 and e5m2 are the OCP 8-bit floats (inputs only):
+/// e4m3 is E4M3FN (bias 7, no infinities, S.1111.111 is NaN, max 448); e5m2 is
+/// IEEE-like (bias 15, infinities and NaNs, max 57344).
+enum class ElemType { BF16, F16, F32, TF32, E4M3, E5M2 };
 
 bool parseElemType(const std::string &S, ElemType &T);
 const char *elemTypeName(ElemType T);
+inline bool isFp8(ElemType T) {
+  return T == ElemType::E4M3 || T == ElemType::E5M2;
+}
 inline unsigned elemBytes(ElemType T) {
+  if (isFp8(T))
+    return 1;
   return (T == ElemType::BF16 || T == ElemType::F16) ? 2 : 4;
 }
+
+/// The largest finite value of an fp8 type: 448 (e4m3), 57344 (e5m2).
+double fp8Max(ElemType T);
+/// Encodes X as fp8 with round to nearest even. With Saturate, finite values
+/// beyond the largest finite one (and infinities) become +-max, as cvt.satfinite
+/// does; without it they become NaN (e4m3, which has no infinity) or +-inf
+/// (e5m2). NaN stays NaN (0x7F for e4m3, 0x7E for e5m2, with X's sign).
+uint8_t encodeFp8(double X, ElemType T, bool Saturate);
+/// The exact value of an fp8 code (NaN and +-inf as floats).
+float decodeFp8(uint8_t Code, ElemType T);
 
 inline uint32_t floatBits(float F) {
   uint32_t U;
@@ -72,12 +89,17 @@ inline float roundToType(float F, ElemType T) {
     return roundToTF32(F);
   case ElemType::F32:
     return F;
+  case ElemType::E4M3:
+  case ElemType::E5M2:
+    return decodeFp8(encodeFp8(F, T, /*Saturate=*/true), T);
   }
   return F;
 }
 
 /// Reads element I of a buffer of type T as double.
 inline double loadElem(const void *Buf, size_t I, ElemType T) {
+  if (isFp8(T))
+    return decodeFp8(static_cast<const uint8_t *>(Buf)[I], T);
   if (elemBytes(T) == 2) {
     uint16_t H = static_cast<const uint16_t *>(Buf)[I];
     return T == ElemType::BF16 ? bf16ToFloat(H) : halfToFloat(H);
@@ -87,7 +109,9 @@ inline double loadElem(const void *Buf, size_t I, ElemType T) {
 
 /// Writes F (already representable in T) as element I of a buffer of type T.
 inline void storeElem(void *Buf, size_t I, ElemType T, float F) {
-  if (T == ElemType::BF16)
+  if (isFp8(T))
+    static_cast<uint8_t *>(Buf)[I] = encodeFp8(F, T, /*Saturate=*/true);
+  else if (T == ElemType::BF16)
     static_cast<uint16_t *>(Buf)[I] = floatToBF16(F);
   else if (T == ElemType::F16)
     static_cast<uint16_t *>(Buf)[I] = floatToHalf(F);
@@ -108,6 +132,45 @@ struct InputDistribution {
 /// of threads. Values are never all zero.
 void fillRandom(void *Buf, size_t Count, ElemType T,
                 const InputDistribution &Dist, uint64_t TensorId);
+
+/// An fp8 operand with scales, seen as Outer x K (M x K for A, N x K for B).
+/// Scales are f32, one per tensor or one per BlockOuter x BlockK block; the
+/// scale of block (ob, kb) is at kb * ceil(Outer / BlockOuter) + ob.
+struct ScaledFp8 {
+  ElemType Type = ElemType::E4M3;
+  int64_t Outer = 0, K = 0;
+  bool KContiguous = true; ///< element (o, k) at o*K + k, else at o + k*Outer
+  bool PerTensor = true;
+  int64_t BlockOuter = 1, BlockK = 1; ///< block granularity only
+
+  int64_t outerBlocks() const {
+    return PerTensor ? 1 : (Outer + BlockOuter - 1) / BlockOuter;
+  }
+  int64_t kBlocks() const { return PerTensor ? 1 : (K + BlockK - 1) / BlockK; }
+  size_t elemIndex(int64_t O, int64_t Kk) const {
+    return KContiguous ? size_t(O) * size_t(K) + size_t(Kk)
+                       : size_t(O) + size_t(Kk) * size_t(Outer);
+  }
+  size_t scaleIndex(int64_t O, int64_t Kk) const {
+    if (PerTensor)
+      return 0;
+    return size_t(Kk / BlockK) * size_t(outerBlocks()) + size_t(O / BlockOuter);
+  }
+};
+
+/// Fills a scaled fp8 operand and its scales (Scales gets outerBlocks() x
+/// kBlocks() entries). Real-valued: x = n * 2^e, n ~ N(0, 1) per element and
+/// e uniform in [-4, 4] per scale block (e = 0 per tensor), so blocks differ in
+/// magnitude; each block's scale is amax / fp8Max and its codes are x / scale
+/// rounded to nearest even with saturation, so they reach +-fp8Max. With
+/// --int-inputs: integer codes uniform in [-3, 3] and scales 0.5, 1 or 2 per
+/// block (products and sums exact in fp32). Deterministic in (Seed, TensorId).
+void fillScaledFp8(void *Buf, const ScaledFp8 &Op,
+                   const InputDistribution &Dist, uint64_t TensorId,
+                   std::vector<float> &Scales);
+
+/// One line describing fillScaledFp8's distribution, for headers and reports.
+std::string describeScaledFp8(const InputDistribution &Dist);
 
 } // namespace run
 } // namespace tilegen

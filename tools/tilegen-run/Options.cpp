@@ -23,11 +23,14 @@ faults or hangs is reported and a sweep goes on.
 options:
   --m M --n N --k K   problem size
   --check             compare with a reference (host fp64 when M*N*K <= 2^30,
-                      else cuBLAS's A x B in fp32, alpha/beta on the host)
+                      else cuBLAS's A x B in fp32, alpha/beta on the host;
+                      for fp8 operands cuBLASLt's scaled product, or the host
+                      when cuBLASLt cannot take the case)
   --ref auto|host|cublas
-                      force the --check reference
+                      force the --check reference (cublas: cuBLASLt for fp8)
   --bench             time with CUDA events against cuBLAS (same shapes,
-                      types, layouts, alpha, beta)
+                      types, layouts, alpha, beta); fp8 kernels against
+                      cuBLASLt with the same scale modes and output type
   --iters N           timed runs (default 50)
   --warmup N          untimed runs first (default 10)
   --sweep LIST|FILE   comma-separated: square (1k..16k cubed), llm, odd, all,
@@ -42,6 +45,13 @@ options:
   --csv FILE          write results as CSV
   --no-fork           run in this process (for debuggers; no --timeout)
   --help              this text
+
+inputs: uniform in [-1, 1] rounded to the operand type (unscaled fp8 too).
+  Scaled fp8 operands: x = n * 2^e, n ~ N(0, 1) per element, e uniform in
+  [-4, 4] per scale block (0 per tensor); each block's f32 scale is
+  amax / fp8 max (448 e4m3, 57344 e5m2) and its codes x / scale rounded to
+  nearest even with saturation. With --int-inputs: integer codes in [-3, 3],
+  scales 0.5, 1 or 2 per block.
 
 exit codes: 0 pass, 1 check failed, 2 usage/manifest/size error,
             3 CUDA driver/GPU/cuBLAS error or kernel fault, 4 hang/timeout

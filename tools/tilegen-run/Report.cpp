@@ -50,6 +50,11 @@ const std::vector<Column> &tilegen::run::rowColumns() {
       {"iters", true},
       {"warmup", true},
       {"l2_flush_bytes", true},
+      // fp8 operands: cuBLASLt in place of cuBLAS (vs the fp64 reference, and the baseline).
+      {"cublaslt_rel_err", true},
+      {"cublaslt_ms_median", true},
+      {"cublaslt_tflops", true},
+      {"ratio_vs_cublaslt", true},
       {"message", false},
       {"command", false},
   };
@@ -154,8 +159,12 @@ std::string tilegen::run::formatTable(const std::vector<Row> &Rows) {
                      orDash(get(R, "bad_elements")),
                      fixedNum(get(R, "ms_median"), 3), Spread,
                      fixedNum(get(R, "tflops"), 1),
-                     fixedNum(get(R, "cublas_tflops"), 1),
-                     fixedNum(get(R, "ratio_vs_cublas"), 3)});
+                     fixedNum(get(R, R.count("cublaslt_tflops") ? "cublaslt_tflops"
+                                                                : "cublas_tflops"),
+                              1),
+                     fixedNum(get(R, R.count("ratio_vs_cublaslt") ? "ratio_vs_cublaslt"
+                                                                  : "ratio_vs_cublas"),
+                              3)});
   }
   std::vector<size_t> Width(Cells[0].size(), 0);
   for (const auto &Line : Cells)

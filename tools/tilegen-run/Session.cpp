@@ -27,12 +27,17 @@ GpuSession::~GpuSession() {
   // Best effort: after a kernel fault these fail, and the process is about to
   // exit anyway.
   if (Ctx) {
-    for (DeviceBuffer *Buf : {&A, &B, &C, &D, &Ref, &Flush, &Prod})
+    for (DeviceBuffer *Buf : {&A, &B, &C, &D, &Ref, &Flush, &Prod, &ScaleA, &ScaleB,
+                              &LtScaleA, &LtScaleB, &LtWorkspace})
       release(*Buf);
     for (DeviceBuffer &Buf : Scratch)
       release(Buf);
     if (BlasHandle && Blas.Destroy)
       Blas.Destroy(BlasHandle);
+    destroyLtPlan(LtProduct);
+    destroyLtPlan(LtFull);
+    if (LtHandle && Lt.Destroy)
+      Lt.Destroy(LtHandle);
     if (Stream)
       Cu.cuStreamDestroy(Stream);
     if (Mod)
@@ -150,8 +155,29 @@ Error GpuSession::open(DeviceRow &DevRow) {
   TG_TRY(Cu.check(Cu.cuStreamCreate(&Stream, CU_STREAM_NON_BLOCKING),
                   "cuStreamCreate"));
 
+  // cuBLASLt: for fp8 operands, the reference for large sizes and the baseline for --bench.
+  if ((Opts.Check || Opts.Bench) && Man.fp8()) {
+    reportPhase("loading cuBLASLt", false);
+    if (Lt.load(LtWhy)) {
+      if (int S = Lt.Create(&LtHandle)) {
+        LtWhy = Lt.describe(S, "cublasLtCreate");
+        LtHandle = nullptr;
+      } else {
+        HaveLt = true;
+      }
+    }
+    if (HaveLt) {
+      size_t V = Lt.GetVersion();
+      DevRow["cublaslt"] = std::to_string(V / 10000) + "." +
+                           std::to_string((V / 100) % 100) + "." +
+                           std::to_string(V % 100) + " (" + Lt.LibName + ")";
+    } else {
+      DevRow["cublaslt"] = "unavailable: " + LtWhy;
+    }
+  }
+
   // cuBLAS: the reference for large sizes and the baseline for --bench.
-  if (Opts.Check || Opts.Bench) {
+  if ((Opts.Check || Opts.Bench) && !Man.fp8()) {
     reportPhase("loading cuBLAS", false);
     if (!Blas.load(BlasWhy)) {
       HaveBlas = false;
@@ -301,6 +327,10 @@ CUdeviceptr GpuSession::tensorPtr(Tensor T) const {
     return C.Ptr;
   case Tensor::D:
     return D.Ptr;
+  case Tensor::ScaleA:
+    return ScaleA.Ptr;
+  case Tensor::ScaleB:
+    return ScaleB.Ptr;
   }
   return 0;
 }
@@ -323,6 +353,11 @@ Error GpuSession::encodeTensorMap(const Param &Pa, size_t Index, void *Out) {
     break;
   case ElemType::TF32:
     Type = CU_TENSOR_MAP_DATA_TYPE_TFLOAT32;
+    break;
+  case ElemType::E4M3:
+  case ElemType::E5M2:
+    // TMA moves fp8 as bytes; only the MMA reads them as floats.
+    Type = CU_TENSOR_MAP_DATA_TYPE_UINT8;
     break;
   }
   CUtensorMapSwizzle Swz = Pa.Swizzle == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
@@ -443,10 +478,37 @@ Error GpuSession::prepare(const Problem &Size) {
     const Spec &S = Specs[I];
     uint64_t Elems = tensorElems(S.T, P);
     Hosts[I]->resize(Elems * elemBytes(S.Type));
-    fillRandom(Hosts[I]->data(), Elems, S.Type, Dist, I);
+    if (S.T != Tensor::C && Man.operand(S.T).Scale.present())
+      fillScaledFp8(Hosts[I]->data(), scaledOperand(Man, S.T, P), Dist, I,
+                    S.T == Tensor::A ? HostScaleA : HostScaleB);
+    else
+      fillRandom(Hosts[I]->data(), Elems, S.Type, Dist, I);
     TG_TRY(Cu.check(Cu.cuMemcpyHtoD(S.Buf->Ptr, Hosts[I]->data(),
                                     Hosts[I]->size()),
                     "cuMemcpyHtoD", std::string("uploading ") + S.Name));
+  }
+  // The scale tensors of fp8 operands (f32, one per tensor or per block).
+  for (Tensor T : {Tensor::A, Tensor::B}) {
+    uint64_t Bytes = 0;
+    if (!scaleTensorBytes(Man, T, P, Bytes))
+      return usageError("problem " + P.str() + ": the scale tensor of " +
+                        tensorName(T) + " needs more than 2^64 bytes");
+    if (!Bytes)
+      continue;
+    const bool IsA = T == Tensor::A;
+    const std::vector<float> &Host = IsA ? HostScaleA : HostScaleB;
+    DeviceBuffer &Buf = IsA ? ScaleA : ScaleB;
+    if (Host.size() * 4 != Bytes)
+      return cudaError(std::string("internal error: ") + tensorName(T) + " has " +
+                       std::to_string(Host.size()) + " scales, expected " +
+                       std::to_string(Bytes / 4));
+    const ScaledFp8 Op = scaledOperand(Man, T, P);
+    TG_TRY(alloc(std::string(IsA ? "scale_a" : "scale_b") + " (" +
+                     std::to_string(Op.outerBlocks()) + " x " +
+                     std::to_string(Op.kBlocks()) + " f32)",
+                 Bytes, Buf));
+    TG_TRY(Cu.check(Cu.cuMemcpyHtoD(Buf.Ptr, Host.data(), Bytes), "cuMemcpyHtoD",
+                    std::string("uploading ") + (IsA ? "scale_a" : "scale_b")));
   }
   TG_TRY(Cu.check(Cu.cuMemsetD8(D.Ptr, 0xFF, D.Bytes), "cuMemsetD8",
                   "poisoning D"));
@@ -463,7 +525,7 @@ Error GpuSession::prepare(const Problem &Size) {
       TG_TRY(Cu.check(Cu.cuMemsetD8(Scratch[I].Ptr, 0, Scratch[I].Bytes), "cuMemsetD8",
                       "zeroing scratch '" + Pa.Name + "'"));
   }
-  TG_TRY(settle("the uploads of A, B, C and the poisoning of D"));
+  TG_TRY(settle("the uploads of A, B, C (and scales) and the poisoning of D"));
   reportPhase("building kernel parameters", false);
   return buildParams();
 }

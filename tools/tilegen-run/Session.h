@@ -41,7 +41,7 @@ public:
   Error check(Row &R, bool &Passed);
   /// Launches once and waits (when --check is not given).
   Error runOnce();
-  /// --bench: times the kernel and cuBLAS.
+  /// --bench: times the kernel and cuBLAS (cuBLASLt for fp8 operands).
   Error bench(Row &R);
 
   uint64_t grid() const { return Grid; }
@@ -57,6 +57,23 @@ private:
   std::string BlasWhy; ///< why cuBLAS is unavailable
   void *BlasHandle = nullptr;
 
+  // cuBLASLt: the reference and baseline of fp8 kernels (cuBLAS has no scaled fp8 GEMM).
+  CublasLt Lt;
+  bool HaveLt = false;
+  std::string LtWhy; ///< why cuBLASLt is unavailable
+  void *LtHandle = nullptr;
+  /// One cuBLASLt problem: descriptors and the heuristic's best algorithm, built once so that
+  /// the timed loop calls cublasLtMatmul alone.
+  struct LtPlan {
+    void *Desc = nullptr, *LayA = nullptr, *LayB = nullptr, *LayC = nullptr,
+         *LayD = nullptr, *Pref = nullptr;
+    CublasLt::Algo Algo{};
+    bool Tried = false, Ok = false;
+    std::string Why; ///< when !Ok: why cuBLASLt cannot run it
+  };
+  LtPlan LtProduct; ///< A x B with the scales, f32 out (the --check reference)
+  LtPlan LtFull;    ///< alpha * A x B + beta * C in D's type (--bench, and for scale)
+
   CUdevice Dev = 0;
   CUcontext Ctx = nullptr;
   CUmodule Mod = nullptr;
@@ -68,6 +85,10 @@ private:
   uint64_t Grid = 0;
   DeviceBuffer A, B, C, D, Ref, Flush;
   DeviceBuffer Prod; ///< --check with the cuBLAS reference: A x B in f32
+  DeviceBuffer ScaleA, ScaleB;     ///< f32 scales of fp8 operands, the manifest's layout
+  DeviceBuffer LtScaleA, LtScaleB; ///< the same in cuBLASLt's 128x128 block layout
+  DeviceBuffer LtWorkspace;
+  std::vector<float> HostScaleA, HostScaleB;
   std::vector<DeviceBuffer> Scratch; ///< per parameter; empty buffers for other kinds
   std::vector<unsigned char> HostA, HostB, HostC;
 
@@ -94,6 +115,19 @@ private:
   /// and the rounding to D's type are applied on the host, in double).
   Error cublasGemm(CUdeviceptr Out, bool ForTiming, bool ProductF32 = false);
   bool cublasSupports(std::string &Why) const;
+  /// Whether the vendor library (cuBLAS; cuBLASLt for fp8 operands) can compute this
+  /// problem: for fp8, builds the cuBLASLt plans and asks its heuristic.
+  Error vendorSupports(bool &Ok, std::string &Why);
+  /// cublasGemm, or cublasLtGemm for fp8 operands.
+  Error vendorGemm(CUdeviceptr Out, bool ForTiming, bool ProductF32 = false);
+  const char *vendorName() const { return Man.fp8() ? "cuBLASLt" : "cuBLAS"; }
+  /// What cuBLASLt's fp8 GEMM cannot take, whatever the GPU (layouts, types, scale blocks).
+  bool cublasLtSupports(std::string &Why) const;
+  Error buildLtPlan(LtPlan &Plan, bool ProductF32);
+  void destroyLtPlan(LtPlan &Plan);
+  /// Out = alpha * (sa A) x (sb B) + beta * C in D's type with cuBLASLt; with ProductF32,
+  /// Out = (sa A) x (sb B) alone as f32 in D's layout.
+  Error cublasLtGemm(CUdeviceptr Out, bool ProductF32);
   std::string launchDescription() const;
 };
 

@@ -71,14 +71,13 @@ int main(int Argc, char **Argv) {
   InputDistribution Dist;
   Dist.IntegerValued = Opts.IntInputs;
   Dist.Seed = Opts.Seed;
-  std::printf("tilegen-run: kernel %s (%s, %s), A %s/%s, B %s/%s, C/D %s/%s, "
+  std::printf("tilegen-run: kernel %s (%s, %s), A %s, B %s, C/D %s, "
               "alpha %g, beta %g\n",
               Man.Kernel.c_str(), Man.Target.Name.c_str(),
-              Man.CubinPath.c_str(), elemTypeName(Man.A.Type),
-              layoutName(Man.A.Lay), elemTypeName(Man.B.Type),
-              layoutName(Man.B.Lay), elemTypeName(Man.C.Type),
-              layoutName(Man.C.Lay), Opts.Alpha, Opts.Beta);
-  std::printf("inputs: %s\n", Dist.describe().c_str());
+              Man.CubinPath.c_str(), operandText(Man.A).c_str(),
+              operandText(Man.B).c_str(), operandText(Man.C).c_str(), Opts.Alpha,
+              Opts.Beta);
+  std::printf("inputs: %s\n", describeInputs(Man, Dist).c_str());
   std::fflush(stdout);
 
   DeviceRow Dev;

@@ -11,11 +11,14 @@
 //   kernel=gemm_bf16            entry symbol
 //   behavior=correct            correct | wrong-tile | skip-tile | fault | hang
 //                               | fault-large | hang-large (only when M >= 1000)
+//                               | wrong-scale-block (uses K block 0's scale for all of K)
 //   tile=128x128                the tile one CTA computes (tiles grid rule)
-//   a=bf16/row b=bf16/row c=bf16/row
-//   params=A,B,C,D,M,N,K,alpha,beta,tmap
-// The fake "kernel" computes D = alpha A B + beta C in fp32 on the host at
-// launch time, one tile per CTA of the grid, and checks its tensor maps.
+//   a=bf16/row b=bf16/row c=bf16/row   (a, b may be e4m3 or e5m2)
+//   sa=tensor sb=1x128          optional: the scales of fp8 A and B, per tensor
+//                               or per OUTERxK block (docs/manifest.md layout)
+//   params=A,B,C,D,M,N,K,alpha,beta,tmap,scale_a,scale_b
+// The fake "kernel" computes D = alpha (sa A)(sb B) + beta C in fp32 on the
+// host at launch time, one tile per CTA of the grid, and checks its tensor maps.
 // Environment: FAKE_CUDA_DEVICES (default 1), FAKE_CUDA_CC (default 90),
 // FAKE_CUDA_MEM_MB (default 1024).
 //
@@ -48,7 +51,36 @@ struct FakeKernel {
   bool RowA = true, RowB = true, RowC = true;
   std::vector<std::string> Params;
   int MaxDynSmem = 0;
+  // Scales of fp8 A and B: none, per tensor (BO = 0) or per BO x BK block.
+  bool HasSA = false, HasSB = false;
+  int64_t SABO = 0, SABK = 0, SBBO = 0, SBBK = 0;
 };
+
+bool parseScale(const std::string &V, bool &Has, int64_t &BO, int64_t &BK) {
+  Has = true;
+  if (V == "tensor") {
+    BO = BK = 0;
+    return true;
+  }
+  long long O = 0, Kb = 0;
+  if (std::sscanf(V.c_str(), "%lldx%lld", &O, &Kb) != 2 || O < 1 || Kb < 1)
+    return false;
+  BO = O, BK = Kb;
+  return true;
+}
+
+/// The scale of element (O, Kk) of an Outer x K operand, stored as
+/// docs/manifest.md says: kb * ceil(Outer / BO) + ob.
+float fakeScale(const float *S, int64_t BO, int64_t BK, int64_t Outer, int64_t O,
+                int64_t Kk, bool KBlockZero) {
+  if (!S)
+    return 1.0f;
+  if (BO == 0)
+    return S[0];
+  int64_t OB = (Outer + BO - 1) / BO;
+  int64_t Kb = KBlockZero ? 0 : Kk / BK;
+  return S[Kb * OB + O / BO];
+}
 
 struct FakeTensorMap {
   uint64_t Magic;
@@ -228,6 +260,10 @@ CUresult fModuleLoadData(CUmodule *M, const void *Image) {
       parseOperand(V, K->TB, K->RowB);
     else if (Key == "c")
       parseOperand(V, K->TC, K->RowC);
+    else if (Key == "sa")
+      parseScale(V, K->HasSA, K->SABO, K->SABK);
+    else if (Key == "sb")
+      parseScale(V, K->HasSB, K->SBBO, K->SBBK);
     else if (Key == "params") {
       std::istringstream PS(V);
       std::string P;
@@ -396,6 +432,7 @@ CUresult fLaunchKernelEx(const CUlaunchConfig *Cfg, CUfunction F,
     return CUDA_SUCCESS;
   }
   const void *A = nullptr, *B = nullptr, *C = nullptr;
+  const float *SA = nullptr, *SB = nullptr;
   void *D = nullptr;
   int32_t M = 0, N = 0, Kk = 0;
   float Alpha = 0, Beta = 0;
@@ -414,6 +451,8 @@ CUresult fLaunchKernelEx(const CUlaunchConfig *Cfg, CUfunction F,
         C = Ptr;
       else
         D = Ptr;
+    } else if (P == "scale_a" || P == "scale_b") {
+      std::memcpy(P == "scale_a" ? &SA : &SB, V, 8);
     } else if (P == "M" || P == "N" || P == "K") {
       std::memcpy(P == "M" ? &M : P == "N" ? &N : &Kk, V, 4);
     } else if (P == "alpha" || P == "beta") {
@@ -426,8 +465,10 @@ CUresult fLaunchKernelEx(const CUlaunchConfig *Cfg, CUfunction F,
         return CUDA_ERROR_INVALID_VALUE;
     }
   }
-  if (!A || !B || !C || !D || M <= 0 || N <= 0 || Kk <= 0)
+  if (!A || !B || !C || !D || M <= 0 || N <= 0 || Kk <= 0 ||
+      K->HasSA != (SA != nullptr) || K->HasSB != (SB != nullptr))
     return CUDA_ERROR_INVALID_VALUE;
+  const bool KBlockZero = K->Behavior == "wrong-scale-block";
   unsigned TilesN = (N + K->TileN - 1) / K->TileN;
   unsigned Tiles = (M + K->TileM - 1) / K->TileM * TilesN;
   for (unsigned T = 0; T < Cfg->gridDimX && T < Tiles; ++T) {
@@ -441,7 +482,10 @@ CUresult fLaunchKernelEx(const CUlaunchConfig *Cfg, CUfunction F,
         for (int L = 0; L < Kk; ++L) {
           size_t IA = K->RowA ? size_t(I) * Kk + L : size_t(I) + size_t(L) * M;
           size_t IB = K->RowB ? size_t(L) * N + J : size_t(L) + size_t(J) * Kk;
-          Acc += float(loadElem(A, IA, K->TA)) * float(loadElem(B, IB, K->TB));
+          float Sa = fakeScale(SA, K->SABO, K->SABK, M, I, L, KBlockZero);
+          float Sb = fakeScale(SB, K->SBBO, K->SBBK, N, J, L, KBlockZero);
+          Acc += (Sa * float(loadElem(A, IA, K->TA))) *
+                 (Sb * float(loadElem(B, IB, K->TB)));
         }
         size_t IC = K->RowC ? size_t(I) * N + J : size_t(I) + size_t(J) * M;
         float R = Alpha * Acc + Beta * float(loadElem(C, IC, K->TC));
@@ -590,6 +634,216 @@ cublasGemmEx(void *, int TransA, int TransB, int M, int N, int K,
       size_t IC = size_t(I) + size_t(J) * Ldc;
       float Old = Be == 0 ? 0 : float(loadElem(C, IC, TC));
       storeElem(C, IC, TC, Al * Acc + Be * Old);
+    }
+  return 0;
+}
+}
+
+//===----------------------------------------------------------------------===//
+// A fake cuBLASLt (TILEGEN_RUN_LIBCUBLASLT=<this .so>): cublasLtMatmul for fp8
+// as cublasLt.h defines it (column-major; fp8 only in the "TN" form; scale
+// modes SCALAR_32F, VEC128_32F, BLK128x128_32F in the layouts CublasLtGemm.cpp
+// assumes), computed on the host in fp32, so that the runner's operand,
+// transpose and scale-layout mapping is tested. FAKE_CUBLASLT_NO_ALGO=1 makes
+// the heuristic find nothing.
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct FakeLtDesc {
+  int Compute = 0, Scale = 0;
+  int32_t Trans[2] = {0, 0}, Mode[2] = {0, 0};
+  const float *ScalePtr[2] = {nullptr, nullptr};
+};
+struct FakeLtLayout {
+  int Type = 0;
+  uint64_t Rows = 0, Cols = 0;
+  int64_t Ld = 0;
+};
+constexpr uint64_t LtAlgoMagic = 0x4c54414c474full;
+constexpr int LtNotSupported = 15, LtInvalid = 7;
+
+bool fromLtType(int T, ElemType &E) {
+  if (T == CUDA_R_8F_E4M3)
+    E = ElemType::E4M3;
+  else if (T == CUDA_R_8F_E5M2)
+    E = ElemType::E5M2;
+  else
+    return fromCudaType(T, E);
+  return true;
+}
+
+/// Scale of element (k, o) of an operand stored K x Outer (K innermost).
+float ltScale(const FakeLtDesc &Dc, int Which, int64_t Outer, int64_t K, int64_t O,
+              int64_t Kk) {
+  const float *S = Dc.ScalePtr[Which];
+  if (!S)
+    return 1.0f;
+  switch (Dc.Mode[Which]) {
+  case 4: // VEC128_32F: kb * Outer + o
+    return S[(Kk / 128) * Outer + O];
+  case 5: { // BLK128x128_32F: ob * roundup(ceil(K/128), 4) + kb
+    int64_t KB4 = ((K + 127) / 128 + 3) / 4 * 4;
+    return S[(O / 128) * KB4 + Kk / 128];
+  }
+  default:
+    return S[0];
+  }
+}
+} // namespace
+
+extern "C" {
+__attribute__((visibility("default"))) int cublasLtCreate(void **H) {
+  *H = reinterpret_cast<void *>(0x4000);
+  return 0;
+}
+__attribute__((visibility("default"))) int cublasLtDestroy(void *) { return 0; }
+__attribute__((visibility("default"))) size_t cublasLtGetVersion() { return 130100; }
+__attribute__((visibility("default"))) const char *cublasLtGetStatusName(int S) {
+  return S == 0 ? "CUBLAS_STATUS_SUCCESS"
+         : S == LtNotSupported ? "CUBLAS_STATUS_NOT_SUPPORTED"
+                               : "CUBLAS_STATUS_INVALID_VALUE";
+}
+__attribute__((visibility("default"))) const char *cublasLtGetStatusString(int S) {
+  return S == 0 ? "success"
+         : S == LtNotSupported ? "the functionality requested is not supported"
+                               : "an invalid value was used as an argument";
+}
+__attribute__((visibility("default"))) int cublasLtMatmulDescCreate(void **D, int Compute,
+                                                                    int Scale) {
+  auto *Dc = new FakeLtDesc;
+  Dc->Compute = Compute;
+  Dc->Scale = Scale;
+  *D = Dc;
+  return 0;
+}
+__attribute__((visibility("default"))) int cublasLtMatmulDescDestroy(void *D) {
+  delete static_cast<FakeLtDesc *>(D);
+  return 0;
+}
+__attribute__((visibility("default"))) int
+cublasLtMatmulDescSetAttribute(void *D, int Attr, const void *Buf, size_t Size) {
+  auto *Dc = static_cast<FakeLtDesc *>(D);
+  int32_t *Int = Attr == 3 ? &Dc->Trans[0] : Attr == 4 ? &Dc->Trans[1]
+                 : Attr == 31 ? &Dc->Mode[0] : Attr == 32 ? &Dc->Mode[1] : nullptr;
+  if (Int) {
+    if (Size != 4)
+      return LtInvalid;
+    std::memcpy(Int, Buf, 4);
+    return 0;
+  }
+  if (Attr == 17 || Attr == 18) {
+    if (Size != 8)
+      return LtInvalid;
+    std::memcpy(&Dc->ScalePtr[Attr - 17], Buf, 8);
+    return 0;
+  }
+  return LtInvalid;
+}
+__attribute__((visibility("default"))) int
+cublasLtMatrixLayoutCreate(void **L, int Type, uint64_t Rows, uint64_t Cols, int64_t Ld) {
+  if (Ld < int64_t(Rows))
+    return LtInvalid;
+  *L = new FakeLtLayout{Type, Rows, Cols, Ld};
+  return 0;
+}
+__attribute__((visibility("default"))) int cublasLtMatrixLayoutDestroy(void *L) {
+  delete static_cast<FakeLtLayout *>(L);
+  return 0;
+}
+__attribute__((visibility("default"))) int cublasLtMatmulPreferenceCreate(void **P) {
+  *P = new uint64_t(0);
+  return 0;
+}
+__attribute__((visibility("default"))) int cublasLtMatmulPreferenceDestroy(void *P) {
+  delete static_cast<uint64_t *>(P);
+  return 0;
+}
+__attribute__((visibility("default"))) int
+cublasLtMatmulPreferenceSetAttribute(void *P, int Attr, const void *Buf, size_t Size) {
+  if (Attr != 1 || Size != 8)
+    return LtInvalid;
+  std::memcpy(P, Buf, 8);
+  return 0;
+}
+
+/// What the fake's heuristic accepts: fp8 A and B (not both e5m2) in the TN
+/// form, f32 compute and scale type, C and D alike, consistent shapes.
+static int fakeLtValidate(const FakeLtDesc &Dc, const FakeLtLayout &A,
+                          const FakeLtLayout &B, const FakeLtLayout &C,
+                          const FakeLtLayout &D) {
+  ElemType TA, TB, TD;
+  if (!fromLtType(A.Type, TA) || !fromLtType(B.Type, TB) || !fromLtType(D.Type, TD) ||
+      !isFp8(TA) || !isFp8(TB) || (TA == ElemType::E5M2 && TB == ElemType::E5M2) ||
+      isFp8(TD) || Dc.Compute != 68 || Dc.Scale != CUDA_R_32F)
+    return LtNotSupported;
+  if (Dc.Trans[0] != 1 || Dc.Trans[1] != 0) // fp8: "TN" only
+    return LtNotSupported;
+  if (C.Type != D.Type || C.Rows != D.Rows || C.Cols != D.Cols || C.Ld != D.Ld ||
+      A.Rows != B.Rows || A.Cols != D.Rows || B.Cols != D.Cols)
+    return LtInvalid;
+  for (int W = 0; W < 2; ++W)
+    if ((Dc.Mode[W] != 0 && Dc.Mode[W] != 4 && Dc.Mode[W] != 5) ||
+        (Dc.Mode[W] != 0 && !Dc.ScalePtr[W]))
+      return LtInvalid;
+  return 0;
+}
+
+__attribute__((visibility("default"))) int
+cublasLtMatmulAlgoGetHeuristic(void *, void *Op, void *A, void *B, void *C, void *D,
+                               void *Pref, int Requested, void *Results, int *Count) {
+  *Count = 0;
+  if (Requested < 1 || *static_cast<uint64_t *>(Pref) == 0)
+    return LtInvalid;
+  if (std::getenv("FAKE_CUBLASLT_NO_ALGO"))
+    return LtNotSupported;
+  int S = fakeLtValidate(*static_cast<FakeLtDesc *>(Op), *static_cast<FakeLtLayout *>(A),
+                         *static_cast<FakeLtLayout *>(B), *static_cast<FakeLtLayout *>(C),
+                         *static_cast<FakeLtLayout *>(D));
+  if (S)
+    return S;
+  // cublasLtMatmulHeuristicResult_t: algo (64 bytes), workspaceSize, state, ...
+  unsigned char *R = static_cast<unsigned char *>(Results);
+  std::memset(R, 0, 96);
+  std::memcpy(R, &LtAlgoMagic, 8);
+  *Count = 1;
+  return 0;
+}
+
+__attribute__((visibility("default"))) int
+cublasLtMatmul(void *, void *Op, const void *Alpha, const void *A, void *Adesc,
+               const void *B, void *Bdesc, const void *Beta, const void *C, void *Cdesc,
+               void *D, void *Ddesc, const void *Algo, void *, size_t, CUstream) {
+  const FakeLtDesc &Dc = *static_cast<FakeLtDesc *>(Op);
+  const FakeLtLayout &LA = *static_cast<FakeLtLayout *>(Adesc),
+                     &LB = *static_cast<FakeLtLayout *>(Bdesc),
+                     &LC = *static_cast<FakeLtLayout *>(Cdesc),
+                     &LD = *static_cast<FakeLtLayout *>(Ddesc);
+  uint64_t Magic;
+  std::memcpy(&Magic, Algo, 8);
+  if (Magic != LtAlgoMagic)
+    return LtInvalid;
+  if (int S = fakeLtValidate(Dc, LA, LB, LC, LD))
+    return S;
+  ElemType TA = ElemType::E4M3, TB = ElemType::E4M3, TD = ElemType::F32;
+  fromLtType(LA.Type, TA);
+  fromLtType(LB.Type, TB);
+  fromLtType(LD.Type, TD);
+  const int64_t M = int64_t(LD.Rows), N = int64_t(LD.Cols), K = int64_t(LA.Rows);
+  float Al = *static_cast<const float *>(Alpha), Be = *static_cast<const float *>(Beta);
+  for (int64_t J = 0; J < N; ++J)
+    for (int64_t I = 0; I < M; ++I) {
+      float Acc = 0;
+      for (int64_t L = 0; L < K; ++L) {
+        // op(A) = A^T: A is stored K x M; B is stored K x N.
+        float Av = float(loadElem(A, size_t(L) + size_t(I) * LA.Ld, TA)) *
+                   ltScale(Dc, 0, M, K, I, L);
+        float Bv = float(loadElem(B, size_t(L) + size_t(J) * LB.Ld, TB)) *
+                   ltScale(Dc, 1, N, K, J, L);
+        Acc += Av * Bv;
+      }
+      size_t IC = size_t(I) + size_t(J) * LD.Ld;
+      float Old = Be == 0 ? 0 : float(loadElem(C, IC, TD));
+      storeElem(D, IC, TD, Al * Acc + Be * Old);
     }
   return 0;
 }
