@@ -21,12 +21,19 @@ def TileCheckTarget : Pass<"tile-check-target", "mlir::ModuleOp"> {
 }
 
 def TileExpandPipeline : Pass<"tile-expand-pipeline", "mlir::ModuleOp"> {
-  let summary = "expand each tile.gemm into its tile.pipeline";
+  let summary = "check each tile.gemm against its target and expand it into its tile.pipeline";
   let description = [{
-    Builds the roles, the S-slot ring with its barriers, the accumulator buffers, the loops over
-    output tiles and K-slices and the epilogue from a checked `tile.gemm`, with shared-memory
-    offsets and the launch shape. Expects `tile-check-target` to have run.
+    Resolves the description for the target once (the same rules and diagnostics as
+    `tile-check-target`) and builds from that plan the roles (the mma role naming its row of the
+    MMA instruction table), the S-slot ring with its barriers, the accumulator buffers, the
+    loops over output tiles and K-slices and the epilogue, with shared-memory offsets and the
+    launch shape. The `tile.pipeline` verifier checks the result against the table; the
+    lowerings read it without resolving anything again.
   }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "target (sm_80 ... sm_120a); empty: the op's `target` attribute">
+  ];
 }
 
 def TileLowerToNVVM : Pass<"tile-lower-to-nvvm", "mlir::ModuleOp"> {

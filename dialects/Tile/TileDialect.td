@@ -14,6 +14,7 @@ include "mlir/IR/OpBase.td"
 def Tile_Dialect : Dialect {
   let name = "tile";
   let cppNamespace = "::tilegen::tile";
+  let useDefaultAttributePrinterParser = 1;
   let summary = "GEMM pipeline descriptions for NVIDIA tensor cores";
   let description = [{
     `tile.gemm` is what a user writes: operand types and layouts, the CTA tile, the depth of the

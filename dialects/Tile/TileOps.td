@@ -4,6 +4,7 @@
 #define TILEGEN_DIALECT_TILE_TILEOPS_TD
 
 include "TileDialect.td"
+include "TileAttrs.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/IR/CommonAttrConstraints.td"
@@ -21,8 +22,10 @@ def Tile_GemmOp : Tile_Op<"gemm", [Symbol]> {
 
     | field | values | default | meaning |
     |---|---|---|---|
-    | `a`, `b`, `c` | `bf16 row`, `f16 col`, `f32 row` ... | required | element type and layout (`row`: the second index is contiguous) |
+    | `a`, `b` | `bf16 row`, `f16 col`, `f8E4M3FN row`, `f8E5M2 col` | required | operand element type and layout (`row`: the second index is contiguous); A and B share a type, except that the two FP8 formats mix |
+    | `c` | `bf16 row`, `f16 row`, `f32 row` | required | type and layout of C and D |
     | `accumulator` | `f32` | `f32` | accumulator element type |
+    | `scale_a`, `scale_b` | `f32 tensor`, `f32 [outer, k]` | none | FP8 operands only: one f32 scale per tensor, or per block of `outer` rows (M or N) by `k` elements of K; D = alpha * (scale_a A) x (scale_b B) + beta * C |
     | `tile` | `[M, N, K]` | required | CTA tile; K is the depth of one K-slice |
     | `stages` | integer or `auto` | `auto` | depth of the shared-memory ring |
     | `accumulators` | 1 or 2 | 1 | accumulator buffers (2: the epilogue of one tile overlaps the MMA of the next) |
@@ -51,22 +54,24 @@ def Tile_GemmOp : Tile_Op<"gemm", [Symbol]> {
 
   let arguments = (ins
     SymbolNameAttr:$sym_name,
-    TypeAttr:$a_type, StrAttr:$a_layout,
-    TypeAttr:$b_type, StrAttr:$b_layout,
-    TypeAttr:$c_type, StrAttr:$c_layout,
+    TypeAttr:$a_type, Tile_LayoutAttr:$a_layout,
+    TypeAttr:$b_type, Tile_LayoutAttr:$b_layout,
+    TypeAttr:$c_type, Tile_LayoutAttr:$c_layout,
     TypeAttr:$acc_type,
+    OptionalAttr<Tile_ScaleAttr>:$scale_a,
+    OptionalAttr<Tile_ScaleAttr>:$scale_b,
     DenseI64ArrayAttr:$tile,
     I64Attr:$stages,
     I64Attr:$accumulators,
-    StrAttr:$schedule,
-    StrAttr:$copy,
+    Tile_ScheduleAttr:$schedule,
+    Tile_CopyAttr:$copy,
     DenseI64ArrayAttr:$warps,
     DenseI64ArrayAttr:$mma,
     DenseI64ArrayAttr:$cluster,
-    StrAttr:$multicast,
+    Tile_MulticastAttr:$multicast,
     I64Attr:$cta_group,
-    StrAttr:$grid,
-    StrAttr:$raster,
+    Tile_GridAttr:$grid,
+    Tile_RasterAttr:$raster,
     I64Attr:$swizzle,
     F64Attr:$alpha,
     F64Attr:$beta,
@@ -115,21 +120,22 @@ def Tile_RingOp : Tile_Op<"ring", [HasParent<"PipelineOp">]> {
   let description = [{
     `slots` stages of one K-slice each. Slot `s` holds the A slice (`a_shape` = rows x
     contiguous elements, in shared memory at `offset + s * slot_bytes`) followed by the B slice
-    at `b_offset` within the slot. `sync` names the hand-off: `cp.async.groups` (every thread
-    copies and waits on its own commit groups, then a CTA barrier) or `mbarrier.full_empty`
+    at `b_offset` within the slot. `sync` names the hand-off: `cp_async_groups` (every thread
+    copies and waits on its own commit groups, then a CTA barrier) or `mbarrier_full_empty`
     (a full barrier with a transaction count and an empty barrier per slot, at
     `barrier_offset`). Slice g of the loop over K-slices lives in slot g mod slots; its phase
     is (g / slots) mod 2.
   }];
   let arguments = (ins I64Attr:$slots, I64Attr:$slice_k,
-                       TypeAttr:$a_type, StrAttr:$a_layout, DenseI64ArrayAttr:$a_shape,
-                       TypeAttr:$b_type, StrAttr:$b_layout, DenseI64ArrayAttr:$b_shape,
+                       TypeAttr:$a_type, Tile_LayoutAttr:$a_layout, DenseI64ArrayAttr:$a_shape,
+                       TypeAttr:$b_type, Tile_LayoutAttr:$b_layout, DenseI64ArrayAttr:$b_shape,
                        I64Attr:$offset, I64Attr:$slot_bytes, I64Attr:$b_offset,
-                       StrAttr:$sync, I64Attr:$barrier_offset, StrAttr:$swizzle);
+                       Tile_RingSyncAttr:$sync, I64Attr:$barrier_offset,
+                       Tile_SmemSwizzleAttr:$swizzle);
   let assemblyFormat = [{
     `slots` $slots `slice_k` $slice_k
-    `a` $a_shape $a_type $a_layout `b` $b_shape $b_type $b_layout
-    `sync` $sync `swizzle` $swizzle
+    `a` $a_shape $a_type custom<Keyword>($a_layout) `b` $b_shape $b_type custom<Keyword>($b_layout)
+    `sync` custom<Keyword>($sync) `swizzle` custom<Keyword>($swizzle)
     `offset` $offset `slot_bytes` $slot_bytes `b_offset` $b_offset `barriers` $barrier_offset
     attr-dict
   }];
@@ -144,25 +150,27 @@ def Tile_AccumulatorsOp : Tile_Op<"accumulators", [HasParent<"PipelineOp">]> {
     tile t drains one while the MMA of tile t + 1 fills the other.
   }];
   let arguments = (ins I64Attr:$count, DenseI64ArrayAttr:$shape, TypeAttr:$type,
-                       StrAttr:$storage);
-  let assemblyFormat = "$count `x` $shape $type `in` $storage attr-dict";
+                       Tile_StorageAttr:$storage);
+  let assemblyFormat = "$count `x` $shape $type `in` custom<Keyword>($storage) attr-dict";
 }
 
 def Tile_RoleOp : Tile_Op<"role", [HasParent<"PipelineOp">]> {
   let summary = "one warp role: which warps do it, with which instruction";
   let description = [{
-    `name` is `producer` (fills ring slots), `mma` (waits for a full slot, issues the MMAs,
-    releases the slot) or `epilogue` (drains an accumulator buffer into D). `warps` is
-    [first warp, count]; roles may share warps (the multistage schedule runs all three roles in
-    every warp). `instr` names the instruction the role issues, with its shape as the instruction
-    encodes it (`tcgen05.mma.cta_group::2.m256n256k16`: the pair's M); `layout` the arrangement of its
-    warps over the tile (for the mma role); `regs` a register budget per thread (0: ptxas
-    decides).
+    `kind` is `producer` (fills ring slots: TMA or cp.async, as the ring's `sync` says), `mma`
+    (waits for a full slot, issues the MMAs, releases the slot) or `epilogue` (drains an
+    accumulator buffer into D). `warps` is [first warp, count]; roles may share warps (the
+    multistage schedule runs all three roles in every warp). The mma role, and only it, names
+    its instruction with `issues`: a row of the MMA instruction table with the shape as the
+    instruction encodes it (tcgen05 with cta_group 2: the pair's M) and the scales the kernel
+    applies. `layout` is the arrangement of the mma role's warps over the tile; `regs` a register
+    budget per thread (0: ptxas decides).
   }];
-  let arguments = (ins StrAttr:$name, DenseI64ArrayAttr:$warps, StrAttr:$instr,
+  let arguments = (ins Tile_RoleKindAttr:$kind, DenseI64ArrayAttr:$warps,
+                       OptionalAttr<Tile_MmaInstrAttr>:$instr,
                        DenseI64ArrayAttr:$layout, I64Attr:$regs);
   let assemblyFormat = [{
-    $name `warps` $warps `issues` $instr `layout` $layout `regs` $regs attr-dict
+    custom<Keyword>($kind) `warps` $warps (`issues` $instr^)? `layout` $layout `regs` $regs attr-dict
   }];
 }
 
@@ -174,10 +182,10 @@ def Tile_ScheduleOp : Tile_Op<"schedule", [HasParent<"PipelineOp">]> {
     minor axis; for each K-slice of `slice_k` elements: the roles' steps. `tile` is the CTA tile
     [M, N].
   }];
-  let arguments = (ins DenseI64ArrayAttr:$tile, I64Attr:$slice_k, StrAttr:$grid,
-                       StrAttr:$raster, I64Attr:$swizzle);
+  let arguments = (ins DenseI64ArrayAttr:$tile, I64Attr:$slice_k, Tile_GridAttr:$grid,
+                       Tile_RasterAttr:$raster, I64Attr:$swizzle);
   let assemblyFormat = [{
-    `tiles` $tile `slice_k` $slice_k `grid` $grid `raster` $raster `swizzle` $swizzle attr-dict
+    `tiles` $tile `slice_k` $slice_k `grid` custom<Keyword>($grid) `raster` custom<Keyword>($raster) `swizzle` $swizzle attr-dict
   }];
 }
 
@@ -188,10 +196,11 @@ def Tile_EpilogueOp : Tile_Op<"epilogue", [HasParent<"PipelineOp">]> {
     parameters. `path` is `direct` (predicated stores from registers) or `smem_tma` (staged
     through `smem_bytes` of shared memory at `offset` and written by a TMA store).
   }];
-  let arguments = (ins F64Attr:$alpha, F64Attr:$beta, TypeAttr:$out_type, StrAttr:$out_layout,
-                       StrAttr:$path, I64Attr:$offset, I64Attr:$smem_bytes);
+  let arguments = (ins F64Attr:$alpha, F64Attr:$beta, TypeAttr:$out_type,
+                       Tile_LayoutAttr:$out_layout, Tile_EpiloguePathAttr:$path,
+                       I64Attr:$offset, I64Attr:$smem_bytes);
   let assemblyFormat = [{
-    `alpha` $alpha `beta` $beta `out` $out_type $out_layout `via` $path
+    `alpha` $alpha `beta` $beta `out` $out_type custom<Keyword>($out_layout) `via` custom<Keyword>($path)
     `offset` $offset `bytes` $smem_bytes attr-dict
   }];
 }

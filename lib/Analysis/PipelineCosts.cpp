@@ -26,7 +26,7 @@ ModelCosts tilegen::costsFor(tile::GemmOp op, const GemmPlan &p, CostBreakdown *
   b.sliceBytes = static_cast<double>(p.smem.aSliceBytes + p.smem.bSliceBytes);
   b.bytesPerCycle = info.dramBytesPerCyclePerSM;
   b.loadLatency = kLoadLatency;
-  if (p.copy == "tma") {
+  if (p.copy == tile::Copy::Tma) {
     b.issuePerLoad = kTmaIssue;
     b.issueInstructions = 1;
   } else {
@@ -34,7 +34,7 @@ ModelCosts tilegen::costsFor(tile::GemmOp op, const GemmPlan &p, CostBreakdown *
     b.issuePerLoad = kCpAsyncIssue;
     b.issueInstructions = b.sliceBytes / 16.0 / static_cast<double>(p.threads);
   }
-  b.epilogueBytes = rows * p.tileN * byteWidth(op.getCType());
+  b.epilogueBytes = rows * p.tileN * sizeInBytes(1, op.getCType());
   b.epilogueLatency = kEpilogueLatency;
 
   ModelCosts c;

@@ -31,8 +31,18 @@ std::string tilegen::manifestJSON(LLVM::LLVMFuncOp kernel, StringRef cubinName) 
   auto ops = kernel->getAttrOfType<DictionaryAttr>("tilegen.operands");
   auto str = [&](StringRef key) { return ops.getAs<StringAttr>(key).getValue().str(); };
   auto operand = [&](StringRef key) {
-    return llvm::json::Object{{"type", str((key + "_type").str())},
-                              {"layout", str((key + "_layout").str())}};
+    llvm::json::Object o{{"type", str((key + "_type").str())},
+                         {"layout", str((key + "_layout").str())}};
+    // An operand scale: {"type": "f32", "granularity": "tensor"} or with "block": [outer, k].
+    if (auto scale = ops.getAs<DictionaryAttr>((key + "_scale").str())) {
+      llvm::json::Object so{
+          {"type", scale.getAs<StringAttr>("type").getValue().str()},
+          {"granularity", scale.getAs<StringAttr>("granularity").getValue().str()}};
+      if (auto block = scale.get("block"))
+        so["block"] = intArray(block);
+      o["scale"] = std::move(so);
+    }
+    return o;
   };
   auto tile = cast<DenseI64ArrayAttr>(kernel->getAttr("tilegen.tile")).asArrayRef();
   std::string grid = kernel->getAttrOfType<StringAttr>("tilegen.grid").getValue().str();

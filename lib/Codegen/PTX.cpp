@@ -12,10 +12,19 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Metadata.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
 using namespace tilegen;
 
+/// The module flag that carries the PTX ISA version the kernels need (times 10), when an
+/// instruction they issue needs a newer one than the target's default.
+static constexpr llvm::StringLiteral kPtxFlag = "tilegen.ptx_version";
+
 static llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
-createNVPTXMachine(const NVTarget &target) {
+createNVPTXMachine(const NVTarget &target, unsigned ptxVersion) {
   static bool initialised = [] {
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
@@ -31,7 +40,9 @@ createNVPTXMachine(const NVTarget &target) {
     return llvm::createStringError("cannot find the NVPTX backend in LLVM: " + error);
   llvm::TargetOptions options;
   std::unique_ptr<llvm::TargetMachine> tm(
-      t->createTargetMachine(triple, target.name(), target.ptxFeature(), options,
+      t->createTargetMachine(triple, target.name(),
+                             llvm::formatv("+ptx{0}", std::max(ptxVersion, target.ptxVersion())).str(),
+                             options,
                              std::nullopt, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
   if (!tm)
     return llvm::createStringError("LLVM's NVPTX backend cannot target " +
@@ -42,10 +53,18 @@ createNVPTXMachine(const NVTarget &target) {
 llvm::Expected<std::unique_ptr<llvm::Module>>
 tilegen::translateToLLVMIR(mlir::ModuleOp module, const NVTarget &target,
                            llvm::LLVMContext &ctx) {
+  // The newest PTX ISA version an instruction of a kernel needs (MmaTable.h: minPtx).
+  unsigned ptxVersion = target.ptxVersion();
+  module.walk([&](mlir::LLVM::LLVMFuncOp func) {
+    if (auto v = func->getAttrOfType<mlir::IntegerAttr>("tilegen.ptx_version"))
+      ptxVersion = std::max<unsigned>(ptxVersion, v.getInt());
+  });
   std::unique_ptr<llvm::Module> llvmModule = mlir::translateModuleToLLVMIR(module, ctx);
   if (!llvmModule)
     return llvm::createStringError("translation of the LLVM dialect to LLVM IR failed");
-  auto tm = createNVPTXMachine(target);
+  if (ptxVersion != target.ptxVersion())
+    llvmModule->addModuleFlag(llvm::Module::Max, kPtxFlag, ptxVersion);
+  auto tm = createNVPTXMachine(target, ptxVersion);
   if (!tm)
     return tm.takeError();
   llvmModule->setTargetTriple((*tm)->getTargetTriple());
@@ -69,7 +88,10 @@ tilegen::translateToLLVMIR(mlir::ModuleOp module, const NVTarget &target,
 }
 
 llvm::Expected<std::string> tilegen::emitPTX(llvm::Module &module, const NVTarget &target) {
-  auto tm = createNVPTXMachine(target);
+  unsigned ptxVersion = target.ptxVersion();
+  if (auto *flag = llvm::mdconst::extract_or_null<llvm::ConstantInt>(module.getModuleFlag(kPtxFlag)))
+    ptxVersion = flag->getZExtValue();
+  auto tm = createNVPTXMachine(target, ptxVersion);
   if (!tm)
     return tm.takeError();
   std::string ptx;

@@ -16,12 +16,17 @@ using namespace tilegen;
 
 void tilegen::buildTilegenPipeline(OpPassManager &pm, const PipelineOptions &options,
                                    Stage stop) {
-  tile::TileCheckTargetOptions check;
-  check.target = options.target;
-  pm.addPass(tile::createTileCheckTarget(check));
-  if (stop == Stage::Tile)
+  // The description is resolved for the target once: checked (and printed with every choice
+  // made) when the run stops at the description, checked and expanded otherwise.
+  if (stop == Stage::Tile) {
+    tile::TileCheckTargetOptions check;
+    check.target = options.target;
+    pm.addPass(tile::createTileCheckTarget(check));
     return;
-  pm.addPass(tile::createTileExpandPipeline());
+  }
+  tile::TileExpandPipelineOptions expand;
+  expand.target = options.target;
+  pm.addPass(tile::createTileExpandPipeline(expand));
   if (stop == Stage::Pipeline)
     return;
   pm.addPass(tile::createTileLowerToNVVM());

@@ -24,9 +24,9 @@ using namespace tilegen;
 using namespace tilegen::tile;
 
 /// Rows x contiguous elements of one operand's K-slice in shared memory.
-static SmallVector<int64_t> sliceShape(StringRef layout, bool isA, int64_t mn, int64_t k) {
+static SmallVector<int64_t> sliceShape(Layout layout, bool isA, int64_t mn, int64_t k) {
   // A row / B col keep K contiguous: rows are M (N); A col / B row keep M (N) contiguous.
-  bool kContiguous = isA ? layout == "row" : layout == "col";
+  bool kContiguous = isA ? layout == Layout::Row : layout == Layout::Col;
   return kContiguous ? SmallVector<int64_t>{mn, k} : SmallVector<int64_t>{k, mn};
 }
 
@@ -47,69 +47,58 @@ static void expand(GemmOp op, const GemmPlan &p) {
   b.setInsertionPointToStart(body);
 
   bool mbarrierRing = p.family != MmaFamily::MmaSync;
-  std::string swizzle = p.family == MmaFamily::MmaSync
-                            ? "xor16x8"
-                            : std::to_string(p.swizzleBytes) + "B";
+  SmemSwizzle swizzle = p.family == MmaFamily::MmaSync ? SmemSwizzle::Xor16x8
+                        : p.swizzleBytes == 128        ? SmemSwizzle::B128
+                        : p.swizzleBytes == 64         ? SmemSwizzle::B64
+                                                       : SmemSwizzle::B32;
   RingOp::create(b, loc, p.stages, p.tileK, op.getAType(), op.getALayout(),
                  sliceShape(op.getALayout(), true, p.tileM / ctaGroup, p.tileK),
                  op.getBType(), op.getBLayout(),
                  sliceShape(op.getBLayout(), false, p.tileN / ctaGroup, p.tileK),
                  p.smem.ringOffset, p.smem.slotBytes, p.smem.slotBytes - p.smem.bSliceBytes,
-                 mbarrierRing ? "mbarrier.full_empty" : "cp.async.groups",
+                 mbarrierRing ? RingSync::MbarrierFullEmpty : RingSync::CpAsyncGroups,
                  p.smem.barrierOffset, swizzle);
   // Per CTA, like the ring's slices: a CTA pair (cta_group = 2) splits the tile's M, each CTA
   // holding its rows of the accumulator in its own TMEM.
   AccumulatorsOp::create(b, loc, p.accumulators, ArrayRef<int64_t>{p.tileM / ctaGroup, p.tileN},
                          op.getAccType(),
-                         p.family == MmaFamily::Tcgen05 ? "tmem" : "registers");
+                         p.family == MmaFamily::Tcgen05 ? Storage::Tmem : Storage::Registers);
 
   int64_t warps = p.threads / 32;
-  std::string mmaInstr;
-  switch (p.family) {
-  case MmaFamily::MmaSync:
-    mmaInstr = "mma.sync.m16n8k16+ldmatrix";
-    break;
-  case MmaFamily::Wgmma:
-    mmaInstr = "wgmma.m64n" + std::to_string(p.mmaN) + "k16";
-    break;
-  case MmaFamily::Tcgen05:
-    // The instruction's shape as its descriptor encodes it: with cta_group::2, M is the pair's
-    // (128 or 256), half of it in each CTA's TMEM.
-    mmaInstr = "tcgen05.mma.cta_group::" + std::to_string(ctaGroup) + ".m" +
-               std::to_string(p.mmaM) + "n" + std::to_string(p.mmaN) + "k16";
-    break;
-  }
-  auto role = [&](StringRef name, int64_t first, int64_t count, StringRef instr,
-                  ArrayRef<int64_t> layout, int64_t regs) {
-    RoleOp::create(b, loc, name, b.getDenseI64ArrayAttr({first, count}), instr,
+  // The MMA role's instruction: the table row at the shape it is issued (tcgen05 with
+  // cta_group::2: the pair's M, half of it in each CTA's TMEM), with the scales it applies.
+  auto instr = MmaInstrAttr::get(b.getContext(), p.family, p.mmaM, p.mmaN, p.mmaK,
+                                 op.getAType(), op.getBType(), op.getAccType(), ctaGroup,
+                                 op.getScaleAAttr(), op.getScaleBAttr());
+  auto role = [&](RoleKind kind, int64_t first, int64_t count, ArrayRef<int64_t> layout,
+                  int64_t regs) {
+    RoleOp::create(b, loc, kind, b.getDenseI64ArrayAttr({first, count}),
+                   kind == RoleKind::Mma ? instr : MmaInstrAttr(),
                    b.getDenseI64ArrayAttr(layout), regs);
   };
   switch (p.family) {
   case MmaFamily::MmaSync:
     // Every warp copies, multiplies and stores: the ring is software-pipelined.
-    role("producer", 0, warps, "cp.async.cg.16B", {}, 0);
-    role("mma", 0, warps, mmaInstr, {p.warpsM, p.warpsN}, 0);
-    role("epilogue", 0, warps, "st.global", {p.warpsM, p.warpsN}, 0);
+    role(RoleKind::Producer, 0, warps, {}, 0);
+    role(RoleKind::Mma, 0, warps, {p.warpsM, p.warpsN}, 0);
+    role(RoleKind::Epilogue, 0, warps, {p.warpsM, p.warpsN}, 0);
     break;
   case MmaFamily::Wgmma:
-    role("producer", 0, 4, "cp.async.bulk.tensor.2d", {}, 40);
-    role("mma", 4, warps - 4, mmaInstr, {p.warpsM, p.warpsN}, 232);
-    // 16-bit results go to shared memory with stmatrix, f32 ones with st.shared.
-    role("epilogue", 4, warps - 4,
-         op.getCType().getIntOrFloatBitWidth() == 16 ? "stmatrix+cp.async.bulk.tensor.store"
-                                                     : "st.shared+cp.async.bulk.tensor.store",
-         {p.warpsM, 1}, 232);
+    role(RoleKind::Producer, 0, 4, {}, 40);
+    role(RoleKind::Mma, 4, warps - 4, {p.warpsM, p.warpsN}, 232);
+    role(RoleKind::Epilogue, 4, warps - 4, {p.warpsM, 1}, 232);
     break;
   case MmaFamily::Tcgen05:
-    role("producer", 0, 1, "cp.async.bulk.tensor.2d", {}, 0);
-    role("mma", 1, 1, mmaInstr, {1, 1}, 0);
-    role("epilogue", 2, 4, "tcgen05.ld+cp.async.bulk.tensor.store", {1, 1}, 0);
+    role(RoleKind::Producer, 0, 1, {}, 0);
+    role(RoleKind::Mma, 1, 1, {1, 1}, 0);
+    role(RoleKind::Epilogue, 2, 4, {1, 1}, 0);
     break;
   }
   ScheduleOp::create(b, loc, b.getDenseI64ArrayAttr({p.tileM, p.tileN}), p.tileK, op.getGrid(),
                      op.getRaster(), op.getSwizzle());
   EpilogueOp::create(b, loc, op.getAlphaAttr().getValue(), op.getBetaAttr().getValue(),
-                     op.getCType(), op.getCLayout(), p.family == MmaFamily::MmaSync ? "direct" : "smem_tma",
+                     op.getCType(), op.getCLayout(),
+                     p.family == MmaFamily::MmaSync ? EpiloguePath::Direct : EpiloguePath::SmemTma,
                      p.smem.epilogueOffset, p.smem.epilogueBytes);
   op.erase();
 }
@@ -120,7 +109,7 @@ struct TileExpandPipelinePass : tile::impl::TileExpandPipelineBase<TileExpandPip
   void runOnOperation() override {
     SmallVector<GemmOp> gemms(getOperation().getOps<GemmOp>());
     for (GemmOp op : gemms) {
-      FailureOr<NVTarget> target = targetFor(op, "");
+      FailureOr<NVTarget> target = targetFor(op, this->target);
       if (failed(target))
         return signalPassFailure();
       FailureOr<GemmPlan> plan = resolveGemm(op, *target);

@@ -12,7 +12,9 @@ using namespace mlir;
 using namespace tilegen;
 using namespace tilegen::tile;
 
-int64_t tilegen::byteWidth(Type type) { return type.getIntOrFloatBitWidth() / 8; }
+int64_t tilegen::sizeInBytes(int64_t elems, Type type) {
+  return elems * static_cast<int64_t>(elemBits(type)) / 8;
+}
 
 static int64_t alignTo(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
@@ -58,8 +60,12 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   // Operand types the tensor cores can take.
   if (op.getAType().isF32())
     return fail() << "field 'a' is f32: f32 operands need a TF32 MMA, which tilegen does not "
-                     "support yet; use bf16 or f16 (target "
+                     "support yet; use bf16, f16 or an FP8 format (target "
                   << tname << ")";
+  Elem elemA = *elemOf(op.getAType()), elemB = *elemOf(op.getBType());
+  bool fp8 = elemInfo(elemA).fp8;
+  // The instruction K: 32 bytes of K per instruction for every type tilegen takes.
+  int64_t instrK = fp8 ? 32 : 16;
 
   p.tileM = op.getTileM();
   p.tileN = op.getTileN();
@@ -72,15 +78,15 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   // newest. An explicit shape must be one instruction of a family the target has, and the one
   // the lowering issues.
   ArrayRef<int64_t> mma = op.getMma();
-  StringRef schedule = op.getSchedule();
+  Schedule schedule = op.getSchedule();
   if (!mma.empty()) {
     int64_t m = mma[0], n = mma[1], k = mma[2], ctaGroup = op.getCtaGroup();
     std::string shape = listString(mma);
-    bool mmaSyncShape = m == 16 && n == 8 && k == 16;
+    bool mmaSyncShape = m == 16 && n == 8 && k == instrK;
     bool nInRange = n % 8 == 0 && n >= 8 && n <= 256;
-    bool wgmmaShape = m == 64 && k == 16 && nInRange;
-    bool tcgen05Shape =
-        k == 16 && nInRange && (ctaGroup == 1 ? (m == 64 || m == 128) : (m == 128 || m == 256));
+    bool wgmmaShape = m == 64 && k == instrK && nInRange;
+    bool tcgen05Shape = k == instrK && nInRange &&
+                        (ctaGroup == 1 ? (m == 64 || m == 128) : (m == 128 || m == 256));
     if (mmaSyncShape && target.hasMmaSync())
       p.family = MmaFamily::MmaSync;
     else if (tcgen05Shape && target.hasTcgen05())
@@ -90,11 +96,13 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     else if (target.hasTcgen05())
       return fail() << "mma = " << shape << " is no tcgen05.mma shape with cta_group = "
                     << ctaGroup << " on target " << tname << " (" << target.familiesString()
-                    << "); bf16/f16 shapes are m16n8k16 (mma.sync) and, for tcgen05, M = 64 or "
-                       "128 (cta_group 1) or 128 or 256 (cta_group 2), N a multiple of 8 from 8 "
-                       "to 256, K = 16";
+                    << "); " << op.getAType() << " shapes are m16n8k" << instrK
+                    << " (mma.sync) and, for tcgen05, M = 64 or 128 (cta_group 1) or 128 or 256 "
+                       "(cta_group 2), N a multiple of 8 from 8 to 256, K = "
+                    << instrK;
     else if (wgmmaShape)
-      return fail() << "mma = " << shape << " is a wgmma shape (m64nNk16); target " << tname
+      return fail() << "mma = " << shape << " is a wgmma shape (m64nNk" << instrK << "); target "
+                    << tname
                     << " has " << target.familiesString()
                     << ": wgmma exists only on sm_90a (ptxas would reject every wgmma "
                        "instruction)";
@@ -106,9 +114,11 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     else
       return fail() << "mma = " << shape << " is no tensor-core instruction shape on target "
                     << tname << " (" << target.familiesString()
-                    << "); bf16/f16 shapes are m16n8k16 (mma.sync), m64nNk16 with N a multiple "
-                       "of 8 from 8 to 256 (wgmma), M = 64 or 128 (cta_group 1) or 128 or 256 "
-                       "(cta_group 2) x nN x k16 (tcgen05)";
+                    << "); " << op.getAType() << " shapes are m16n8k" << instrK
+                    << " (mma.sync), m64nNk" << instrK
+                    << " with N a multiple of 8 from 8 to 256 (wgmma), M = 64 or 128 (cta_group "
+                       "1) or 128 or 256 (cta_group 2) x nN x k"
+                    << instrK << " (tcgen05)";
     // The lowerings issue one instruction across the tile's N (wgmma) or the whole tile
     // (tcgen05).
     if (p.family == MmaFamily::Wgmma && n != p.tileN)
@@ -116,19 +126,19 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                     << " on target " << tname
                     << ": the wgmma lowering issues one m64nNk16 across the tile's N, so N = "
                        "tile N (mma = [64, "
-                    << p.tileN << ", 16])";
+                    << p.tileN << ", " << instrK << "])";
     if (p.family == MmaFamily::Tcgen05 && (m != p.tileM || n != p.tileN))
       return fail() << "not supported yet: mma = " << shape << " with tile = "
                     << listString(op.getTile()) << " on target " << tname
                     << ": the tcgen05 lowering issues one tcgen05.mma over the whole tile, so M "
                        "= tile M and N = tile N (mma = ["
-                    << p.tileM << ", " << p.tileN << ", 16])";
-  } else if (schedule == "multistage") {
+                    << p.tileM << ", " << p.tileN << ", " << instrK << "])";
+  } else if (schedule == Schedule::Multistage) {
     p.family = MmaFamily::MmaSync;
   } else {
     p.family = target.preferredFamily();
   }
-  if (schedule == "warp_specialized" && p.family == MmaFamily::MmaSync) {
+  if (schedule == Schedule::WarpSpecialized && p.family == MmaFamily::MmaSync) {
     if (!mma.empty())
       return fail() << "schedule = warp_specialized needs wgmma or tcgen05, but mma = "
                     << listString(mma) << " is mma.sync";
@@ -137,7 +147,66 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                   << tname << " has " << target.familiesString()
                   << ": use schedule = multistage, or target sm_90a";
   }
-  p.schedule = p.family == MmaFamily::MmaSync ? "multistage" : "warp_specialized";
+  p.schedule = p.family == MmaFamily::MmaSync ? Schedule::Multistage : Schedule::WarpSpecialized;
+
+  // The instruction: the table's row for the family and the operand types, offered by the
+  // target, taking the operands' layouts.
+  p.instr = findMma(p.family, elemA, elemB, Elem::F32);
+  if (!p.instr || !target.offers(*p.instr)) {
+    auto d = fail();
+    d << "a = " << op.getAType() << ", b = " << op.getBType() << " has no "
+      << familyName(p.family) << " instruction on target " << tname;
+    if (p.instr)
+      d << " (" << p.instr->ptx << " needs " << (p.family == MmaFamily::MmaSync ? "sm_89 or newer"
+                                                : p.family == MmaFamily::Wgmma  ? "sm_90a"
+                                                                                : "the sm_100a family")
+        << ")";
+    return d << "; its " << familyName(p.family) << " takes " << target.typesString(p.family);
+  }
+  if (!p.instr->mnMajor && (op.getALayout() != Layout::Row || op.getBLayout() != Layout::Col))
+    return fail() << "a = " << op.getAType() << " " << stringifyLayout(op.getALayout())
+                  << ", b = " << op.getBType() << " " << stringifyLayout(op.getBLayout())
+                  << ": " << p.instr->ptx << " takes " << op.getAType()
+                  << " operands K-major only (a = row, b = col) on target " << tname;
+  // Scales: what the row's lowering applies, in blocks it can apply.
+  ScaleAttr scaleA = op.getScaleAAttr(), scaleB = op.getScaleBAttr();
+  if (scaleA || scaleB) {
+    for (auto [field, scale] :
+         {std::pair<StringRef, ScaleAttr>{"scale_a", scaleA}, {"scale_b", scaleB}}) {
+      if (!scale)
+        continue;
+      if (scale.isTensor() ? !p.instr->scales.tensor : !p.instr->scales.block)
+        return fail() << "not supported yet: " << field << " = "
+                      << (scale.isTensor() ? "tensor" : "block") << " scales with "
+                      << familyName(p.family) << " on target " << tname
+                      << (scale.isTensor() ? ""
+                                           : " (block scales are applied by the wgmma lowering, "
+                                             "sm_90a; use per-tensor scales here)");
+    }
+    bool blockA = scaleA && !scaleA.isTensor(), blockB = scaleB && !scaleB.isTensor();
+    if (blockA != blockB)
+      return fail() << "not supported yet: scale_a and scale_b of different granularities "
+                       "(block scales are applied per K block to both operands; give both as "
+                       "blocks, or both per tensor)";
+    if (blockA) {
+      p.blockScales = true;
+      if (scaleA.blockK() != scaleB.blockK())
+        return fail() << "scale_a blocks of K = " << scaleA.blockK() << " and scale_b blocks of K = "
+                      << scaleB.blockK() << " differ: one K block scales both operands";
+      p.scaleBlockK = scaleA.blockK();
+      if (p.scaleBlockK % p.tileK != 0)
+        return fail() << "scale_a = f32 [" << scaleA.blockOuter() << ", " << p.scaleBlockK
+                      << "]: the K block (" << p.scaleBlockK
+                      << ") must be a multiple of the tile's K-slice (" << p.tileK
+                      << ") so that every slice lies in one K block (target " << tname << ")";
+      int64_t bOuter = scaleB.blockOuter();
+      if (!(bOuter % p.tileN == 0 || (p.tileN % bOuter == 0 && bOuter % 8 == 0)))
+        return fail() << "scale_b = f32 [" << bOuter << ", " << scaleB.blockK()
+                      << "]: B blocks of " << bOuter << " columns are not aligned to the tile's N = "
+                      << p.tileN << " (a multiple of tile N, or a multiple of 8 that divides it; "
+                      << "target " << tname << ")";
+    }
+  }
 
   // Features the description asks for.
   if (op.getCtaGroup() == 2 && !target.hasCtaGroup2())
@@ -145,8 +214,8 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                   << " has " << target.familiesString();
   // Multicast first: it needs a cluster, so on a target pinned to 1x1x1 clusters the cluster
   // rule would otherwise hide the reason.
-  if (op.getMulticast() != "none" && !target.hasTmaMulticast())
-    return fail() << "multicast = " << op.getMulticast()
+  if (op.getMulticast() != Multicast::None && !target.hasTmaMulticast())
+    return fail() << "multicast = " << stringifyMulticast(op.getMulticast())
                   << " needs TMA multicast across a cluster; target " << tname
                   << " has no multicast hardware"
                   << (target.major() < 9 ? " (no TMA or thread-block clusters before sm_90)"
@@ -159,24 +228,25 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                           ? " (no thread-block clusters before sm_90)"
                           : " (GeForce Blackwell has no TMA multicast: clusters are pinned to "
                             "1x1x1)");
-  StringRef copy = op.getCopy();
-  if (copy == "tma" && !target.hasTma())
+  Copy copy = op.getCopy();
+  if (copy == Copy::Tma && !target.hasTma())
     return fail() << "copy = tma needs cp.async.bulk.tensor (sm_90+); target " << tname
                   << " has cp.async only";
-  if (copy == "auto")
-    p.copy = p.family == MmaFamily::MmaSync ? "cp_async" : "tma";
+  if (copy == Copy::Auto)
+    p.copy = p.family == MmaFamily::MmaSync ? Copy::CpAsync : Copy::Tma;
   else
-    p.copy = copy.str();
-  if (p.family != MmaFamily::MmaSync && p.copy == "cp_async")
-    return fail() << "copy = cp_async with " << stringifyMmaFamily(p.family)
+    p.copy = copy;
+  if (p.family != MmaFamily::MmaSync && p.copy == Copy::CpAsync)
+    return fail() << "copy = cp_async with " << familyName(p.family)
                   << ": the warp-specialised schedule is fed by TMA; use copy = tma";
 
   // The MMA instruction shape and warp layout.
-  int64_t elemBytes = byteWidth(op.getAType());
-  int64_t outBytes = byteWidth(op.getCType());
+  int64_t elemBits = tilegen::elemBits(op.getAType());
+  int64_t outBits = tilegen::elemBits(op.getCType());
+  int64_t rowBytes = p.tileK * elemBits / 8; // one K-slice row of A or B
   switch (p.family) {
   case MmaFamily::MmaSync: {
-    p.mmaM = 16, p.mmaN = 8, p.mmaK = 16;
+    p.mmaM = 16, p.mmaN = 8, p.mmaK = p.instr->k;
     if (op.getAccumulators() != 1)
       return fail() << "accumulators = 2 needs a warp-specialised schedule; schedule = "
                        "multistage keeps one accumulator set in the MMA warps' registers "
@@ -185,7 +255,7 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     if (clusterSize != 1)
       return fail() << "not supported yet: cluster = " << listString(cluster)
                     << " with schedule = multistage (mma.sync kernels run without clusters)";
-    if (p.copy == "tma")
+    if (p.copy == Copy::Tma)
       return fail() << "not supported yet: copy = tma with schedule = multistage on target "
                     << tname << "; use copy = cp_async";
     ArrayRef<int64_t> warps = op.getWarps();
@@ -208,8 +278,8 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     if (p.tileN % (p.warpsN * 16) != 0)
       return fail() << "tile N = " << p.tileN << " does not split into warps = ["
                     << p.warpsM << ", " << p.warpsN
-                    << "] of a multiple of 16 columns (ldmatrix.x4 feeds two m16n8k16 "
-                       "columns; target "
+                    << "] of a multiple of 16 columns (ldmatrix.x4 feeds two m16n8k"
+                    << p.mmaK << " columns; target "
                     << tname << ")";
     if (p.warpsM * p.warpsN > 32)
       return fail() << "warps = [" << p.warpsM << ", " << p.warpsN << "] is "
@@ -227,13 +297,13 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   case MmaFamily::Wgmma: {
     // Two consumer warpgroups: cooperative (accumulators = 1) split M; ping-pong (2) take
     // alternate tiles.
-    p.mmaM = 64, p.mmaK = 16;
+    p.mmaM = 64, p.mmaK = p.instr->k;
     int64_t consumers = 2;
     int64_t rowsPerConsumer = p.accumulators == 1 ? p.tileM / consumers : p.tileM;
     p.mmaN = p.tileN;
     if (p.tileN % 8 != 0 || p.tileN > 256 || p.tileN < 8)
       return fail() << "tile N = " << p.tileN << " is no wgmma N on target " << tname
-                    << ": wgmma m64nNk16 needs N a multiple of 8 from 8 to 256";
+                    << ": wgmma m64nNk" << p.mmaK << " needs N a multiple of 8 from 8 to 256";
     if (rowsPerConsumer % 64 != 0)
       return fail() << "tile M = " << p.tileM << " gives each consumer warpgroup "
                     << rowsPerConsumer << " rows; wgmma needs a multiple of 64 (target "
@@ -244,20 +314,26 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                     << p.accumulators << " gives each consumer warpgroup " << rowsPerConsumer
                     << "x" << p.tileN << " accumulators = " << accRegs
                     << " registers per thread; at most 128 fit (target " << tname << ")";
-    int64_t rowBytes = p.tileK * elemBytes;
+    // Block scales promote each K block's wgmma results into the accumulators: a second set.
+    if (p.blockScales && 2 * accRegs > 128)
+      return fail() << "block scales with tile [" << p.tileM << ", " << p.tileN
+                    << "] and accumulators = " << p.accumulators
+                    << ": each consumer warpgroup holds " << rowsPerConsumer << "x" << p.tileN
+                    << " accumulators twice (the K block's wgmma results and the promoted sum), "
+                    << 2 * accRegs << " registers per thread; at most 128 fit (use tile N <= "
+                    << 128 * 64 / rowsPerConsumer << ", target " << tname << ")";
     if (rowBytes != 32 && rowBytes != 64 && rowBytes != 128)
       return fail() << "tile K = " << p.tileK << " gives K-slice rows of " << rowBytes
                     << " bytes; the wgmma lowering needs 32, 64 or 128 (one TMA swizzle span) "
                        "on target "
                     << tname;
-    if (op.getALayout() != "row" || op.getBLayout() != "col")
-      return fail() << "not supported yet: a = " << op.getALayout() << ", b = "
-                    << op.getBLayout()
-                    << " with wgmma on target " << tname
+    if (op.getALayout() != Layout::Row || op.getBLayout() != Layout::Col)
+      return fail() << "not supported yet: a = " << stringifyLayout(op.getALayout()) << ", b = "
+                    << stringifyLayout(op.getBLayout()) << " with wgmma on target " << tname
                     << " (K-major operands only: a = row, b = col)";
-    if (op.getCLayout() != "row")
+    if (op.getCLayout() != Layout::Row)
       return fail() << "not supported yet: c = col with wgmma on target " << tname;
-    if (p.tileN * outBytes % 128 != 0)
+    if (p.tileN * outBits / 8 % 128 != 0)
       return fail() << "tile N = " << p.tileN << " of " << op.getCType()
                     << " is not a whole number of 128-byte column chunks, which the TMA-store "
                        "epilogue writes (target "
@@ -265,9 +341,11 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     // A cluster pairs two CTAs along M that share B: each loads half of B's slice and
     // multicasts it to both.
     if (clusterSize != 1 &&
-        (cluster[0] != 2 || cluster[1] != 1 || cluster[2] != 1 || op.getMulticast() != "b"))
+        (cluster[0] != 2 || cluster[1] != 1 || cluster[2] != 1 ||
+         op.getMulticast() != Multicast::B))
       return fail() << "not supported yet: cluster = " << listString(cluster)
-                    << ", multicast = " << op.getMulticast() << " with wgmma on target "
+                    << ", multicast = " << stringifyMulticast(op.getMulticast())
+                    << " with wgmma on target "
                     << tname << " (the lowering takes cluster = [2, 1, 1], multicast = b)";
     if (clusterSize == 2 && p.tileN % 16 != 0)
       return fail() << "tile N = " << p.tileN << " cannot be split into two halves of a "
@@ -279,7 +357,7 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   }
   case MmaFamily::Tcgen05: {
     int64_t ctaM = p.tileM / op.getCtaGroup();
-    p.mmaM = p.tileM, p.mmaN = p.tileN, p.mmaK = 16;
+    p.mmaM = p.tileM, p.mmaN = p.tileN, p.mmaK = p.instr->k;
     if (op.getCtaGroup() == 1 && ctaM != 64 && ctaM != 128)
       return fail() << "tile M = " << p.tileM << " is no tcgen05.mma cta_group::1 M on target "
                     << tname << ": M must be 64 or 128";
@@ -311,24 +389,23 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                     << " with cta_group = " << op.getCtaGroup() << " on target " << tname
                     << " (the tcgen05 lowering takes cluster = [" << op.getCtaGroup()
                     << ", 1, 1]; TMA multicast is not lowered yet)";
-    if (op.getMulticast() != "none")
-      return fail() << "not supported yet: multicast = " << op.getMulticast()
+    if (op.getMulticast() != Multicast::None)
+      return fail() << "not supported yet: multicast = " << stringifyMulticast(op.getMulticast())
                     << " with tcgen05 on target " << tname
                     << " (a CTA pair shares B through cta_group = 2; TMA multicast across "
                        "clusters is not lowered yet)";
-    int64_t rowBytes = p.tileK * elemBytes;
     if (rowBytes != 32 && rowBytes != 64 && rowBytes != 128)
       return fail() << "tile K = " << p.tileK << " gives K-slice rows of " << rowBytes
                     << " bytes; the tcgen05 lowering needs 32, 64 or 128 (one TMA swizzle "
                        "span) on target "
                     << tname;
-    if (op.getALayout() != "row" || op.getBLayout() != "col")
-      return fail() << "not supported yet: a = " << op.getALayout() << ", b = "
-                    << op.getBLayout() << " with tcgen05 on target " << tname
+    if (op.getALayout() != Layout::Row || op.getBLayout() != Layout::Col)
+      return fail() << "not supported yet: a = " << stringifyLayout(op.getALayout()) << ", b = "
+                    << stringifyLayout(op.getBLayout()) << " with tcgen05 on target " << tname
                     << " (K-major operands only: a = row, b = col)";
-    if (op.getCLayout() != "row")
+    if (op.getCLayout() != Layout::Row)
       return fail() << "not supported yet: c = col with tcgen05 on target " << tname;
-    if (p.tileN * outBytes % 128 != 0)
+    if (p.tileN * outBits / 8 % 128 != 0)
       return fail() << "tile N = " << p.tileN << " of " << op.getCType()
                     << " is not a whole number of 128-byte column chunks, which the TMA-store "
                        "epilogue writes (target "
@@ -339,10 +416,10 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     break;
   }
   }
-  if (op.getGrid() == "stream_k" &&
+  if (op.getGrid() == Grid::StreamK &&
       (p.family != MmaFamily::Wgmma || p.accumulators != 1 || clusterSize != 1))
     return fail() << "not supported yet: grid = stream_k with "
-                  << stringifyMmaFamily(p.family) << ", accumulators = " << p.accumulators
+                  << familyName(p.family) << ", accumulators = " << p.accumulators
                   << ", cluster = " << listString(cluster) << " on target " << tname
                   << " (stream-K is lowered for the cooperative wgmma schedule without "
                      "clusters)";
@@ -351,23 +428,27 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   if (ArrayRef<int64_t> warps = op.getWarps();
       !warps.empty() && (warps[0] != p.warpsM || warps[1] != p.warpsN))
     return fail() << "not supported yet: warps = " << listString(warps) << " with "
-                  << stringifyMmaFamily(p.family) << " on target " << tname << " (the "
-                  << stringifyMmaFamily(p.family) << " lowering uses warps = ["
+                  << familyName(p.family) << " on target " << tname << " (the "
+                  << familyName(p.family) << " lowering uses warps = ["
                   << p.warpsM << ", " << p.warpsN << "]; leave the field out)";
+  if (p.blockScales && (op.getGrid() == Grid::StreamK || clusterSize != 1))
+    return fail() << "not supported yet: block scales with grid = "
+                  << stringifyGrid(op.getGrid()) << ", cluster = " << listString(cluster)
+                  << " on target " << tname;
   if (p.tileK % p.mmaK != 0)
     return fail() << "tile K = " << p.tileK << " is not a multiple of the MMA K = " << p.mmaK
-                  << " (" << stringifyMmaFamily(p.family) << " on target " << tname << ")";
-  // A guard: every accepted operand type is 2 bytes and K is a multiple of 16 by now; it fires
-  // if a 1-byte type (fp8) is ever accepted.
-  if (p.tileK * elemBytes % 32 != 0)
-    return fail() << "tile K = " << p.tileK << " gives K-slices of " << p.tileK * elemBytes
+                  << " (" << familyName(p.family) << " with " << op.getAType() << " on target "
+                  << tname << ")";
+  // A guard: K is a multiple of the 32-byte instruction K by now.
+  if (rowBytes % 32 != 0)
+    return fail() << "tile K = " << p.tileK << " gives K-slices of " << rowBytes
                   << " bytes per row; tilegen needs a multiple of 32 bytes";
 
   // Shared memory.
   int64_t slotAlign = p.family == MmaFamily::MmaSync ? 128 : 1024;
   SmemMap &m = p.smem;
-  m.aSliceBytes = p.tileM / op.getCtaGroup() * p.tileK * elemBytes;
-  m.bSliceBytes = p.tileN / op.getCtaGroup() * p.tileK * elemBytes;
+  m.aSliceBytes = p.tileM / op.getCtaGroup() * rowBytes;
+  m.bSliceBytes = p.tileN / op.getCtaGroup() * rowBytes;
   m.slotBytes = alignTo(alignTo(m.aSliceBytes, slotAlign) + m.bSliceBytes, slotAlign);
   // mma.sync stores D straight from registers. wgmma stages D through shared memory for a TMA
   // store: two 128-byte-wide column buffers per consumer warpgroup. The tcgen05 plan stages one
@@ -425,7 +506,7 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
       p.family == MmaFamily::MmaSync ? 0 : alignTo(2 * p.stages * 8 + 2 * p.accumulators * 8, 128);
   m.total = m.barrierOffset + m.barrierBytes;
   // Stream-K sums a peer's f32 partial tile in the ring (one bulk copy once the MMAs are done).
-  if (op.getGrid() == "stream_k" && p.stages * m.slotBytes < p.tileM * p.tileN * 4)
+  if (op.getGrid() == Grid::StreamK && p.stages * m.slotBytes < p.tileM * p.tileN * 4)
     return fail() << "not supported yet: grid = stream_k with a ring of " << p.stages
                   << " x " << formatBytes(m.slotBytes) << " = "
                   << formatBytes(p.stages * m.slotBytes) << " on target " << tname

@@ -4,22 +4,22 @@
 //
 // Not covered because resolveGemm cannot reach them today (both are kept as guards):
 // the TMEM-column rule (accumulators <= 2 and N <= 256 keep columns <= 512) and the 32-byte
-// K-slice rule (every accepted operand type is 2 bytes and K is a multiple of 16).
+// K-slice rule (K is a multiple of the 32-byte instruction K of every accepted type by then).
 
 // f32 operands (no TF32 MMA yet)
-// expected-error @+1 {{'tile.gemm' op field 'a' is f32: f32 operands need a TF32 MMA, which tilegen does not support yet; use bf16 or f16 (target sm_90)}}
+// expected-error @+1 {{'tile.gemm' op field 'a' is f32: f32 operands need a TF32 MMA, which tilegen does not support yet; use bf16, f16 or an FP8 format (target sm_90)}}
 tile.gemm @g { a = f32 row, b = f32 col, c = f32 row, tile = [128, 128, 32], target = "sm_90" }
 
 // -----
 
 // an MMA shape no target has
-// expected-error @+1 {{'tile.gemm' op mma = [16, 8, 8] is no tensor-core instruction shape on target sm_90a (mma.sync, wgmma); bf16/f16 shapes are m16n8k16 (mma.sync), m64nNk16 with N a multiple of 8 from 8 to 256 (wgmma), M = 64 or 128 (cta_group 1) or 128 or 256 (cta_group 2) x nN x k16 (tcgen05)}}
+// expected-error @+1 {{'tile.gemm' op mma = [16, 8, 8] is no tensor-core instruction shape on target sm_90a (mma.sync, wgmma); 'bf16' shapes are m16n8k16 (mma.sync), m64nNk16 with N a multiple of 8 from 8 to 256 (wgmma), M = 64 or 128 (cta_group 1) or 128 or 256 (cta_group 2) x nN x k16 (tcgen05)}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], mma = [16, 8, 8], target = "sm_90a" }
 
 // -----
 
 // M = 64 but N and K fit no wgmma (N a multiple of 8, K = 16)
-// expected-error @+1 {{'tile.gemm' op mma = [64, 7, 3] is no tensor-core instruction shape on target sm_90a (mma.sync, wgmma); bf16/f16 shapes are m16n8k16 (mma.sync), m64nNk16 with N a multiple of 8 from 8 to 256 (wgmma), M = 64 or 128 (cta_group 1) or 128 or 256 (cta_group 2) x nN x k16 (tcgen05)}}
+// expected-error @+1 {{'tile.gemm' op mma = [64, 7, 3] is no tensor-core instruction shape on target sm_90a (mma.sync, wgmma); 'bf16' shapes are m16n8k16 (mma.sync), m64nNk16 with N a multiple of 8 from 8 to 256 (wgmma), M = 64 or 128 (cta_group 1) or 128 or 256 (cta_group 2) x nN x k16 (tcgen05)}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64], mma = [64, 7, 3], target = "sm_90a" }
 
 // -----
@@ -43,7 +43,7 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64], 
 // -----
 
 // M = 64 is no tcgen05.mma with cta_group = 2
-// expected-error @+1 {{'tile.gemm' op mma = [64, 128, 16] is no tcgen05.mma shape with cta_group = 2 on target sm_100a (mma.sync, tcgen05); bf16/f16 shapes are m16n8k16 (mma.sync) and, for tcgen05, M = 64 or 128 (cta_group 1) or 128 or 256 (cta_group 2), N a multiple of 8 from 8 to 256, K = 16}}
+// expected-error @+1 {{'tile.gemm' op mma = [64, 128, 16] is no tcgen05.mma shape with cta_group = 2 on target sm_100a (mma.sync, tcgen05); 'bf16' shapes are m16n8k16 (mma.sync) and, for tcgen05, M = 64 or 128 (cta_group 1) or 128 or 256 (cta_group 2), N a multiple of 8 from 8 to 256, K = 16}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [256, 128, 64], mma = [64, 128, 16], cta_group = 2, cluster = [2, 1, 1], target = "sm_100a" }
 
 // -----
@@ -211,7 +211,7 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 264, 64], 
 // -----
 
 // tile K not a multiple of the MMA K
-// expected-error @+1 {{'tile.gemm' op tile K = 24 is not a multiple of the MMA K = 16 (mma.sync on target sm_90)}}
+// expected-error @+1 {{'tile.gemm' op tile K = 24 is not a multiple of the MMA K = 16 (mma.sync with 'bf16' on target sm_90)}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 24], schedule = multistage, target = "sm_90" }
 
 // -----
@@ -267,3 +267,69 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], 
 // stream-K whose ring cannot hold a peer's f32 partial tile
 // expected-error @+1 {{'tile.gemm' op not supported yet: grid = stream_k with a ring of 2 x 48 KB = 96 KB on target sm_90a (the ring holds a peer's f32 partial tile of 128 x 256 x 4 B = 128 KB while a tile is finished; use more stages)}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 256, 64], stages = 2, schedule = warp_specialized, grid = stream_k, target = "sm_90a" }
+
+// -----
+
+// FP8 on a target whose mma.sync has no FP8 shape (sm_86)
+// expected-error @+1 {{'tile.gemm' op a = 'f8E4M3FN', b = 'f8E4M3FN' has no mma.sync instruction on target sm_86 (mma.sync.aligned.m16n8k32.row.col.f32 needs sm_89 or newer); its mma.sync takes bf16, f16}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, tile = [128, 128, 64], target = "sm_86" }
+
+// -----
+
+// FP8 with a non-K-major operand on wgmma
+// expected-error @+1 {{'tile.gemm' op a = 'f8E4M3FN' row, b = 'f8E4M3FN' row: wgmma.mma_async.sync.aligned.m64nNk32.f32 takes 'f8E4M3FN' operands K-major only (a = row, b = col) on target sm_90a}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN row, c = bf16 row, tile = [128, 128, 128], target = "sm_90a" }
+
+// -----
+
+// FP8 with a non-K-major operand on mma.sync
+// expected-error @+1 {{'tile.gemm' op a = 'f8E5M2' col, b = 'f8E4M3FN' col: mma.sync.aligned.m16n8k32.row.col.f32 takes 'f8E5M2' operands K-major only (a = row, b = col) on target sm_90}}
+tile.gemm @g { a = f8E5M2 col, b = f8E4M3FN col, c = bf16 row, tile = [128, 128, 64], target = "sm_90" }
+
+// -----
+
+// An FP8 tile K that is no multiple of the instruction K = 32
+// expected-error @+1 {{'tile.gemm' op tile K = 48 is not a multiple of the MMA K = 32 (mma.sync with 'f8E4M3FN' on target sm_90)}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, tile = [128, 128, 48], schedule = multistage, target = "sm_90" }
+
+// -----
+
+// Block scales on a family whose lowering does not apply them
+// expected-error @+1 {{'tile.gemm' op not supported yet: scale_a = block scales with tcgen05 on target sm_100a (block scales are applied by the wgmma lowering, sm_90a; use per-tensor scales here)}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [1, 128], scale_b = f32 [128, 128], tile = [128, 128, 128], target = "sm_100a" }
+
+// -----
+
+// A per-tensor scale with a block scale
+// expected-error @+1 {{'tile.gemm' op not supported yet: scale_a and scale_b of different granularities (block scales are applied per K block to both operands; give both as blocks, or both per tensor)}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 tensor, scale_b = f32 [128, 128], tile = [128, 128, 128], target = "sm_90a" }
+
+// -----
+
+// Block scales whose K block is no multiple of the tile's K-slice
+// expected-error @+1 {{'tile.gemm' op scale_a = f32 [1, 64]: the K block (64) must be a multiple of the tile's K-slice (128) so that every slice lies in one K block (target sm_90a)}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [1, 64], scale_b = f32 [128, 64], tile = [128, 128, 128], target = "sm_90a" }
+
+// -----
+
+// Block scales of A and B over different K blocks
+// expected-error @+1 {{'tile.gemm' op scale_a blocks of K = 128 and scale_b blocks of K = 256 differ: one K block scales both operands}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [1, 128], scale_b = f32 [128, 256], tile = [128, 128, 128], target = "sm_90a" }
+
+// -----
+
+// B blocks not aligned to the N tile
+// expected-error @+1 {{'tile.gemm' op scale_b = f32 [96, 128]: B blocks of 96 columns are not aligned to the tile's N = 128 (a multiple of tile N, or a multiple of 8 that divides it; target sm_90a)}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [1, 128], scale_b = f32 [96, 128], tile = [128, 128, 128], target = "sm_90a" }
+
+// -----
+
+// Block scales that need more accumulator registers than a thread has
+// expected-error @+1 {{'tile.gemm' op block scales with tile [128, 256] and accumulators = 1: each consumer warpgroup holds 64x256 accumulators twice (the K block's wgmma results and the promoted sum), 256 registers per thread; at most 128 fit (use tile N <= 128, target sm_90a)}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [1, 128], scale_b = f32 [128, 128], tile = [128, 256, 128], target = "sm_90a" }
+
+// -----
+
+// Block scales with stream-K
+// expected-error @+1 {{'tile.gemm' op not supported yet: block scales with grid = stream_k, cluster = [1, 1, 1] on target sm_90a}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [1, 128], scale_b = f32 [128, 128], tile = [128, 128, 128], grid = stream_k, target = "sm_90a" }

@@ -185,7 +185,7 @@ static std::string percent(double share) {
 static void printBudget(llvm::raw_ostream &os, const Explained &ex) {
   const GemmPlan &p = *ex.plan;
   const SmemMap &m = p.smem;
-  int64_t elem = byteWidth(ex.op.getAType());
+  int64_t elem = sizeInBytes(1, ex.op.getAType());
   int64_t rowsA = p.tileM / ex.op.getCtaGroup(), colsB = p.tileN / ex.op.getCtaGroup();
   int64_t limit = p.target.smemPerBlock();
   int64_t total = p.smemFor(ex.shape.stages);
@@ -242,7 +242,7 @@ static void printCosts(llvm::raw_ostream &os, const Explained &ex) {
   os << llvm::formatv("  load      {0} latency + {1} B / {2} B/cycle = {3}{4}\n",
                       num(b.loadLatency), num(b.sliceBytes), num(b.bytesPerCycle),
                       num(ex.costs.load), mark("load"));
-  if (p.copy == "tma")
+  if (p.copy == tile::Copy::Tma)
     os << llvm::formatv("  issue     one TMA copy per slice x {0} = {1}{2}\n",
                         num(b.issuePerLoad), num(ex.costs.issue), mark("issue"));
   else
@@ -262,7 +262,7 @@ static void printText(llvm::raw_ostream &os, const Explained &ex, const ModelSch
                         p.target.name(), p.target.info().gpus);
     os << llvm::formatv("  {0}, {1}, copy = {2}, {3} threads, tile {4} x {5} x {6}, cta_group "
                         "{7}\n\n",
-                        stringifyMmaFamily(p.family), p.schedule, p.copy, p.threads, p.tileM,
+                        familyName(p.family), tile::stringifySchedule(p.schedule), tile::stringifyCopy(p.copy), p.threads, p.tileM,
                         p.tileN, p.tileK, ex.op.getCtaGroup());
     printBudget(os, ex);
     os << "\n";
@@ -375,8 +375,8 @@ static void printJSON(llvm::raw_ostream &os, const Explained &ex, const ModelSch
       j.attribute("last_window_period", nullptr);
     if (ex.plan) {
       const GemmPlan &p = *ex.plan;
-      j.attribute("family", stringifyMmaFamily(p.family));
-      j.attribute("schedule", p.schedule);
+      j.attribute("family", familyName(p.family));
+      j.attribute("schedule", tile::stringifySchedule(p.schedule));
       j.attribute("stages_auto_feed", ex.stagesToFeedAuto);
       j.attribute("stages_fit", ex.stagesFit);
       int64_t total = p.smemFor(sh.stages);

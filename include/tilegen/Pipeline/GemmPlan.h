@@ -33,8 +33,11 @@ struct SmemMap {
 struct GemmPlan {
   NVTarget target;
   MmaFamily family = MmaFamily::MmaSync;
-  std::string schedule;      ///< multistage | warp_specialized
-  std::string copy;          ///< cp_async | tma
+  const MmaInstr *instr = nullptr; ///< the instruction-table row the MMA role issues
+  tile::Schedule schedule = tile::Schedule::Multistage; ///< never auto
+  tile::Copy copy = tile::Copy::CpAsync;                ///< never auto
+  bool blockScales = false;  ///< per-block operand scales, applied per K block
+  int64_t scaleBlockK = 0;   ///< K extent of one scale block
   int64_t tileM = 0, tileN = 0, tileK = 0;
   int64_t stages = 0;        ///< resolved (never 0)
   bool stagesWereAuto = false;
@@ -64,8 +67,8 @@ void recordPlan(tile::GemmOp op, const GemmPlan &plan);
 /// "227 KB", "1.5 KB" or "128 B", as diagnostics and reports print sizes.
 std::string formatBytes(int64_t bytes);
 
-/// Bytes of one element of `type` (bf16: 2).
-int64_t byteWidth(mlir::Type type);
+/// Bytes taken by `elems` elements of `type` (the caller keeps elems x bits a multiple of 8).
+int64_t sizeInBytes(int64_t elems, mlir::Type type);
 
 } // namespace tilegen
 

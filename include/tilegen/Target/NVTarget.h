@@ -10,6 +10,8 @@
 #ifndef TILEGEN_TARGET_NVTARGET_H
 #define TILEGEN_TARGET_NVTARGET_H
 
+#include "tilegen/Target/MmaTable.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
@@ -18,20 +20,13 @@
 
 namespace tilegen {
 
-/// The tensor-core instruction family a kernel is built on.
-enum class MmaFamily { MmaSync, Wgmma, Tcgen05 };
-
-llvm::StringRef stringifyMmaFamily(MmaFamily family);
-
 /// One row of the target table.
 struct NVTargetInfo {
   const char *name;          ///< "sm_90a"
   unsigned major, minor;     ///< compute capability
   char suffix;               ///< 'a' for architecture-specific targets, 0 otherwise
   const char *gpus;          ///< example GPUs
-  bool mmaSync;              ///< mma.sync + ldmatrix (bf16/f16 m16n8k16)
-  bool wgmma;                ///< wgmma.mma_async (sm_90a only)
-  bool tcgen05;              ///< tcgen05.mma + Tensor Memory (sm_100a family)
+  unsigned instructions;     ///< the MMA table rows it offers: a mask of InstrSet
   bool ctaGroup2;            ///< tcgen05 cta_group::2 (CTA pair)
   bool cpAsync;              ///< cp.async (sm_80+)
   bool tma;                  ///< cp.async.bulk.tensor (sm_90+)
@@ -64,9 +59,13 @@ public:
   llvm::StringRef name() const { return row->name; }
   unsigned major() const { return row->major; }
   unsigned minor() const { return row->minor; }
-  bool hasMmaSync() const { return row->mmaSync; }
-  bool hasWgmma() const { return row->wgmma; }
-  bool hasTcgen05() const { return row->tcgen05; }
+  /// Whether the target offers the instruction-table row.
+  bool offers(const MmaInstr &instr) const { return row->instructions & instr.set; }
+  /// Whether the target offers any row of `family`.
+  bool hasFamily(MmaFamily family) const;
+  bool hasMmaSync() const { return hasFamily(MmaFamily::MmaSync); }
+  bool hasWgmma() const { return hasFamily(MmaFamily::Wgmma); }
+  bool hasTcgen05() const { return hasFamily(MmaFamily::Tcgen05); }
   bool hasCtaGroup2() const { return row->ctaGroup2; }
   bool hasCpAsync() const { return row->cpAsync; }
   bool hasTma() const { return row->tma; }
@@ -82,6 +81,9 @@ public:
   std::string ptxFeature() const;
   /// Which families the target offers, for diagnostics ("mma.sync, wgmma").
   std::string familiesString() const;
+  /// The operand types the target's `family` rows take, for diagnostics ("bf16, f16, e4m3,
+  /// e5m2").
+  std::string typesString(MmaFamily family) const;
 
 private:
   explicit NVTarget(const NVTargetInfo *row) : row(row) {}

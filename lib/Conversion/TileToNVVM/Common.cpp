@@ -10,7 +10,7 @@ FailureOr<PipelineView> PipelineView::get(tile::PipelineOp op) {
   std::optional<NVTarget> target = NVTarget::parse(op.getTarget());
   if (!target)
     return op.emitOpError() << "unknown target '" << op.getTarget() << "'";
-  PipelineView v{op, {}, {}, {}, {}, {}, {}, {}, *target};
+  PipelineView v{op, {}, {}, {}, {}, {}, {}, {}, *target, {}, nullptr};
   for (Operation &child : op.getBody().front()) {
     if (auto r = dyn_cast<tile::RingOp>(child))
       v.ring = r;
@@ -21,18 +21,24 @@ FailureOr<PipelineView> PipelineView::get(tile::PipelineOp op) {
     else if (auto e = dyn_cast<tile::EpilogueOp>(child))
       v.epilogueOp = e;
     else if (auto role = dyn_cast<tile::RoleOp>(child)) {
-      if (role.getName() == "producer")
+      switch (role.getKind()) {
+      case tile::RoleKind::Producer:
         v.producer = role;
-      else if (role.getName() == "mma")
+        break;
+      case tile::RoleKind::Mma:
         v.mma = role;
-      else if (role.getName() == "epilogue")
+        break;
+      case tile::RoleKind::Epilogue:
         v.epilogue = role;
+        break;
+      }
     }
   }
-  if (!v.ring || !v.accumulators || !v.schedule || !v.epilogueOp || !v.producer || !v.mma ||
-      !v.epilogue)
-    return op.emitOpError() << "is incomplete: it needs a ring, accumulators, a schedule, an "
-                               "epilogue and the producer, mma and epilogue roles";
+  // The pipeline's verifier has checked the plan against the target and the instruction
+  // table; what is read here exists.
+  v.instr = v.mma.getInstrAttr();
+  v.row = findMma(v.instr.getFamily(), *elemOf(v.instr.getAType()), *elemOf(v.instr.getBType()),
+                  *elemOf(v.instr.getAccType()));
   return v;
 }
 
@@ -117,25 +123,37 @@ LLVM::LLVMFuncOp lowering::createKernel(KernelBuilder &b, PipelineView &view,
   func->setAttr("tilegen.block", view.op.getBlockAttr());
   func->setAttr("tilegen.cluster", view.op.getClusterAttr());
   func->setAttr("tilegen.smem", b.getI64IntegerAttr(view.op.getSmemBytes()));
-  func->setAttr("tilegen.grid", view.schedule.getGridAttr());
+  func->setAttr("tilegen.grid",
+               b.getStringAttr(tile::stringifyGrid(view.schedule.getGrid())));
   func->setAttr("tilegen.tile", view.schedule.getTileAttr());
   func->setAttr("tilegen.description", view.op.getDescriptionAttr());
   func->setAttr("tilegen.target", view.op.getTargetAttr());
+  if (view.row->minPtx > view.target.ptxVersion())
+    func->setAttr("tilegen.ptx_version", b.getI32IntegerAttr(view.row->minPtx));
   func->setAttr("tilegen.constraints", b.getArrayAttr({}));
-  auto typeName = [](Type t) {
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    os << t;
-    return s;
+  auto typeName = [&](Type t) { return b.getStringAttr(manifestName(t)); };
+  auto layoutName = [&](tile::Layout l) { return b.getStringAttr(tile::stringifyLayout(l)); };
+  auto scaleDict = [&](tile::ScaleAttr scale) {
+    NamedAttrList d;
+    d.append("type", typeName(scale.getType()));
+    d.append("granularity",
+             b.getStringAttr(tile::stringifyScaleGranularity(scale.getGranularity())));
+    if (!scale.isTensor())
+      d.append("block", b.getDenseI64ArrayAttr(scale.getBlock()));
+    return d.getDictionary(ctx);
   };
   NamedAttrList operands;
-  operands.append("a_type", b.getStringAttr(typeName(view.ring.getAType())));
-  operands.append("a_layout", view.ring.getALayoutAttr());
-  operands.append("b_type", b.getStringAttr(typeName(view.ring.getBType())));
-  operands.append("b_layout", view.ring.getBLayoutAttr());
-  operands.append("c_type", b.getStringAttr(typeName(view.epilogueOp.getOutType())));
-  operands.append("c_layout", view.epilogueOp.getOutLayoutAttr());
-  operands.append("accumulator", b.getStringAttr(typeName(view.accumulators.getType())));
+  operands.append("a_type", typeName(view.ring.getAType()));
+  operands.append("a_layout", layoutName(view.ring.getALayout()));
+  operands.append("b_type", typeName(view.ring.getBType()));
+  operands.append("b_layout", layoutName(view.ring.getBLayout()));
+  operands.append("c_type", typeName(view.epilogueOp.getOutType()));
+  operands.append("c_layout", layoutName(view.epilogueOp.getOutLayout()));
+  operands.append("accumulator", typeName(view.accumulators.getType()));
+  if (view.instr.getScaleA())
+    operands.append("a_scale", scaleDict(view.instr.getScaleA()));
+  if (view.instr.getScaleB())
+    operands.append("b_scale", scaleDict(view.instr.getScaleB()));
   operands.append("alpha", view.epilogueOp.getAlphaAttr());
   operands.append("beta", view.epilogueOp.getBetaAttr());
   func->setAttr("tilegen.operands", operands.getDictionary(ctx));
@@ -170,12 +188,11 @@ void lowering::addConstraint(LLVM::LLVMFuncOp func, StringRef dim, int64_t multi
 
 SmallVector<KernelParam> lowering::tmaKernelParams(KernelBuilder &b, PipelineView &v,
                                                    const TmaBoxes &boxes) {
-  auto typeName = [](Type t) { return t.isF16() ? "f16" : t.isBF16() ? "bf16" : "f32"; };
   auto tensorMap = [&](StringRef tensor, Type elem, StringRef inner, StringRef outer,
                        int64_t innerBox, int64_t rows) {
-    int64_t swizzle = innerBox * (elem.getIntOrFloatBitWidth() / 8);
+    int64_t swizzle = innerBox * elemBits(elem) / 8;
     SmallVector<NamedAttribute> extra;
-    extra.push_back(b.getNamedAttr("elem", b.getStringAttr(typeName(elem))));
+    extra.push_back(b.getNamedAttr("elem", b.getStringAttr(manifestName(elem))));
     extra.push_back(b.getNamedAttr(
         "dims", b.getArrayAttr({b.getStringAttr(inner), b.getStringAttr(outer)})));
     extra.push_back(b.getNamedAttr("box", b.getDenseI64ArrayAttr({innerBox, rows})));
@@ -210,7 +227,35 @@ Value lowering::convertOut(KernelBuilder &b, Type outType, Value x) {
   return outType.isF32() ? x : arith::TruncFOp::create(b, outType, x);
 }
 
-void lowering::addTmaConstraints(LLVM::LLVMFuncOp func, int64_t elemBytes, int64_t outBytes) {
+unsigned lowering::appendScaleParams(KernelBuilder &b, PipelineView &v,
+                                     SmallVectorImpl<KernelParam> &params) {
+  unsigned n = 0;
+  for (auto [name, scale] : {std::pair<StringRef, tile::ScaleAttr>{"scale_a", v.instr.getScaleA()},
+                             {"scale_b", v.instr.getScaleB()}}) {
+    if (!scale)
+      continue;
+    params.push_back({name.str(), "ptr", name.str(), "", b.ptr(1)});
+    ++n;
+  }
+  return n;
+}
+
+Value lowering::perTensorAlpha(KernelBuilder &b, PipelineView &v, Value alpha,
+                               ValueRange scales) {
+  Value result = alpha;
+  unsigned i = 0;
+  for (tile::ScaleAttr scale : {v.instr.getScaleA(), v.instr.getScaleB()}) {
+    if (!scale)
+      continue;
+    Value ptr = scales[i++];
+    if (scale.isTensor())
+      result = arith::MulFOp::create(b, result, LLVM::LoadOp::create(b, b.f32(), ptr, 4));
+  }
+  return result;
+}
+
+void lowering::addTmaConstraints(LLVM::LLVMFuncOp func, int64_t elemBits, int64_t outBits) {
+  int64_t elemBytes = elemBits / 8, outBytes = outBits / 8;
   addConstraint(func, "K", 16 / elemBytes,
                 "TMA needs the row strides of A and B (K elements) to be multiples of 16 bytes");
   addConstraint(func, "N", 16 / outBytes,
@@ -234,7 +279,7 @@ std::pair<Value, Value> lowering::rasterTile(KernelBuilder &b, PipelineView &vie
                                              Value tile, Value tilesM, Value tilesN) {
   // Row raster: groups of `swizzle` tile rows; inside a group walk down the rows first so
   // that consecutive CTAs share B columns and A rows in L2. Column raster swaps M and N.
-  bool row = view.schedule.getRaster() == "row";
+  bool row = view.schedule.getRaster() == tile::Raster::Row;
   int64_t g = view.schedule.getSwizzle();
   Value major = row ? tilesM : tilesN, minor = row ? tilesN : tilesM;
   Value perGroup = b.mul(minor, g);

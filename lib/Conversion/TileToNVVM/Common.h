@@ -4,6 +4,7 @@
 #define TILEGEN_LIB_CONVERSION_TILETONVVM_COMMON_H
 
 #include "tilegen/Dialect/Tile/TileDialect.h"
+#include "tilegen/Target/MmaTable.h"
 #include "tilegen/Target/NVTarget.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -24,6 +25,13 @@ struct PipelineView {
   tile::ScheduleOp schedule;
   tile::EpilogueOp epilogueOp;
   NVTarget target;
+  tile::MmaInstrAttr instr; ///< what the mma role issues
+  const MmaInstr *row;      ///< its row of the instruction table
+
+  bool hasScales() { return instr.getScaleA() || instr.getScaleB(); }
+  bool blockScales() {
+    return instr.getScaleA() && !instr.getScaleA().isTensor();
+  }
 
   static mlir::FailureOr<PipelineView> get(tile::PipelineOp op);
   int64_t tileM() { return schedule.getTile()[0]; }
@@ -96,6 +104,16 @@ struct TmaBoxes {
 /// (by value), pointers C and D, M, N, K, alpha, beta.
 llvm::SmallVector<KernelParam> tmaKernelParams(KernelBuilder &b, PipelineView &v,
                                                const TmaBoxes &boxes);
+/// The operand-scale parameters (`scale_a`, `scale_b`: device pointers to f32, see
+/// docs/manifest.md for the layout of block scales), appended for the scales the MMA role's
+/// instruction names; returns how many were appended.
+unsigned appendScaleParams(KernelBuilder &b, PipelineView &v,
+                           llvm::SmallVectorImpl<KernelParam> &params);
+/// alpha x scale_a x scale_b with per-tensor scales (one f32 each, loaded at `scales`, in the
+/// order appendScaleParams gave them); alpha itself without scales.
+mlir::Value perTensorAlpha(KernelBuilder &b, PipelineView &v, mlir::Value alpha,
+                           mlir::ValueRange scales);
+
 /// A shared-memory matrix descriptor (wgmma or tcgen05): `high` holds every field but the start
 /// address, which is (shared address >> 4) in bits 0-13, known only at run time.
 mlir::Value smemDescriptor(KernelBuilder &b, mlir::Value ptr, uint64_t high);
@@ -103,8 +121,9 @@ mlir::Value smemDescriptor(KernelBuilder &b, mlir::Value ptr, uint64_t high);
 /// An f32 value rounded to the output type (a no-op for f32).
 mlir::Value convertOut(KernelBuilder &b, mlir::Type outType, mlir::Value x);
 
-/// The constraints of kernels that load A and B (K-major) and store D with TMA.
-void addTmaConstraints(mlir::LLVM::LLVMFuncOp func, int64_t elemBytes, int64_t outBytes);
+/// The constraints of kernels that load A and B (K-major) and store D with TMA: elements of
+/// `elemBits` and `outBits` bits.
+void addTmaConstraints(mlir::LLVM::LLVMFuncOp func, int64_t elemBits, int64_t outBits);
 
 /// The dynamic shared-memory base of the module (declares the extern array once).
 mlir::Value dynamicSmemBase(KernelBuilder &b, mlir::ModuleOp module);

@@ -14,6 +14,7 @@
 #include "tilegen/Pipeline/GemmPlan.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace tilegen;
@@ -56,6 +57,11 @@ private:
   int64_t warpsM = 0, warpsN = 0, warpTileM = 0, warpTileN = 0, mi = 0, ni = 0;
   int64_t bm = 0, bn = 0, bk = 0, threads = 0, stages = 0, slotBytes = 0;
   bool f16 = false;
+  int64_t instrK = 16;     ///< K of one mma.sync: 16 (16-bit types) or 32 (FP8): 32 bytes
+  int64_t perChunk = 8;    ///< elements in a 16-byte chunk
+  /// FP8 operands: NVVM's mma op has no e4m3/e5m2 form for m16n8k32, so the kernel calls the
+  /// LLVM intrinsic by name (llvm.nvvm.mma.m16n8k32.row.col.f32.<a>.<b>.f32).
+  std::string fp8Intrinsic;
   Type outType;
 };
 
@@ -122,14 +128,16 @@ SmallVector<Value> MmaSyncEmitter::compute(Value slotBase, ValueRange acc) {
   auto structTy = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32, i32, i32, i32});
   auto fragment = [&](const SliceLayout &s, Value slice, Value mnBase, Value kBase,
                       Value mnOff, Value kOff) {
-    // One ldmatrix.x4 of a 16 (mn) x 16 (k) block; lane l addresses row (l & 7) of matrix l / 8.
+    // One ldmatrix.x4 of a 16 (mn) x 32-byte (k) block; lane l addresses row (l & 7) of
+    // matrix l / 8. For K-major FP8 the four matrices are exactly the m16n8k32 fragments (each
+    // thread gets four consecutive K bytes of one row).
     Value row, chunk;
     if (s.kContiguous) {
       row = b.add(b.add(mnBase, mnOff), r);
-      chunk = b.divu(b.add(kBase, kOff), 8);
+      chunk = b.divu(b.add(kBase, kOff), perChunk);
     } else {
       row = b.add(b.add(kBase, kOff), r);
-      chunk = b.divu(b.add(mnBase, mnOff), 8);
+      chunk = b.divu(b.add(mnBase, mnOff), perChunk);
     }
     Value addr = b.gep(slice, swizzled(s, row, chunk));
     Value x4 = NVVM::LdMatrixOp::create(
@@ -145,15 +153,21 @@ SmallVector<Value> MmaSyncEmitter::compute(Value slotBase, ValueRange acc) {
     }
     return regs;
   };
-  Value eight = b.c32(8);
-  Value aMnOff = b.mul(jLow, eight), aKOff = b.mul(jHigh, eight);
-  Value bMnOff = b.mul(jHigh, eight), bKOff = b.mul(jLow, eight);
+  // Matrix j of an ldmatrix.x4: 8 rows further along M/N for one bit of j, one 16-byte chunk
+  // further along K for the other.
+  Value eight = b.c32(8), chunk = b.c32(perChunk);
+  Value aMnOff = b.mul(jLow, eight), aKOff = b.mul(jHigh, chunk);
+  Value bMnOff = b.mul(jHigh, eight), bKOff = b.mul(jLow, chunk);
+  if (!a.kContiguous)
+    aMnOff = b.mul(jLow, chunk), aKOff = b.mul(jHigh, eight);
+  if (!bl.kContiguous)
+    bMnOff = b.mul(jHigh, chunk), bKOff = b.mul(jLow, eight);
   Value warpRow = b.mul(warpM, warpTileM), warpCol = b.mul(warpN, warpTileN);
   auto f32 = b.f32();
   auto accTy = LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
-  NVVM::MMATypes ptxType = f16 ? NVVM::MMATypes::f16 : NVVM::MMATypes::bf16;
-  for (int64_t kk = 0; kk < bk / 16; ++kk) {
-    Value kBase = b.c32(kk * 16);
+  NVVM::MMATypes ptxType = v.row->mmaSyncA;
+  for (int64_t kk = 0; kk < bk / instrK; ++kk) {
+    Value kBase = b.c32(kk * instrK);
     SmallVector<SmallVector<Value>> fa, fb;
     for (int64_t i = 0; i < mi; ++i)
       fa.push_back(fragment(a, sliceA, b.add(warpRow, i * 16), kBase, aMnOff, aKOff));
@@ -164,11 +178,19 @@ SmallVector<Value> MmaSyncEmitter::compute(Value slotBase, ValueRange acc) {
         ArrayRef<Value> bRegs = ArrayRef<Value>(fb[n / 2]).slice((n % 2) * 2, 2);
         int64_t base = (i * ni + n) * 4;
         SmallVector<Value> c(out.begin() + base, out.begin() + base + 4);
-        Value d = NVVM::MmaOp::create(b, accTy, fa[i], bRegs, c, {16, 8, 16}, std::nullopt,
-                                      std::nullopt,
-                                      std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-                                      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                                                     NVVM::MMALayout::col});
+        Value d;
+        if (fp8Intrinsic.empty()) {
+          d = NVVM::MmaOp::create(b, accTy, fa[i], bRegs, c, {16, 8, 16}, std::nullopt,
+                                  std::nullopt, std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+                                  std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                                                 NVVM::MMALayout::col});
+        } else {
+          SmallVector<Value> args(fa[i]);
+          args.append(bRegs.begin(), bRegs.end());
+          args.append(c.begin(), c.end());
+          d = LLVM::CallIntrinsicOp::create(b, accTy, b.getStringAttr(fp8Intrinsic), args)
+                  .getResult(0);
+        }
         for (int64_t q = 0; q < 4; ++q)
           out[base + q] = LLVM::ExtractValueOp::create(b, d, q);
       }
@@ -202,15 +224,23 @@ LogicalResult MmaSyncEmitter::emit() {
   mi = warpTileM / 16, ni = warpTileN / 8;
   Type elem = ring.getAType();
   f16 = elem.isF16();
+  instrK = v.instr.getK();
+  if (elemInfo(v.row->a).fp8)
+    fp8Intrinsic = llvm::formatv("llvm.nvvm.mma.m16n8k32.row.col.f32.{0}.{1}.f32",
+                                 NVVM::stringifyMMATypes(v.row->mmaSyncA),
+                                 NVVM::stringifyMMATypes(v.row->mmaSyncB))
+                       .str();
   outType = v.epilogueOp.getOutType();
-  if (v.epilogueOp.getOutLayout() != "row")
+  if (v.epilogueOp.getOutLayout() != tile::Layout::Row)
     return v.epilogueOp.emitOpError()
            << "not supported yet: c = col with the mma.sync lowering (target "
            << v.target.name() << ")";
-  int64_t eb = byteWidth(elem);
-  a = {true, ring.getALayout() == "row", ring.getAShape()[0], ring.getAShape()[1], eb, 0};
-  bl = {false, ring.getBLayout() == "col", ring.getBShape()[0], ring.getBShape()[1], eb,
-        ring.getBOffset()};
+  int64_t eb = sizeInBytes(1, elem);
+  perChunk = 16 / eb;
+  a = {true, ring.getALayout() == tile::Layout::Row, ring.getAShape()[0], ring.getAShape()[1],
+       eb, 0};
+  bl = {false, ring.getBLayout() == tile::Layout::Col, ring.getBShape()[0],
+        ring.getBShape()[1], eb, ring.getBOffset()};
   for (const SliceLayout *s : {&a, &bl})
     if (s->chunksPerRow() < 2 || s->chunks() % 8 != 0)
       return v.ring.emitOpError() << "slice of " << s->rows << "x" << s->cols
@@ -225,9 +255,9 @@ LogicalResult MmaSyncEmitter::emit() {
       {"M", "i32", "", "M", i32},       {"N", "i32", "", "N", i32},
       {"K", "i32", "", "K", i32},       {"alpha", "f32", "", "alpha", f32},
       {"beta", "f32", "", "beta", f32}};
+  appendScaleParams(b, v, params);
   LLVM::LLVMFuncOp func = createKernel(b, v, params);
   // 16-byte copies need every row of a contiguous dimension to start 16-byte aligned.
-  int64_t perChunk = 16 / eb;
   auto why = [](StringRef operand, StringRef dim) {
     return ("16-byte cp.async copies need every row of " + operand + " (" + dim +
             " elements) to start 16-byte aligned")
@@ -240,6 +270,8 @@ LogicalResult MmaSyncEmitter::emit() {
   ptrA = entry.getArgument(0), ptrB = entry.getArgument(1), ptrC = entry.getArgument(2),
   ptrD = entry.getArgument(3), M = entry.getArgument(4), N = entry.getArgument(5),
   K = entry.getArgument(6), alpha = entry.getArgument(7), beta = entry.getArgument(8);
+  // Per-tensor operand scales multiply the product: D = (alpha sa sb) (A x B) + beta C.
+  alpha = perTensorAlpha(b, v, alpha, entry.getArguments().drop_front(9));
 
   tid = NVVM::ThreadIdXOp::create(b, i32);
   Value warp = b.divu(tid, 32);

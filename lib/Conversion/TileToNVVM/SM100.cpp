@@ -201,12 +201,13 @@ void Tcgen05Emitter::mmaIssuer(Value first, Value step, Value numTiles, Value kT
     Value aBase = slotA(slot), bBase = slotB(slot);
     Value notFirstSlice = b.ult(b.c32(0), k);
     Value yes = arith::ConstantIntOp::create(b, 1, 1);
-    for (int64_t kk = 0; kk < bk / 16; ++kk) {
-      // One K = 16 step is 32 bytes along the swizzled K-major row.
+    int64_t instrK = v.instr.getK();
+    for (int64_t kk = 0; kk < bk / instrK; ++kk) {
+      // One instruction's K (16 of bf16, 32 of FP8) is 32 bytes along the swizzled K-major row.
       Value descA = descriptor(b.gep(aBase, b.c32(kk * 32)), descHighA);
       Value descB = descriptor(b.gep(bBase, b.c32(kk * 32)), descHighB);
       Value accumulate = kk == 0 ? notFirstSlice : yes;
-      NVVM::Tcgen05MMAOp::create(b, NVVM::Tcgen05MMAKind::F16, group(),
+      NVVM::Tcgen05MMAOp::create(b, v.row->tcgen05Kind, group(),
                                  NVVM::Tcgen05MMACollectorOp::DISCARD, false, d, descA, descB,
                                  idescV, accumulate, Value(), Value());
     }
@@ -297,7 +298,7 @@ void Tcgen05Emitter::storeChunkShared(ArrayRef<Value> vals, int64_t chunk, Value
   // One buffer holds 128 rows x 128 bytes as the D tensor map's 128-byte swizzle wants them:
   // 16-byte piece x of row r at x ^ (r % 8). Thread r writes its row; before refilling a
   // buffer the leader waits until the TMA store that last read it has.
-  int64_t outBytes = byteWidth(outType), perPiece = 16 / outBytes;
+  int64_t outBytes = sizeInBytes(1, outType), perPiece = 16 / outBytes;
   int64_t bufBytes = ctaRows * 128;
   Value buffer = b.gep(epi, b.c32((chunk % epiBuffers) * bufBytes));
   Value barId = b.c32(1), threads = b.c32(128);
@@ -340,7 +341,7 @@ void Tcgen05Emitter::storeChunkDirect(ArrayRef<Value> vals, int64_t chunk, Value
   // D = alpha * acc + beta * C for this thread's row, columns col0 ... col0 + chunkCols - 1:
   // 16-byte vectors when the chunk lies inside D (N is a multiple of 16 bytes, so they are
   // aligned), element by element at the edges.
-  int64_t outBytes = byteWidth(outType), perPiece = 16 / outBytes;
+  int64_t outBytes = sizeInBytes(1, outType), perPiece = 16 / outBytes;
   Value col0 = b.add(n0, chunk * chunkCols);
   Value rowOk = b.ult(row, M);
   Value inside = arith::AndIOp::create(b, rowOk, b.ult(b.add(col0, chunkCols - 1), N));
@@ -386,16 +387,17 @@ LogicalResult Tcgen05Emitter::emit() {
   stages = r.getSlots();
   slotBytes = r.getSlotBytes();
   bOffset = r.getBOffset();
-  elemBytes = byteWidth(r.getAType());
+  elemBytes = sizeInBytes(1, r.getAType());
   accs = v.accumulators.getCount();
   outType = v.epilogueOp.getOutType();
   // resolveGemm rejects what follows with the description's words; these guard the lowering
   // against a hand-written tile.pipeline.
-  if (r.getALayout() != "row" || r.getBLayout() != "col")
-    return r.emitOpError() << "not supported yet: tcgen05 with a = " << r.getALayout()
-                           << ", b = " << r.getBLayout()
+  if (r.getALayout() != tile::Layout::Row || r.getBLayout() != tile::Layout::Col)
+    return r.emitOpError() << "not supported yet: tcgen05 with a = "
+                           << tile::stringifyLayout(r.getALayout())
+                           << ", b = " << tile::stringifyLayout(r.getBLayout())
                            << " (the sm_100a lowering takes K-major operands: a = row, b = col)";
-  if (v.epilogueOp.getOutLayout() != "row")
+  if (v.epilogueOp.getOutLayout() != tile::Layout::Row)
     return v.epilogueOp.emitOpError()
            << "not supported yet: c = col on target " << v.target.name();
   ctaRows = r.getAShape()[0];
@@ -432,15 +434,38 @@ LogicalResult Tcgen05Emitter::emit() {
       failed(check(encodeTcgen05SmemDesc(0, 16, 8 * rowBytes, sw), descHighB)))
     return failure();
   uint64_t id = 0;
-  MmaElem ab = r.getAType().isF16() ? MmaElem::F16 : MmaElem::BF16;
-  if (failed(check(encodeTcgen05InstrDescF16(ab, MmaElem::F32, bm, bn, ctaGroup), id)))
+  // The instruction descriptor's type fields for the row's kind.
+  auto descElem = [](Elem e) {
+    switch (e) {
+    case Elem::F16:
+      return MmaElem::F16;
+    case Elem::BF16:
+      return MmaElem::BF16;
+    case Elem::E4M3:
+      return MmaElem::E4M3;
+    case Elem::E5M2:
+      return MmaElem::E5M2;
+    case Elem::F32:
+      return MmaElem::F32;
+    }
+    return MmaElem::F32;
+  };
+  if (v.row->tcgen05Kind == NVVM::Tcgen05MMAKind::F8F6F4) {
+    if (failed(check(encodeTcgen05InstrDescF8F6F4(descElem(v.row->a), descElem(v.row->b),
+                                                  MmaElem::F32, bm, bn, ctaGroup),
+                     id)))
+      return failure();
+  } else if (failed(check(encodeTcgen05InstrDescF16(descElem(v.row->a), MmaElem::F32, bm, bn,
+                                                    ctaGroup),
+                          id))) {
     return failure();
+  }
   idesc = (uint32_t)id;
   uint64_t cols = 0;
   if (failed(check(tmemAllocColumns(accs * bn), cols)))
     return failure();
   tmemCols = cols;
-  int64_t outBytes = byteWidth(outType);
+  int64_t outBytes = sizeInBytes(1, outType);
   chunkCols = 128 / outBytes;
   if (bn % chunkCols != 0)
     return r.emitOpError() << "tile N = " << bn << " of " << outType
@@ -459,6 +484,7 @@ LogicalResult Tcgen05Emitter::emit() {
   Type i32 = b.i32();
   SmallVector<KernelParam> params =
       tmaKernelParams(b, v, TmaBoxes{bk, ctaRows, bRows, chunkCols, ctaRows});
+  unsigned scaleParams = appendScaleParams(b, v, params);
   LLVM::LLVMFuncOp func = createKernel(b, v, params);
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
   if (pair) {
@@ -466,7 +492,7 @@ LogicalResult Tcgen05Emitter::emit() {
     // loops over the pair's tiles, so any grid is correct; this one gives about one per pair.
     func->setAttr("tilegen.tile", b.getDenseI64ArrayAttr({ctaRows, bn}));
   }
-  addTmaConstraints(func, elemBytes, outBytes);
+  addTmaConstraints(func, elemBits(r.getAType()), elemBits(outType));
   Block &entry = func.getBody().front();
   tmapA = entry.getArgument(0), tmapB = entry.getArgument(1), tmapD = entry.getArgument(2),
   ptrC = entry.getArgument(3), ptrD = entry.getArgument(4), M = entry.getArgument(5),
@@ -474,6 +500,8 @@ LogicalResult Tcgen05Emitter::emit() {
   beta = entry.getArgument(9);
 
   tid = NVVM::ThreadIdXOp::create(b, i32);
+  // Per-tensor operand scales multiply the product: D = (alpha sa sb) (A x B) + beta C.
+  alpha = perTensorAlpha(b, v, alpha, entry.getArguments().slice(10, scaleParams));
   Value warp = b.divu(tid, 32);
   Value smem = dynamicSmemBase(b, module);
   ring = b.gep(smem, b.c32(r.getOffset()));

@@ -348,17 +348,17 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
     NVVM::WgmmaFenceAlignedOp::create(b);
     Value aBase = b.gep(slotA(slot), b.mul(rowOff, bk * elemBytes));
     Value bBase = slotB(slot);
-    auto shape = NVVM::MMAShapeAttr::get(b.getContext(), 64, bn, 16);
-    NVVM::WGMMATypes t = v.ring.getAType().isF16() ? NVVM::WGMMATypes::f16
-                                                    : NVVM::WGMMATypes::bf16;
-    for (int64_t kk = 0; kk < bk / 16; ++kk) {
-      // One K=16 step is 32 bytes along the swizzled row.
+    int64_t instrK = v.instr.getK();
+    auto shape = NVVM::MMAShapeAttr::get(b.getContext(), 64, bn, instrK);
+    NVVM::WGMMATypes ta = v.row->wgmmaA, tb = v.row->wgmmaB;
+    for (int64_t kk = 0; kk < bk / instrK; ++kk) {
+      // One instruction's K is 32 bytes along the swizzled row (K = 16 of bf16, 32 of FP8).
       Value descB = descriptor(b.gep(bBase, b.c32(kk * 32)));
       auto scaleD = firstSlice && kk == 0 ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one;
       for (int64_t i = 0; i < mBlocks; ++i) {
         Value descA = descriptor(b.gep(aBase, b.c32(i * 64 * bk * elemBytes + kk * 32)));
         acc[i] = NVVM::WgmmaMmaAsyncOp::create(
-            b, accStruct, acc[i], descA, descB, shape, t, t, NVVM::WGMMATypes::f32, scaleD,
+            b, accStruct, acc[i], descA, descB, shape, ta, tb, NVVM::WGMMATypes::f32, scaleD,
             NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
             NVVM::MMALayout::col, nullptr);
       }
@@ -472,7 +472,7 @@ void WgmmaEmitter::storeThroughShared(ArrayRef<Value> values, Value c, Value war
   // the D tensor map's 128-byte swizzle wants them: 16-byte chunk x of row r sits at chunk
   // x ^ (r % 8). Column chunk j of the tile (128 bytes wide) goes to buffer j % 2; before
   // filling a buffer the leader waits until the TMA store that last read it is done.
-  int64_t outBytes = byteWidth(outType);
+  int64_t outBytes = sizeInBytes(1, outType);
   int64_t chunkCols = 128 / outBytes, chunks = bn / chunkCols, fragsPerChunk = chunkCols / 8;
   int64_t bufBytes = rowsPerConsumer * 128;
   Value mine = b.gep(epilogue, b.mul(c, 2 * bufBytes));
@@ -561,16 +561,17 @@ LogicalResult WgmmaEmitter::emit() {
   stages = r.getSlots();
   slotBytes = r.getSlotBytes();
   bOffset = r.getBOffset();
-  elemBytes = byteWidth(r.getAType());
+  elemBytes = sizeInBytes(1, r.getAType());
   pingPong = v.accumulators.getCount() == 2;
   rowsPerConsumer = pingPong ? bm : bm / consumers;
   mBlocks = rowsPerConsumer / 64;
   outType = v.epilogueOp.getOutType();
-  if (r.getALayout() != "row" || r.getBLayout() != "col")
-    return r.emitOpError() << "not supported yet: wgmma with a = " << r.getALayout()
-                           << ", b = " << r.getBLayout()
+  if (r.getALayout() != tile::Layout::Row || r.getBLayout() != tile::Layout::Col)
+    return r.emitOpError() << "not supported yet: wgmma with a = "
+                           << tile::stringifyLayout(r.getALayout())
+                           << ", b = " << tile::stringifyLayout(r.getBLayout())
                            << " (the sm_90a lowering takes K-major operands: a = row, b = col)";
-  if (v.epilogueOp.getOutLayout() != "row")
+  if (v.epilogueOp.getOutLayout() != tile::Layout::Row)
     return v.epilogueOp.emitOpError() << "not supported yet: c = col on target sm_90a";
   Swizzle sw = bk * elemBytes == 128 ? Swizzle::B128
                : bk * elemBytes == 64 ? Swizzle::B64
@@ -586,9 +587,10 @@ LogicalResult WgmmaEmitter::emit() {
   Type i32 = b.i32();
   SmallVector<KernelParam> params = tmaKernelParams(
       b, v,
-      TmaBoxes{bk, bm, v.op.getCluster()[0] == 2 ? bn / 2 : bn, 128 / byteWidth(outType),
+      TmaBoxes{bk, bm, v.op.getCluster()[0] == 2 ? bn / 2 : bn, 128 / sizeInBytes(1, outType),
                rowsPerConsumer});
-  streamK = v.schedule.getGrid() == "stream_k";
+  unsigned scaleParams = appendScaleParams(b, v, params);
+  streamK = v.schedule.getGrid() == tile::Grid::StreamK;
   if (streamK) {
     auto scratch = [&](StringRef name, int64_t bytes, bool zero) {
       return KernelParam{name.str(), "scratch", "", "", b.ptr(1),
@@ -601,16 +603,19 @@ LogicalResult WgmmaEmitter::emit() {
   LLVM::LLVMFuncOp func = createKernel(b, v, params);
   // One CTA per SM: the register cap at entry that setmaxnreg redistributes.
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
-  addTmaConstraints(func, elemBytes, byteWidth(outType));
+  addTmaConstraints(func, elemBits(r.getAType()), elemBits(outType));
   Block &entry = func.getBody().front();
   tmapA = entry.getArgument(0), tmapB = entry.getArgument(1), tmapD = entry.getArgument(2),
   ptrC = entry.getArgument(3), ptrD = entry.getArgument(4), M = entry.getArgument(5),
   N = entry.getArgument(6), K = entry.getArgument(7), alpha = entry.getArgument(8),
   beta = entry.getArgument(9);
+  ValueRange scales = entry.getArguments().slice(10, scaleParams);
   if (streamK)
-    ws = entry.getArgument(10), flags = entry.getArgument(11);
+    ws = entry.getArgument(10 + scaleParams), flags = entry.getArgument(11 + scaleParams);
 
   tid = NVVM::ThreadIdXOp::create(b, i32);
+  // Per-tensor operand scales multiply the product: D = (alpha sa sb) (A x B) + beta C.
+  alpha = perTensorAlpha(b, v, alpha, scales);
   pair = v.op.getCluster()[0] == 2;
   rank = pair ? Value(NVVM::ClusterId::create(b, i32)) : b.c32(0);
   Value smem = dynamicSmemBase(b, module);

@@ -29,16 +29,18 @@ struct TileLowerToNVVMPass : tile::impl::TileLowerToNVVMBase<TileLowerToNVVMPass
       FailureOr<PipelineView> view = PipelineView::get(op);
       if (failed(view))
         return signalPassFailure();
-      StringRef instr = view->mma.getInstr();
       LogicalResult result = failure();
-      if (instr.starts_with("mma.sync"))
+      switch (view->instr.getFamily()) {
+      case MmaFamily::MmaSync:
         result = lowerMmaSync(*view, module);
-      else if (instr.starts_with("wgmma"))
+        break;
+      case MmaFamily::Wgmma:
         result = lowerWgmma(*view, module);
-      else if (instr.starts_with("tcgen05"))
+        break;
+      case MmaFamily::Tcgen05:
         result = lowerTcgen05(*view, module);
-      else
-        op.emitOpError() << "mma role issues '" << instr << "', which no lowering knows";
+        break;
+      }
       if (failed(result))
         return signalPassFailure();
       op.erase();

@@ -1,24 +1,198 @@
 //===- TileOps.cpp - tile dialect ops, parser, printer, verifiers ---------===//
 
 #include "tilegen/Dialect/Tile/TileDialect.h"
+#include "tilegen/Target/NVTarget.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace tilegen::tile;
 
 #include "tilegen/Dialect/Tile/TileDialect.cpp.inc"
+#include "tilegen/Dialect/Tile/TileEnums.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "tilegen/Dialect/Tile/TileAttrs.cpp.inc"
 
 void TileDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "tilegen/Dialect/Tile/TileOps.cpp.inc"
       >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tilegen/Dialect/Tile/TileAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Enum fields of the plan ops, printed and parsed as bare keywords
+//===----------------------------------------------------------------------===//
+
+template <typename AttrT>
+static ParseResult parseKeyword(OpAsmParser &parser, AttrT &attr) {
+  using EnumT = decltype(std::declval<AttrT>().getValue());
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  StringRef word;
+  if (parser.parseKeyword(&word))
+    return failure();
+  std::optional<EnumT> value = symbolizeEnum<EnumT>(word);
+  if (!value)
+    return parser.emitError(loc, "unexpected keyword '") << word << "'";
+  attr = AttrT::get(parser.getContext(), *value);
+  return success();
+}
+
+template <typename AttrT>
+static void printKeyword(OpAsmPrinter &p, Operation *, AttrT attr) {
+  p << stringifyEnum(attr.getValue());
+}
+
+//===----------------------------------------------------------------------===//
+// #tile.scale<f32 tensor> and #tile.scale<f32 [outer, k]>
+//===----------------------------------------------------------------------===//
+
+/// `type tensor` or `type [outer, k]`, as the description and the attribute write a scale.
+static ParseResult parseScaleBody(AsmParser &parser, Type &type, ScaleGranularity &granularity,
+                                  SmallVectorImpl<int64_t> &block) {
+  if (parser.parseType(type))
+    return failure();
+  if (succeeded(parser.parseOptionalKeyword("tensor"))) {
+    granularity = ScaleGranularity::Tensor;
+    return success();
+  }
+  granularity = ScaleGranularity::Block;
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  if (failed(parser.parseOptionalLSquare()))
+    return parser.emitError(loc, "a scale is 'TYPE tensor' or 'TYPE [outer, k]'");
+  return parser.parseCommaSeparatedList([&]() -> ParseResult {
+    int64_t v;
+    if (parser.parseInteger(v))
+      return failure();
+    block.push_back(v);
+    return success();
+  }) ? failure() : parser.parseRSquare();
+}
+
+static void printScaleBody(AsmPrinter &p, ScaleAttr scale) {
+  p << scale.getType();
+  if (scale.isTensor()) {
+    p << " tensor";
+    return;
+  }
+  p << " [";
+  llvm::interleaveComma(scale.getBlock(), p);
+  p << "]";
+}
+
+Attribute ScaleAttr::parse(AsmParser &parser, Type) {
+  Type type;
+  ScaleGranularity granularity;
+  SmallVector<int64_t> block;
+  if (parser.parseLess() || parseScaleBody(parser, type, granularity, block) ||
+      parser.parseGreater())
+    return {};
+  return parser.getChecked<ScaleAttr>(parser.getContext(), type, granularity, block);
+}
+
+void ScaleAttr::print(AsmPrinter &p) const {
+  p << "<";
+  printScaleBody(p, *this);
+  p << ">";
+}
+
+LogicalResult ScaleAttr::verify(function_ref<InFlightDiagnostic()> emitError, Type type,
+                                ScaleGranularity granularity, ArrayRef<int64_t> block) {
+  if (!type.isF32())
+    return emitError() << "scale type " << type
+                       << " is not supported yet: FP8 operands take f32 scales";
+  if (granularity == ScaleGranularity::Tensor && !block.empty())
+    return emitError() << "a per-tensor scale has no block";
+  if (granularity == ScaleGranularity::Block &&
+      (block.size() != 2 || block[0] < 1 || block[1] < 1))
+    return emitError() << "a block scale needs two positive sizes [outer, k]";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// #tile.mma<family [m, n, k] A x B -> ACC, cta_group = G, scale_a = ..., scale_b = ...>
+//===----------------------------------------------------------------------===//
+
+Attribute MmaInstrAttr::parse(AsmParser &parser, Type) {
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  StringRef familyWord;
+  SmallVector<int64_t> shape;
+  Type a, b, acc;
+  if (parser.parseLess() || parser.parseKeyword(&familyWord))
+    return {};
+  std::optional<MmaFamily> family = symbolizeMmaFamily(familyWord);
+  if (!family) {
+    parser.emitError(loc, "unknown MMA family '") << familyWord
+                                                  << "'; expected mma_sync, wgmma or tcgen05";
+    return {};
+  }
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                     [&]() {
+                                       int64_t v;
+                                       if (parser.parseInteger(v))
+                                         return failure();
+                                       shape.push_back(v);
+                                       return success();
+                                     }) ||
+      parser.parseType(a) || parser.parseKeyword("x") || parser.parseType(b) ||
+      parser.parseArrow() || parser.parseType(acc))
+    return {};
+  if (shape.size() != 3) {
+    parser.emitError(loc, "an MMA shape is [m, n, k]");
+    return {};
+  }
+  int64_t ctaGroup = 1;
+  ScaleAttr scaleA, scaleB;
+  while (succeeded(parser.parseOptionalComma())) {
+    StringRef key;
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return {};
+    if (key == "cta_group") {
+      if (parser.parseInteger(ctaGroup))
+        return {};
+    } else if (key == "scale_a" || key == "scale_b") {
+      Attribute attr;
+      if (parser.parseAttribute(attr))
+        return {};
+      auto scale = llvm::dyn_cast<ScaleAttr>(attr);
+      if (!scale) {
+        parser.emitError(loc) << key << " must be a #tile.scale";
+        return {};
+      }
+      (key == "scale_a" ? scaleA : scaleB) = scale;
+    } else {
+      parser.emitError(loc, "unknown MMA field '") << key
+                                                   << "'; expected cta_group, scale_a, scale_b";
+      return {};
+    }
+  }
+  if (parser.parseGreater())
+    return {};
+  return MmaInstrAttr::get(parser.getContext(), *family, shape[0], shape[1], shape[2], a, b,
+                           acc, ctaGroup, scaleA, scaleB);
+}
+
+void MmaInstrAttr::print(AsmPrinter &p) const {
+  p << "<" << stringifyMmaFamily(getFamily()) << " [" << getM() << ", " << getN() << ", "
+    << getK() << "] " << getAType() << " x " << getBType() << " -> " << getAccType();
+  if (getCtaGroup() != 1)
+    p << ", cta_group = " << getCtaGroup();
+  if (getScaleA())
+    p << ", scale_a = " << getScaleA();
+  if (getScaleB())
+    p << ", scale_b = " << getScaleB();
+  p << ">";
 }
 
 //===----------------------------------------------------------------------===//
@@ -30,11 +204,15 @@ namespace {
 /// attributes.
 struct GemmFields {
   Type aType, bType, cType, accType;
-  std::string aLayout, bLayout, cLayout;
+  Layout aLayout = Layout::Row, bLayout = Layout::Row, cLayout = Layout::Row;
+  ScaleAttr scaleA, scaleB;
   SmallVector<int64_t> tile, warps, mma, cluster{1, 1, 1};
   int64_t stages = 0, accumulators = 1, ctaGroup = 1, swizzle = 8;
-  std::string schedule = "auto", copy = "auto", multicast = "none", grid = "tiles",
-              raster = "row";
+  Schedule schedule = Schedule::Auto;
+  Copy copy = Copy::Auto;
+  Multicast multicast = Multicast::None;
+  Grid grid = Grid::Tiles;
+  Raster raster = Raster::Row;
   double alpha = 1.0, beta = 0.0;
   std::optional<std::string> target;
 };
@@ -51,16 +229,17 @@ static ParseResult parseIntList(OpAsmParser &parser, SmallVectorImpl<int64_t> &o
   });
 }
 
-static ParseResult parseOperandSpec(OpAsmParser &parser, Type &type, std::string &layout) {
+static ParseResult parseOperandSpec(OpAsmParser &parser, Type &type, Layout &layout) {
   if (parser.parseType(type))
     return failure();
   llvm::SMLoc loc = parser.getCurrentLocation();
   StringRef kw;
   if (parser.parseKeyword(&kw))
     return failure();
-  if (kw != "row" && kw != "col")
+  std::optional<Layout> l = symbolizeLayout(kw);
+  if (!l)
     return parser.emitError(loc, "layout must be 'row' or 'col', got '") << kw << "'";
-  layout = kw.str();
+  layout = *l;
   return success();
 }
 
@@ -78,17 +257,31 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
       return failure();
     if (!seen.insert(key).second)
       return parser.emitError(loc, "field '") << key << "' given twice";
-    auto keyword = [&](std::string &out, ArrayRef<StringRef> allowed) -> ParseResult {
+    // An enum field: its keywords are the enum's cases.
+    auto keyword = [&](auto &out, auto symbolize, ArrayRef<StringRef> allowed) -> ParseResult {
       llvm::SMLoc vloc = parser.getCurrentLocation();
       StringRef v;
       if (parser.parseKeyword(&v))
         return failure();
-      if (!llvm::is_contained(allowed, v))
+      auto value = symbolize(v);
+      if (!value)
         return parser.emitError(vloc, "field '")
                << key << "' must be one of " << llvm::join(allowed, ", ") << ", got '" << v
                << "'";
-      out = v.str();
+      out = *value;
       return success();
+    };
+    auto scale = [&](ScaleAttr &out) -> ParseResult {
+      llvm::SMLoc vloc = parser.getCurrentLocation();
+      Type type;
+      ScaleGranularity granularity;
+      SmallVector<int64_t> block;
+      if (parseScaleBody(parser, type, granularity, block))
+        return failure();
+      out = ScaleAttr::getChecked(
+          [&]() { return parser.emitError(vloc, "field '") << key << "': "; },
+          parser.getContext(), type, granularity, block);
+      return success(static_cast<bool>(out));
     };
     if (key == "a")
       return parseOperandSpec(parser, f.aType, f.aLayout);
@@ -126,15 +319,19 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
     if (key == "swizzle")
       return parser.parseInteger(f.swizzle);
     if (key == "schedule")
-      return keyword(f.schedule, {"auto", "multistage", "warp_specialized"});
+      return keyword(f.schedule, [](StringRef w) { return symbolizeSchedule(w); }, {"auto", "multistage", "warp_specialized"});
     if (key == "copy")
-      return keyword(f.copy, {"auto", "cp_async", "tma"});
+      return keyword(f.copy, [](StringRef w) { return symbolizeCopy(w); }, {"auto", "cp_async", "tma"});
     if (key == "multicast")
-      return keyword(f.multicast, {"none", "a", "b", "ab"});
+      return keyword(f.multicast, [](StringRef w) { return symbolizeMulticast(w); }, {"none", "a", "b", "ab"});
     if (key == "grid")
-      return keyword(f.grid, {"tiles", "persistent", "stream_k"});
+      return keyword(f.grid, [](StringRef w) { return symbolizeGrid(w); }, {"tiles", "persistent", "stream_k"});
     if (key == "raster")
-      return keyword(f.raster, {"row", "col"});
+      return keyword(f.raster, [](StringRef w) { return symbolizeRaster(w); }, {"row", "col"});
+    if (key == "scale_a")
+      return scale(f.scaleA);
+    if (key == "scale_b")
+      return scale(f.scaleB);
     if (key == "alpha")
       return parser.parseFloat(f.alpha);
     if (key == "beta")
@@ -148,7 +345,7 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
     }
     return parser.emitError(loc, "unknown field '")
            << key
-           << "'; expected a, b, c, accumulator, tile, stages, accumulators, schedule, copy, "
+           << "'; expected a, b, c, accumulator, scale_a, scale_b, tile, stages, accumulators, schedule, copy, "
               "warps, mma, cluster, multicast, cta_group, grid, raster, swizzle, alpha, beta, "
               "target";
   };
@@ -166,9 +363,12 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
   props.b_type = TypeAttr::get(f.bType);
   props.c_type = TypeAttr::get(f.cType);
   props.acc_type = TypeAttr::get(f.accType);
-  props.a_layout = b.getStringAttr(f.aLayout);
-  props.b_layout = b.getStringAttr(f.bLayout);
-  props.c_layout = b.getStringAttr(f.cLayout);
+  MLIRContext *ctx = parser.getContext();
+  props.a_layout = LayoutAttr::get(ctx, f.aLayout);
+  props.b_layout = LayoutAttr::get(ctx, f.bLayout);
+  props.c_layout = LayoutAttr::get(ctx, f.cLayout);
+  props.scale_a = f.scaleA;
+  props.scale_b = f.scaleB;
   props.tile = b.getDenseI64ArrayAttr(f.tile);
   props.warps = b.getDenseI64ArrayAttr(f.warps);
   props.mma = b.getDenseI64ArrayAttr(f.mma);
@@ -177,11 +377,11 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
   props.accumulators = b.getI64IntegerAttr(f.accumulators);
   props.cta_group = b.getI64IntegerAttr(f.ctaGroup);
   props.swizzle = b.getI64IntegerAttr(f.swizzle);
-  props.schedule = b.getStringAttr(f.schedule);
-  props.copy = b.getStringAttr(f.copy);
-  props.multicast = b.getStringAttr(f.multicast);
-  props.grid = b.getStringAttr(f.grid);
-  props.raster = b.getStringAttr(f.raster);
+  props.schedule = ScheduleAttr::get(ctx, f.schedule);
+  props.copy = CopyAttr::get(ctx, f.copy);
+  props.multicast = MulticastAttr::get(ctx, f.multicast);
+  props.grid = GridAttr::get(ctx, f.grid);
+  props.raster = RasterAttr::get(ctx, f.raster);
   props.alpha = b.getF64FloatAttr(f.alpha);
   props.beta = b.getF64FloatAttr(f.beta);
   if (f.target)
@@ -203,9 +403,22 @@ void GemmOp::print(OpAsmPrinter &p) {
   p << " {";
   p.increaseIndent();
   p.printNewline();
-  p << "a = " << getAType() << " " << getALayout() << ", b = " << getBType() << " "
-    << getBLayout() << ", c = " << getCType() << " " << getCLayout()
-    << ", accumulator = " << getAccType() << ",";
+  p << "a = " << getAType() << " " << stringifyLayout(getALayout()) << ", b = " << getBType()
+    << " " << stringifyLayout(getBLayout()) << ", c = " << getCType() << " "
+    << stringifyLayout(getCLayout()) << ", accumulator = " << getAccType() << ",";
+  if (getScaleA() || getScaleB()) {
+    p.printNewline();
+    if (getScaleA()) {
+      p << "scale_a = ";
+      printScaleBody(p, getScaleAAttr());
+      p << (getScaleB() ? ", " : ",");
+    }
+    if (getScaleB()) {
+      p << "scale_b = ";
+      printScaleBody(p, getScaleBAttr());
+      p << ",";
+    }
+  }
   p.printNewline();
   p << "tile = ";
   printList(p, getTile());
@@ -216,7 +429,8 @@ void GemmOp::print(OpAsmPrinter &p) {
     p << getStages();
   p << ", accumulators = " << getAccumulators() << ",";
   p.printNewline();
-  p << "schedule = " << getSchedule() << ", copy = " << getCopy();
+  p << "schedule = " << stringifySchedule(getSchedule())
+    << ", copy = " << stringifyCopy(getCopy());
   if (!getWarps().empty()) {
     p << ", warps = ";
     printList(p, getWarps());
@@ -229,10 +443,11 @@ void GemmOp::print(OpAsmPrinter &p) {
   p.printNewline();
   p << "cluster = ";
   printList(p, getCluster());
-  p << ", multicast = " << getMulticast() << ", cta_group = " << getCtaGroup() << ",";
+  p << ", multicast = " << stringifyMulticast(getMulticast())
+    << ", cta_group = " << getCtaGroup() << ",";
   p.printNewline();
-  p << "grid = " << getGrid() << ", raster = " << getRaster() << ", swizzle = " << getSwizzle()
-    << ",";
+  p << "grid = " << stringifyGrid(getGrid()) << ", raster = " << stringifyRaster(getRaster())
+    << ", swizzle = " << getSwizzle() << ",";
   p.printNewline();
   p << "alpha = ";
   p.printFloat(getAlphaAttr().getValue());
@@ -247,44 +462,29 @@ void GemmOp::print(OpAsmPrinter &p) {
 
 /// Target-independent rules. What depends on the target is `tile-check-target`'s job.
 LogicalResult GemmOp::verify() {
-  auto isInputType = [](Type t) { return t.isBF16() || t.isF16() || t.isF32(); };
+  // Operand types: any element the MMA table knows (f32 operands are rejected per target, with
+  // the reason); A and B share a type, except that the two FP8 formats mix.
   for (auto [field, type] : {std::pair<StringRef, Type>{"a", getAType()}, {"b", getBType()}})
-    if (!isInputType(type))
+    if (!elemOf(type) || !type.isIntOrFloat())
       return emitOpError() << "field '" << field << "' has element type " << type
-                           << "; expected bf16, f16 or f32";
-  if (getAType() != getBType())
-    return emitOpError() << "fields 'a' and 'b' must have one element type, got "
+                           << "; expected bf16, f16, f8E4M3FN or f8E5M2";
+  bool fp8A = elemInfo(*elemOf(getAType())).fp8, fp8B = elemInfo(*elemOf(getBType())).fp8;
+  if (getAType() != getBType() && !(fp8A && fp8B))
+    return emitOpError() << "fields 'a' and 'b' must have one element type (or two FP8 "
+                            "formats), got "
                          << getAType() << " and " << getBType();
-  if (!isInputType(getCType()))
-    return emitOpError() << "field 'c' has element type " << getCType()
-                         << "; expected bf16, f16 or f32";
+  Type c = getCType();
+  if (!c.isBF16() && !c.isF16() && !c.isF32())
+    return emitOpError() << "field 'c' has element type " << c << "; expected bf16, f16 or f32";
   if (!getAccType().isF32())
     return emitOpError() << "field 'accumulator' is " << getAccType()
                          << "; only f32 accumulation is supported";
-  for (auto [field, layout] : {std::pair<StringRef, StringRef>{"a", getALayout()},
-                               {"b", getBLayout()},
-                               {"c", getCLayout()}})
-    if (layout != "row" && layout != "col")
-      return emitOpError() << "field '" << field << "' has layout '" << layout
-                           << "'; expected row or col";
-  // The keyword fields (the custom parser checks them too; the generic form reaches here).
-  struct KeywordField {
-    StringRef field, value;
-    ArrayRef<StringRef> allowed;
-  };
-  static const StringRef schedules[] = {"auto", "multistage", "warp_specialized"};
-  static const StringRef copies[] = {"auto", "cp_async", "tma"};
-  static const StringRef multicasts[] = {"none", "a", "b", "ab"};
-  static const StringRef grids[] = {"tiles", "persistent", "stream_k"};
-  static const StringRef rasters[] = {"row", "col"};
-  for (const KeywordField &k : {KeywordField{"schedule", getSchedule(), schedules},
-                                KeywordField{"copy", getCopy(), copies},
-                                KeywordField{"multicast", getMulticast(), multicasts},
-                                KeywordField{"grid", getGrid(), grids},
-                                KeywordField{"raster", getRaster(), rasters}})
-    if (!llvm::is_contained(k.allowed, k.value))
-      return emitOpError() << "field '" << k.field << "' is '" << k.value
-                           << "'; expected one of " << llvm::join(k.allowed, ", ");
+  for (auto [field, scale, type, fp8] :
+       {std::tuple<StringRef, ScaleAttr, Type, bool>{"scale_a", getScaleAAttr(), getAType(), fp8A},
+        {"scale_b", getScaleBAttr(), getBType(), fp8B}})
+    if (scale && !fp8)
+      return emitOpError() << "field '" << field << "' is given for an operand of type " << type
+                           << ": scales apply to FP8 operands (f8E4M3FN, f8E5M2) only";
   if (getTile().size() != 3 || llvm::any_of(getTile(), [](int64_t v) { return v <= 0; }))
     return emitOpError() << "field 'tile' must be three positive sizes [M, N, K]";
   if (getStages() < 0 || getStages() > 16)
@@ -305,8 +505,8 @@ LogicalResult GemmOp::verify() {
   if (getSwizzle() < 1)
     return emitOpError() << "field 'swizzle' = " << getSwizzle() << " must be at least 1";
   int64_t clusterSize = getCluster()[0] * getCluster()[1] * getCluster()[2];
-  if (getMulticast() != "none" && clusterSize == 1)
-    return emitOpError() << "field 'multicast' = " << getMulticast()
+  if (getMulticast() != Multicast::None && clusterSize == 1)
+    return emitOpError() << "field 'multicast' = " << stringifyMulticast(getMulticast())
                          << " needs a cluster of more than one CTA, got cluster [1, 1, 1]";
   if (getCtaGroup() == 2 && getCluster()[0] % 2 != 0)
     return emitOpError() << "cta_group = 2 needs the cluster's M extent (cluster[0]) to be "
@@ -319,6 +519,8 @@ LogicalResult GemmOp::verify() {
 // tile.pipeline
 //===----------------------------------------------------------------------===//
 
+/// The plan must be one the target and the MMA instruction table allow: the emitters rely on
+/// it and check nothing again.
 LogicalResult PipelineOp::verify() {
   Block &body = getBody().front();
   auto count = [&](auto tag) {
@@ -329,14 +531,135 @@ LogicalResult PipelineOp::verify() {
       count(EpilogueOp()) != 1)
     return emitOpError() << "needs exactly one tile.ring, tile.accumulators, tile.schedule and "
                             "tile.epilogue";
-  llvm::StringSet<> roles;
-  for (RoleOp role : body.getOps<RoleOp>())
-    roles.insert(role.getName());
-  for (StringRef needed : {"producer", "mma", "epilogue"})
-    if (!roles.contains(needed))
-      return emitOpError() << "has no '" << needed << "' role";
+  std::optional<NVTarget> target = NVTarget::parse(getTarget());
+  if (!target)
+    return emitOpError() << "unknown target '" << getTarget()
+                         << "'; known targets: " << NVTarget::knownNames();
+  StringRef tname = target->name();
   if (getBlock().size() != 3 || getCluster().size() != 3)
     return emitOpError() << "block and cluster must have three dimensions";
+  if (getBlock()[0] < 32 || getBlock()[0] > 1024 || getBlock()[0] % 32 != 0 ||
+      getBlock()[1] != 1 || getBlock()[2] != 1)
+    return emitOpError() << "block = [" << getBlock()[0] << ", " << getBlock()[1] << ", "
+                         << getBlock()[2] << "] must be [32 x warps, 1, 1] with 1 to 32 warps";
+  int64_t warps = getBlock()[0] / 32;
+  if (llvm::any_of(getCluster(), [](int64_t v) { return v < 1 || v > 16; }))
+    return emitOpError() << "cluster dimensions must be 1 to 16";
+  int64_t clusterSize = getCluster()[0] * getCluster()[1] * getCluster()[2];
+  if (clusterSize > target->maxClusterSize())
+    return emitOpError() << "cluster of " << clusterSize << " CTAs; target " << tname
+                         << " allows at most " << target->maxClusterSize();
+  int64_t smem = getSmemBytes();
+  if (smem < 0 || smem > target->smemPerBlock())
+    return emitOpError() << "smem = " << smem << " bytes; target " << tname << " has "
+                         << target->smemPerBlock() << " per block";
+
+  RoleOp roles[3] = {};
+  for (RoleOp role : body.getOps<RoleOp>()) {
+    RoleOp &slot = roles[static_cast<unsigned>(role.getKind())];
+    if (slot)
+      return role.emitOpError() << "role '" << stringifyRoleKind(role.getKind())
+                                << "' is given twice";
+    slot = role;
+    ArrayRef<int64_t> w = role.getWarps();
+    if (w.size() != 2 || w[0] < 0 || w[1] < 1 || w[0] + w[1] > warps)
+      return role.emitOpError() << "warps must be [first, count] within the block's " << warps
+                                << " warps";
+    if ((role.getKind() == RoleKind::Mma) != static_cast<bool>(role.getInstrAttr()))
+      return role.emitOpError() << "the mma role, and only it, names its instruction "
+                                   "('issues #tile.mma<...>')";
+  }
+  for (RoleKind kind : {RoleKind::Producer, RoleKind::Mma, RoleKind::Epilogue})
+    if (!roles[static_cast<unsigned>(kind)])
+      return emitOpError() << "has no '" << stringifyRoleKind(kind) << "' role";
+
+  RingOp ring = *body.getOps<RingOp>().begin();
+  AccumulatorsOp accs = *body.getOps<AccumulatorsOp>().begin();
+  ScheduleOp schedule = *body.getOps<ScheduleOp>().begin();
+  EpilogueOp epilogue = *body.getOps<EpilogueOp>().begin();
+  RoleOp mmaRole = roles[static_cast<unsigned>(RoleKind::Mma)];
+  MmaInstrAttr mma = mmaRole.getInstrAttr();
+
+  // The instruction: a row of the table that the target offers, at a shape its family issues.
+  std::optional<Elem> a = elemOf(mma.getAType()), b = elemOf(mma.getBType()),
+                      acc = elemOf(mma.getAccType());
+  const MmaInstr *row = a && b && acc ? findMma(mma.getFamily(), *a, *b, *acc) : nullptr;
+  if (!row)
+    return mmaRole.emitOpError()
+           << "no " << familyName(mma.getFamily()) << " instruction takes " << mma.getAType()
+           << " x " << mma.getBType() << " -> " << mma.getAccType();
+  if (!target->offers(*row))
+    return mmaRole.emitOpError() << row->ptx << " with " << mma.getAType() << " x "
+                                 << mma.getBType() << " is not offered by target " << tname
+                                 << " (" << target->familiesString() << ")";
+  if (mma.getCtaGroup() == 2 && !target->hasCtaGroup2())
+    return mmaRole.emitOpError() << "cta_group = 2 needs the sm_100a family; target " << tname;
+  std::string why;
+  if (!validShape(*row, mma.getM(), mma.getN(), mma.getCtaGroup(), &why) ||
+      mma.getK() != row->k)
+    return mmaRole.emitOpError() << "shape [" << mma.getM() << ", " << mma.getN() << ", "
+                                 << mma.getK() << "] is not issued: "
+                                 << (why.empty() ? "K must be " + std::to_string(row->k) : why);
+  for (auto [name, scale] : {std::pair<StringRef, ScaleAttr>{"scale_a", mma.getScaleA()},
+                             {"scale_b", mma.getScaleB()}})
+    if (scale && !(scale.isTensor() ? row->scales.tensor : row->scales.block))
+      return mmaRole.emitOpError() << name << " = " << scale << " is not applied by the "
+                                   << familyName(mma.getFamily()) << " lowering of " << row->ptx;
+
+  // The ring carries the instruction's operands, K-major where the instruction needs it.
+  if (ring.getAType() != mma.getAType() || ring.getBType() != mma.getBType())
+    return ring.emitOpError() << "carries " << ring.getAType() << " x " << ring.getBType()
+                              << " but the mma role issues " << mma.getAType() << " x "
+                              << mma.getBType();
+  if (!row->mnMajor && (ring.getALayout() != Layout::Row || ring.getBLayout() != Layout::Col))
+    return ring.emitOpError() << row->ptx << " with " << mma.getAType()
+                              << " takes K-major operands only (a = row, b = col)";
+  if (ring.getSlots() < 1 || ring.getSliceK() < 1 || ring.getSliceK() % mma.getK() != 0)
+    return ring.emitOpError() << "needs at least one slot and slice_k a multiple of the MMA K = "
+                              << mma.getK();
+  bool mbarriers = mma.getFamily() != MmaFamily::MmaSync;
+  if ((ring.getSync() == RingSync::MbarrierFullEmpty) != mbarriers ||
+      (ring.getSwizzle() == SmemSwizzle::Xor16x8) == mbarriers)
+    return ring.emitOpError() << "sync = " << stringifyRingSync(ring.getSync())
+                              << ", swizzle = " << stringifySmemSwizzle(ring.getSwizzle())
+                              << " do not match " << familyName(mma.getFamily())
+                              << " (TMA ring with mbarriers for wgmma and tcgen05, cp.async "
+                                 "groups with the xor16x8 layout for mma.sync)";
+  // Checked: the sizes come from text a user may have written.
+  auto end = [](int64_t offset, int64_t count, int64_t bytes, int64_t &out) {
+    return offset >= 0 && count >= 0 && bytes >= 0 && !llvm::MulOverflow(count, bytes, out) &&
+           !llvm::AddOverflow(out, offset, out);
+  };
+  int64_t ringEnd = 0, barriersEnd = 0, epilogueEnd = 0;
+  int64_t slots = ring.getSlots();
+  if (!end(ring.getOffset(), slots, ring.getSlotBytes(), ringEnd) || ringEnd > smem ||
+      ring.getSlotBytes() < 1 ||
+      !end(ring.getBarrierOffset(), mbarriers ? 2 * slots : 0, 8, barriersEnd) ||
+      barriersEnd > smem || !end(epilogue.getOffset(), 1, epilogue.getSmemBytes(), epilogueEnd) ||
+      epilogueEnd > smem)
+    return emitOpError() << "the ring, its barriers and the epilogue buffers must lie within "
+                            "smem = "
+                         << smem << " bytes";
+
+  // Accumulators and the loops.
+  if ((accs.getStorage() == Storage::Tmem) != (mma.getFamily() == MmaFamily::Tcgen05))
+    return accs.emitOpError() << "accumulators in " << stringifyStorage(accs.getStorage())
+                              << " do not match " << familyName(mma.getFamily())
+                              << " (tmem for tcgen05, registers otherwise)";
+  if (accs.getType() != mma.getAccType() || accs.getCount() < 1 || accs.getCount() > 2)
+    return accs.emitOpError() << "must be 1 or 2 buffers of the MMA's accumulator type "
+                              << mma.getAccType();
+  ArrayRef<int64_t> tile = schedule.getTile();
+  if (tile.size() != 2 || tile[0] < 1 || tile[1] < 1 || schedule.getSliceK() != ring.getSliceK() ||
+      schedule.getSwizzle() < 1 || schedule.getSwizzle() > (int64_t(1) << 30))
+    return schedule.emitOpError() << "needs a positive tile [M, N], the ring's slice_k and a "
+                                     "swizzle from 1 to 2^30";
+  if (tile[0] % mma.getM() != 0 && mma.getFamily() != MmaFamily::Tcgen05)
+    return schedule.emitOpError() << "tile M = " << tile[0] << " is not a multiple of the MMA M = "
+                                  << mma.getM();
+  if (mma.getFamily() == MmaFamily::Tcgen05 && (mma.getM() != tile[0] || mma.getN() != tile[1]))
+    return schedule.emitOpError() << "the tcgen05 lowering issues one instruction per tile: "
+                                     "the MMA shape must be the tile";
   return success();
 }
 

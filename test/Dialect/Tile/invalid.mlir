@@ -1,7 +1,7 @@
 // Every parser and verifier diagnostic of tile.gemm and tile.pipeline fires, once, on its own case.
 // RUN: %tilegen-opt %s -split-input-file -verify-diagnostics
 
-// expected-error @+1 {{unknown field 'tiles'; expected a, b, c, accumulator, tile, stages, accumulators, schedule, copy, warps, mma, cluster, multicast, cta_group, grid, raster, swizzle, alpha, beta, target}}
+// expected-error @+1 {{unknown field 'tiles'; expected a, b, c, accumulator, scale_a, scale_b, tile, stages, accumulators, schedule, copy, warps, mma, cluster, multicast, cta_group, grid, raster, swizzle, alpha, beta, target}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tiles = [128, 128, 32] }
 
 // -----
@@ -26,39 +26,10 @@ tile.gemm @g { a = bf16 diagonal, b = bf16 col, c = bf16 row, tile = [128, 128, 
 
 // -----
 
-// The verifier's own layout check (the custom parser already rejects this; generic form reaches it).
-// expected-error @+1 {{'tile.gemm' op field 'a' has layout 'diag'; expected row or col}}
-"tile.gemm"() <{a_layout = "diag", a_type = bf16, acc_type = f32, accumulators = 1 : i64, alpha = 1.000000e+00 : f64, b_layout = "col", b_type = bf16, beta = 0.000000e+00 : f64, c_layout = "row", c_type = bf16, cluster = array<i64: 1, 1, 1>, copy = "auto", cta_group = 1 : i64, grid = "tiles", mma = array<i64>, multicast = "none", raster = "row", schedule = "multistage", stages = 4 : i64, swizzle = 8 : i64, sym_name = "g", tile = array<i64: 128, 128, 32>, warps = array<i64>}> : () -> ()
-
-// -----
-
-// The verifier's own 'schedule' check (generic form).
-// expected-error @+1 {{'tile.gemm' op field 'schedule' is 'pingpong'; expected one of auto, multistage, warp_specialized}}
-"tile.gemm"() <{a_layout = "row", a_type = bf16, acc_type = f32, accumulators = 1 : i64, alpha = 1.000000e+00 : f64, b_layout = "col", b_type = bf16, beta = 0.000000e+00 : f64, c_layout = "row", c_type = bf16, cluster = array<i64: 1, 1, 1>, copy = "auto", cta_group = 1 : i64, grid = "tiles", mma = array<i64>, multicast = "none", raster = "row", schedule = "pingpong", stages = 4 : i64, swizzle = 8 : i64, sym_name = "g", tile = array<i64: 128, 128, 32>, warps = array<i64>}> : () -> ()
-
-// -----
-
-// The verifier's own 'copy' check (generic form).
-// expected-error @+1 {{'tile.gemm' op field 'copy' is 'ldg'; expected one of auto, cp_async, tma}}
-"tile.gemm"() <{a_layout = "row", a_type = bf16, acc_type = f32, accumulators = 1 : i64, alpha = 1.000000e+00 : f64, b_layout = "col", b_type = bf16, beta = 0.000000e+00 : f64, c_layout = "row", c_type = bf16, cluster = array<i64: 1, 1, 1>, copy = "ldg", cta_group = 1 : i64, grid = "tiles", mma = array<i64>, multicast = "none", raster = "row", schedule = "multistage", stages = 4 : i64, swizzle = 8 : i64, sym_name = "g", tile = array<i64: 128, 128, 32>, warps = array<i64>}> : () -> ()
-
-// -----
-
-// The verifier's own 'multicast' check (generic form).
-// expected-error @+1 {{'tile.gemm' op field 'multicast' is 'c'; expected one of none, a, b, ab}}
-"tile.gemm"() <{a_layout = "row", a_type = bf16, acc_type = f32, accumulators = 1 : i64, alpha = 1.000000e+00 : f64, b_layout = "col", b_type = bf16, beta = 0.000000e+00 : f64, c_layout = "row", c_type = bf16, cluster = array<i64: 1, 1, 1>, copy = "auto", cta_group = 1 : i64, grid = "tiles", mma = array<i64>, multicast = "c", raster = "row", schedule = "multistage", stages = 4 : i64, swizzle = 8 : i64, sym_name = "g", tile = array<i64: 128, 128, 32>, warps = array<i64>}> : () -> ()
-
-// -----
-
-// The verifier's own 'grid' check (generic form).
-// expected-error @+1 {{'tile.gemm' op field 'grid' is 'bogus'; expected one of tiles, persistent, stream_k}}
-"tile.gemm"() <{a_layout = "row", a_type = bf16, acc_type = f32, accumulators = 1 : i64, alpha = 1.000000e+00 : f64, b_layout = "col", b_type = bf16, beta = 0.000000e+00 : f64, c_layout = "row", c_type = bf16, cluster = array<i64: 1, 1, 1>, copy = "auto", cta_group = 1 : i64, grid = "bogus", mma = array<i64>, multicast = "none", raster = "row", schedule = "multistage", stages = 4 : i64, swizzle = 8 : i64, sym_name = "g", tile = array<i64: 128, 128, 32>, warps = array<i64>}> : () -> ()
-
-// -----
-
-// The verifier's own 'raster' check (generic form).
-// expected-error @+1 {{'tile.gemm' op field 'raster' is 'hilbert'; expected one of row, col}}
-"tile.gemm"() <{a_layout = "row", a_type = bf16, acc_type = f32, accumulators = 1 : i64, alpha = 1.000000e+00 : f64, b_layout = "col", b_type = bf16, beta = 0.000000e+00 : f64, c_layout = "row", c_type = bf16, cluster = array<i64: 1, 1, 1>, copy = "auto", cta_group = 1 : i64, grid = "tiles", mma = array<i64>, multicast = "none", raster = "hilbert", schedule = "multistage", stages = 4 : i64, swizzle = 8 : i64, sym_name = "g", tile = array<i64: 128, 128, 32>, warps = array<i64>}> : () -> ()
+// The enum fields are typed: the generic form cannot carry a string where an enum belongs.
+// expected-error @+2 {{expected ::tilegen::tile::Layout to be one of: row, col}}
+// expected-error @+1 {{failed to parse Tile_LayoutAttr parameter 'value'}}
+"tile.gemm"() <{a_layout = #tile.layout diag, a_type = bf16, acc_type = f32, accumulators = 1 : i64, alpha = 1.000000e+00 : f64, b_layout = #tile.layout col, b_type = bf16, beta = 0.000000e+00 : f64, c_layout = #tile.layout row, c_type = bf16, cluster = array<i64: 1, 1, 1>, copy = #tile.copy auto, cta_group = 1 : i64, grid = #tile.grid tiles, mma = array<i64>, multicast = #tile.multicast none, raster = #tile.raster row, schedule = #tile.schedule multistage, stages = 4 : i64, swizzle = 8 : i64, sym_name = "g", tile = array<i64: 128, 128, 32>, warps = array<i64>}> : () -> ()
 
 // -----
 
@@ -97,12 +68,12 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], 
 
 // -----
 
-// expected-error @+1 {{'tile.gemm' op field 'a' has element type 'i8'; expected bf16, f16 or f32}}
+// expected-error @+1 {{'tile.gemm' op field 'a' has element type 'i8'; expected bf16, f16, f8E4M3FN or f8E5M2}}
 tile.gemm @g { a = i8 row, b = i8 col, c = bf16 row, tile = [128, 128, 32] }
 
 // -----
 
-// expected-error @+1 {{'tile.gemm' op fields 'a' and 'b' must have one element type, got 'bf16' and 'f16'}}
+// expected-error @+1 {{'tile.gemm' op fields 'a' and 'b' must have one element type (or two FP8 formats), got 'bf16' and 'f16'}}
 tile.gemm @g { a = bf16 row, b = f16 col, c = bf16 row, tile = [128, 128, 32] }
 
 // -----
@@ -169,42 +140,63 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [256, 128, 64], 
 
 // expected-error @+1 {{'tile.pipeline' op needs exactly one tile.ring, tile.accumulators, tile.schedule and tile.epilogue}}
 tile.pipeline @p target "sm_90" block [256, 1, 1] cluster [1, 1, 1] smem 0 attributes {description = ""} {
-  tile.accumulators 1 x [128, 128] f32 in "registers"
-  tile.role "producer" warps [0, 8] issues "cp.async.cg.16B" layout [] regs 0
-  tile.role "mma" warps [0, 8] issues "mma.sync.m16n8k16+ldmatrix" layout [2, 4] regs 0
-  tile.role "epilogue" warps [0, 8] issues "st.global" layout [2, 4] regs 0
-  tile.schedule tiles [128, 128] slice_k 32 grid "tiles" raster "row" swizzle 8
-  tile.epilogue alpha 1.0 beta 0.0 out bf16 "row" via "direct" offset 0 bytes 0
+  tile.accumulators 1 x [128, 128] f32 in registers
+  tile.role producer warps [0, 8] layout [] regs 0
+  tile.role mma warps [0, 8] issues <mma_sync [16, 8, 16] bf16 x bf16 -> f32> layout [2, 4] regs 0
+  tile.role epilogue warps [0, 8] layout [2, 4] regs 0
+  tile.schedule tiles [128, 128] slice_k 32 grid tiles raster row swizzle 8
+  tile.epilogue alpha 1.0 beta 0.0 out bf16 row via direct offset 0 bytes 0
 }
 
 // -----
 
 // expected-error @+1 {{'tile.pipeline' op has no 'producer' role}}
 tile.pipeline @p target "sm_90" block [256, 1, 1] cluster [1, 1, 1] smem 65536 attributes {description = ""} {
-  tile.ring slots 4 slice_k 32 a [128, 32] bf16 "row" b [128, 32] bf16 "col" sync "cp.async.groups" swizzle "xor16x8" offset 0 slot_bytes 16384 b_offset 8192 barriers 65536
-  tile.accumulators 1 x [128, 128] f32 in "registers"
-  tile.role "mma" warps [0, 8] issues "mma.sync.m16n8k16+ldmatrix" layout [2, 4] regs 0
-  tile.role "epilogue" warps [0, 8] issues "st.global" layout [2, 4] regs 0
-  tile.schedule tiles [128, 128] slice_k 32 grid "tiles" raster "row" swizzle 8
-  tile.epilogue alpha 1.0 beta 0.0 out bf16 "row" via "direct" offset 65536 bytes 0
+  tile.ring slots 4 slice_k 32 a [128, 32] bf16 row b [128, 32] bf16 col sync cp_async_groups swizzle xor16x8 offset 0 slot_bytes 16384 b_offset 8192 barriers 65536
+  tile.accumulators 1 x [128, 128] f32 in registers
+  tile.role mma warps [0, 8] issues <mma_sync [16, 8, 16] bf16 x bf16 -> f32> layout [2, 4] regs 0
+  tile.role epilogue warps [0, 8] layout [2, 4] regs 0
+  tile.schedule tiles [128, 128] slice_k 32 grid tiles raster row swizzle 8
+  tile.epilogue alpha 1.0 beta 0.0 out bf16 row via direct offset 65536 bytes 0
 }
 
 // -----
 
 // expected-error @+1 {{'tile.pipeline' op block and cluster must have three dimensions}}
 tile.pipeline @p target "sm_90" block [256, 1] cluster [1, 1, 1] smem 65536 attributes {description = ""} {
-  tile.ring slots 4 slice_k 32 a [128, 32] bf16 "row" b [128, 32] bf16 "col" sync "cp.async.groups" swizzle "xor16x8" offset 0 slot_bytes 16384 b_offset 8192 barriers 65536
-  tile.accumulators 1 x [128, 128] f32 in "registers"
-  tile.role "producer" warps [0, 8] issues "cp.async.cg.16B" layout [] regs 0
-  tile.role "mma" warps [0, 8] issues "mma.sync.m16n8k16+ldmatrix" layout [2, 4] regs 0
-  tile.role "epilogue" warps [0, 8] issues "st.global" layout [2, 4] regs 0
-  tile.schedule tiles [128, 128] slice_k 32 grid "tiles" raster "row" swizzle 8
-  tile.epilogue alpha 1.0 beta 0.0 out bf16 "row" via "direct" offset 65536 bytes 0
+  tile.ring slots 4 slice_k 32 a [128, 32] bf16 row b [128, 32] bf16 col sync cp_async_groups swizzle xor16x8 offset 0 slot_bytes 16384 b_offset 8192 barriers 65536
+  tile.accumulators 1 x [128, 128] f32 in registers
+  tile.role producer warps [0, 8] layout [] regs 0
+  tile.role mma warps [0, 8] issues <mma_sync [16, 8, 16] bf16 x bf16 -> f32> layout [2, 4] regs 0
+  tile.role epilogue warps [0, 8] layout [2, 4] regs 0
+  tile.schedule tiles [128, 128] slice_k 32 grid tiles raster row swizzle 8
+  tile.epilogue alpha 1.0 beta 0.0 out bf16 row via direct offset 65536 bytes 0
 }
 
 // -----
 
 // expected-error @+2 {{'tile.ring' op expects parent op 'tile.pipeline'}}
 module {
-  tile.ring slots 4 slice_k 32 a [128, 32] bf16 "row" b [128, 32] bf16 "col" sync "cp.async.groups" swizzle "xor16x8" offset 0 slot_bytes 16384 b_offset 8192 barriers 65536
+  tile.ring slots 4 slice_k 32 a [128, 32] bf16 row b [128, 32] bf16 col sync cp_async_groups swizzle xor16x8 offset 0 slot_bytes 16384 b_offset 8192 barriers 65536
 }
+
+// -----
+
+// expected-error @+1 {{'tile.gemm' op field 'scale_a' is given for an operand of type 'bf16': scales apply to FP8 operands (f8E4M3FN, f8E5M2) only}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, scale_a = f32 tensor, tile = [128, 128, 32] }
+
+// -----
+
+// expected-error @+1 {{field 'scale_b': scale type 'bf16' is not supported yet: FP8 operands take f32 scales}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_b = bf16 tensor, tile = [128, 128, 128] }
+
+// -----
+
+// expected-error @+1 {{field 'scale_a': a block scale needs two positive sizes [outer, k]}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [1, 0], tile = [128, 128, 128] }
+
+// -----
+
+// expected-error @+1 {{a scale is 'TYPE tensor' or 'TYPE [outer, k]'}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 blocks, tile = [128, 128, 128] }
+

@@ -47,30 +47,30 @@ tile.gemm @all_fields {
 
 // The pipeline level, as --emit=pipeline prints it for sm_90a (warp-specialised, wgmma).
 // CHECK-LABEL: tile.pipeline @pipeline_sm90a target "sm_90a" block [384, 1, 1] cluster [2, 1, 1] smem 229504 attributes {description = "tile.gemm @ws"} {
-// CHECK-NEXT:    tile.ring slots 4 slice_k 64 a [128, 64] bf16 "row" b [256, 64] bf16 "col" sync "mbarrier.full_empty" swizzle "128B" offset 0 slot_bytes 49152 b_offset 16384 barriers 196608
-// CHECK-NEXT:    tile.accumulators 1 x [128, 256] f32 in "registers"
-// CHECK-NEXT:    tile.role "producer" warps [0, 4] issues "cp.async.bulk.tensor.2d" layout [] regs 40
-// CHECK-NEXT:    tile.role "mma" warps [4, 8] issues "wgmma.m64n256k16" layout [2, 1] regs 232
-// CHECK-NEXT:    tile.role "epilogue" warps [4, 8] issues "stmatrix+cp.async.bulk.tensor.store" layout [2, 1] regs 232
-// CHECK-NEXT:    tile.schedule tiles [128, 256] slice_k 64 grid "tiles" raster "row" swizzle 8
-// CHECK-NEXT:    tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 "row" via "smem_tma" offset 196736 bytes 32768
+// CHECK-NEXT:    tile.ring slots 4 slice_k 64 a [128, 64] bf16 row b [256, 64] bf16 col sync mbarrier_full_empty swizzle b128 offset 0 slot_bytes 49152 b_offset 16384 barriers 196608
+// CHECK-NEXT:    tile.accumulators 1 x [128, 256] f32 in registers
+// CHECK-NEXT:    tile.role producer warps [0, 4] layout [] regs 40
+// CHECK-NEXT:    tile.role mma warps [4, 8] issues <wgmma [64, 256, 16] bf16 x bf16 -> f32> layout [2, 1] regs 232
+// CHECK-NEXT:    tile.role epilogue warps [4, 8] layout [2, 1] regs 232
+// CHECK-NEXT:    tile.schedule tiles [128, 256] slice_k 64 grid tiles raster row swizzle 8
+// CHECK-NEXT:    tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 row via smem_tma offset 196736 bytes 32768
 // CHECK-NEXT:  }
 tile.pipeline @pipeline_sm90a target "sm_90a" block [384, 1, 1] cluster [2, 1, 1] smem 229504 attributes {description = "tile.gemm @ws"} {
-  tile.ring slots 4 slice_k 64 a [128, 64] bf16 "row" b [256, 64] bf16 "col" sync "mbarrier.full_empty" swizzle "128B" offset 0 slot_bytes 49152 b_offset 16384 barriers 196608
-  tile.accumulators 1 x [128, 256] f32 in "registers"
-  tile.role "producer" warps [0, 4] issues "cp.async.bulk.tensor.2d" layout [] regs 40
-  tile.role "mma" warps [4, 8] issues "wgmma.m64n256k16" layout [2, 1] regs 232
-  tile.role "epilogue" warps [4, 8] issues "stmatrix+cp.async.bulk.tensor.store" layout [2, 1] regs 232
-  tile.schedule tiles [128, 256] slice_k 64 grid "tiles" raster "row" swizzle 8
-  tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 "row" via "smem_tma" offset 196736 bytes 32768
+  tile.ring slots 4 slice_k 64 a [128, 64] bf16 row b [256, 64] bf16 col sync mbarrier_full_empty swizzle b128 offset 0 slot_bytes 49152 b_offset 16384 barriers 196608
+  tile.accumulators 1 x [128, 256] f32 in registers
+  tile.role producer warps [0, 4] layout [] regs 40
+  tile.role mma warps [4, 8] issues <wgmma [64, 256, 16] bf16 x bf16 -> f32> layout [2, 1] regs 232
+  tile.role epilogue warps [4, 8] layout [2, 1] regs 232
+  tile.schedule tiles [128, 256] slice_k 64 grid tiles raster row swizzle 8
+  tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 row via smem_tma offset 196736 bytes 32768
 }
 
 // EMITTED-LABEL: tile.pipeline @gemm_bf16_multistage target "sm_90" block [256, 1, 1] cluster [1, 1, 1] smem 65536 attributes {description = "tile.gemm @gemm_bf16_multistage {
-// EMITTED-NEXT:    tile.ring slots 4 slice_k 32 a [128, 32] bf16 "row" b [128, 32] bf16 "col" sync "cp.async.groups" swizzle "xor16x8" offset 0 slot_bytes 16384 b_offset 8192 barriers 65536
-// EMITTED-NEXT:    tile.accumulators 1 x [128, 128] f32 in "registers"
-// EMITTED-NEXT:    tile.role "producer" warps [0, 8] issues "cp.async.cg.16B" layout [] regs 0
-// EMITTED-NEXT:    tile.role "mma" warps [0, 8] issues "mma.sync.m16n8k16+ldmatrix" layout [2, 4] regs 0
-// EMITTED-NEXT:    tile.role "epilogue" warps [0, 8] issues "st.global" layout [2, 4] regs 0
-// EMITTED-NEXT:    tile.schedule tiles [128, 128] slice_k 32 grid "tiles" raster "row" swizzle 8
-// EMITTED-NEXT:    tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 "row" via "direct" offset 65536 bytes 0
+// EMITTED-NEXT:    tile.ring slots 4 slice_k 32 a [128, 32] bf16 row b [128, 32] bf16 col sync cp_async_groups swizzle xor16x8 offset 0 slot_bytes 16384 b_offset 8192 barriers 65536
+// EMITTED-NEXT:    tile.accumulators 1 x [128, 128] f32 in registers
+// EMITTED-NEXT:    tile.role producer warps [0, 8] layout [] regs 0
+// EMITTED-NEXT:    tile.role mma warps [0, 8] issues <mma_sync [16, 8, 16] bf16 x bf16 -> f32> layout [2, 4] regs 0
+// EMITTED-NEXT:    tile.role epilogue warps [0, 8] layout [2, 4] regs 0
+// EMITTED-NEXT:    tile.schedule tiles [128, 128] slice_k 32 grid tiles raster row swizzle 8
+// EMITTED-NEXT:    tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 row via direct offset 65536 bytes 0
 // EMITTED-NEXT:  }

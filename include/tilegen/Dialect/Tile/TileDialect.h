@@ -11,6 +11,10 @@
 #include "mlir/IR/SymbolTable.h"
 
 #include "tilegen/Dialect/Tile/TileDialect.h.inc"
+#include "tilegen/Dialect/Tile/TileEnums.h"
+
+#define GET_ATTRDEF_CLASSES
+#include "tilegen/Dialect/Tile/TileAttrs.h.inc"
 
 #define GET_OP_CLASSES
 #include "tilegen/Dialect/Tile/TileOps.h.inc"

@@ -1,0 +1,95 @@
+//===- MmaTable.h - the tensor-core instruction table -----------*- C++ -*-===//
+//
+// One row per MMA instruction family x A type x B type x accumulator type: what tilegen can
+// emit, with the NVVM enums to emit it by, its shape, its operand widths in bits, which operand
+// majors it takes, how scales apply, its name in manifests and its rate relative to BF16. The
+// target table (NVTarget.h) lists which rows each target offers; legality, the plan verifier,
+// the emitters and the pipeline model all read this table. docs/types.md says how to add a
+// type. Sources per row in lib/Target/MmaTable.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEGEN_TARGET_MMATABLE_H
+#define TILEGEN_TARGET_MMATABLE_H
+
+#include "tilegen/Dialect/Tile/TileEnums.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Types.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+
+namespace tilegen {
+
+using tile::MmaFamily;
+
+/// "mma.sync", "wgmma" or "tcgen05", as diagnostics name a family.
+llvm::StringRef familyName(MmaFamily family);
+
+/// The element types tilegen knows, as operands, accumulators or outputs.
+enum class Elem : uint8_t { BF16, F16, F32, E4M3, E5M2 };
+
+struct ElemInfo {
+  Elem elem;
+  const char *manifest; ///< name in the manifest ("bf16", "e4m3")
+  unsigned bits;        ///< width of one element in bits
+  bool fp8;             ///< an 8-bit float format (needs scales to be useful)
+};
+
+const ElemInfo &elemInfo(Elem e);
+/// The element of an MLIR type (f8E4M3FN -> E4M3); std::nullopt for types tilegen has no row
+/// for.
+std::optional<Elem> elemOf(mlir::Type type);
+/// The manifest name of an MLIR type ("bf16", "e4m3"); "" if tilegen has no row for it.
+llvm::StringRef manifestName(mlir::Type type);
+/// Bits of one element of `type` (for the manifest and size arithmetic; 0 if not a known
+/// element).
+unsigned elemBits(mlir::Type type);
+
+/// Groups of table rows a target offers (a target row's `instructions` is a mask of these).
+enum InstrSet : unsigned {
+  MmaSyncF16 = 1u << 0,   ///< mma.sync m16n8k16 bf16/f16 (sm_80+)
+  MmaSyncF8 = 1u << 1,    ///< mma.sync m16n8k32 e4m3/e5m2 (sm_89+)
+  WgmmaF16 = 1u << 2,     ///< wgmma m64nNk16 bf16/f16 (sm_90a)
+  WgmmaF8 = 1u << 3,      ///< wgmma m64nNk32 e4m3/e5m2 (sm_90a)
+  Tcgen05F16 = 1u << 4,   ///< tcgen05.mma kind::f16 (sm_100a family)
+  Tcgen05F8F6F4 = 1u << 5 ///< tcgen05.mma kind::f8f6f4 with e4m3/e5m2 (sm_100a family)
+};
+
+/// How the kernel applies operand scales for a row.
+struct ScaleSupport {
+  bool tensor = false; ///< one f32 per operand, folded into alpha in the epilogue
+  bool block = false;  ///< f32 per [outer, k] block, applied in registers per K block
+};
+
+struct MmaInstr {
+  MmaFamily family;
+  InstrSet set;          ///< the group a target must offer
+  Elem a, b, acc;
+  /// Instruction shape. mma.sync: m16 n8 k; wgmma: m64, N from 8 to 256 in steps of 8;
+  /// tcgen05: M and N from the cta_group rules (validShape), `m`/`n` 0 here.
+  unsigned m, n, k;
+  bool mnMajor;          ///< operands may be MN-major in shared memory (else K-major only)
+  mlir::NVVM::MMATypes mmaSyncA, mmaSyncB;      ///< mma.sync multiplicand types
+  mlir::NVVM::WGMMATypes wgmmaA, wgmmaB;        ///< wgmma multiplicand types
+  mlir::NVVM::Tcgen05MMAKind tcgen05Kind;       ///< tcgen05 kind
+  ScaleSupport scales;
+  double rate;           ///< dense rate relative to the family's BF16 instruction
+  unsigned minPtx;       ///< first PTX ISA version (times 10) with the instruction
+  const char *ptx;       ///< the instruction as PTX spells it, for diagnostics and docs
+};
+
+/// Every row, in table order.
+llvm::ArrayRef<MmaInstr> mmaTable();
+
+/// The row for (family, a, b, acc), whatever the target; nullptr if there is none.
+const MmaInstr *findMma(MmaFamily family, Elem a, Elem b, Elem acc);
+
+/// Whether `m` x `n` is a shape the row's family issues (cta_group for tcgen05); `why` gets
+/// the rule when it is not.
+bool validShape(const MmaInstr &row, int64_t m, int64_t n, int64_t ctaGroup, std::string *why);
+
+} // namespace tilegen
+
+#endif // TILEGEN_TARGET_MMATABLE_H
