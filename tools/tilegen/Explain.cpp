@@ -232,11 +232,15 @@ static void printCosts(llvm::raw_ostream &os, const Explained &ex) {
   const CostBreakdown &b = ex.breakdown;
   const NVTargetInfo &info = p.target.info();
   os << llvm::formatv("costs per K-slice, in cycles of one SM, from the target table's {0} "
-                      "row:\n  {1} flop/cycle per SM{2}, {3} B/cycle per SM of DRAM bandwidth, "
+                      "row:\n  {1} flop/cycle per SM{2}{5}, {3} B/cycle per SM of DRAM bandwidth, "
                       "{4} GHz\n",
                       p.target.name(), num(info.tensorFlopsPerCyclePerSM),
                       b.mmaSyncHalved ? " (halved for mma.sync)" : "",
-                      num(b.bytesPerCycle), info.clockGHz);
+                      num(b.bytesPerCycle), info.clockGHz,
+                      b.rate != 1.0 ? llvm::formatv(" x {0} for {1}", num(b.rate),
+                                                    ex.op.getAType())
+                                          .str()
+                                    : std::string());
   os << llvm::formatv("  mma       {0} flop / {1} flop/cycle = {2}{3}\n", num(b.flopsPerSlice),
                       num(b.flopsPerCycle), num(ex.costs.mma), mark("mma"));
   os << llvm::formatv("  load      {0} latency + {1} B / {2} B/cycle = {3}{4}\n",

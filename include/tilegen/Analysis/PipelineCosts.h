@@ -31,6 +31,7 @@ struct CostBreakdown {
   double flopsPerSlice = 0;   ///< 2 (M / cta_group) N K
   double flopsPerCycle = 0;   ///< per SM, after the mma.sync halving
   bool mmaSyncHalved = false; ///< mma.sync on a target whose table rate is wgmma's
+  double rate = 1.0;          ///< the instruction's rate relative to BF16 (MmaTable.h)
   double sliceBytes = 0;      ///< A + B bytes of one K-slice, this CTA
   double bytesPerCycle = 0;   ///< this SM's share of DRAM bandwidth
   double loadLatency = 0;     ///< cycles
