@@ -58,6 +58,13 @@ private:
   /// wgmma descriptor of the 8-row-group-aligned sub-tile at `ptr`.
   Value descriptor(Value ptr);
   Value zeroAccumulator();
+  using SliceFn =
+      llvm::function_ref<SmallVector<Value>(SmallVector<Value>, Value, bool, bool)>;
+  /// Block scales: the K-slices of one tile, issued K block by K block into a second set of
+  /// accumulators and promoted into the first; returns the accumulators and the next g.
+  SmallVector<Value> blockScaledSlices(SliceFn slice, llvm::function_ref<void(Value)> release,
+                                       Value g0, Value ke, Value m0, Value n0, Value rowOff,
+                                       Value warp, Value lane);
   void storeThroughShared(ArrayRef<Value> values, Value c, Value warp, Value lane, Value leader,
                           Value m0, Value n0, Value rowOff);
 
@@ -65,6 +72,7 @@ private:
   ModuleOp module;
   KernelBuilder b;
   Value tmapA, tmapB, tmapD, ptrC, ptrD, M, N, K, alpha, beta, tid, ring, epilogue;
+  Value scaleA, scaleB; ///< block scales: f32 device pointers (docs/manifest.md)
   Barriers full, empty, turn; ///< turn: ping-pong's MMA order between the two consumers
   Value fixup; ///< stream-K: completes when a partial tile has arrived in shared memory
   int64_t bm = 0, bn = 0, bk = 0, stages = 0, slotBytes = 0, bOffset = 0, elemBytes = 2;
@@ -342,7 +350,9 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
   // movs that land between two wgmmas (LLVM places the constants at their use) make ptxas
   // insert warpgroup.arrive there and serialise every wgmma of the kernel (C7520).
   Value kb = unit.kb, ke = unit.ke;
-  auto slice = [&](SmallVector<Value> acc, Value g, bool firstSlice) {
+  // `zeroAcc`: the batch starts the accumulators (scale-d = 0 on its first instruction);
+  // `releasePrevious`: slice g - 1's slot is still held and goes back once its batch retired.
+  auto slice = [&](SmallVector<Value> acc, Value g, bool zeroAcc, bool releasePrevious) {
     auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
     waitBarrier(b, full.at(b, slot), fullParity);
     NVVM::WgmmaFenceAlignedOp::create(b);
@@ -354,7 +364,7 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
     for (int64_t kk = 0; kk < bk / instrK; ++kk) {
       // One instruction's K is 32 bytes along the swizzled row (K = 16 of bf16, 32 of FP8).
       Value descB = descriptor(b.gep(bBase, b.c32(kk * 32)));
-      auto scaleD = firstSlice && kk == 0 ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one;
+      auto scaleD = zeroAcc && kk == 0 ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one;
       for (int64_t i = 0; i < mBlocks; ++i) {
         Value descA = descriptor(b.gep(aBase, b.c32(i * 64 * bk * elemBytes + kk * 32)));
         acc[i] = NVVM::WgmmaMmaAsyncOp::create(
@@ -371,7 +381,7 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
     } else {
       // Keep this batch in flight; the previous one has retired, so its slot can go back.
       NVVM::WgmmaWaitGroupSyncOp::create(b, 1);
-      if (!firstSlice)
+      if (releasePrevious)
         release(b.sub(g, b.c32(1)));
     }
     acc.push_back(b.add(g, 1));
@@ -384,17 +394,24 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
   {
     OpBuilder::InsertionGuard g2(b);
     b.setInsertionPointToStart(&anySlice.getThenRegion().front());
-    SmallVector<Value> undef(mBlocks, LLVM::UndefOp::create(b, accStruct));
-    SmallVector<Value> init = slice(undef, g0Tile, /*firstSlice=*/true);
-    auto kLoop = scf::ForOp::create(b, b.add(kb, 1), ke, b.c32(1), init);
-    {
-      OpBuilder::InsertionGuard g3(b);
-      b.setInsertionPointToStart(kLoop.getBody());
-      ValueRange args = kLoop.getRegionIterArgs();
-      scf::YieldOp::create(b, slice(SmallVector<Value>(args.begin(), args.begin() + mBlocks),
-                                    args[mBlocks], /*firstSlice=*/false));
+    if (v.blockScales()) {
+      scf::YieldOp::create(b, blockScaledSlices(slice, release, g0Tile, ke, m0, n0, rowOff,
+                                                warp, lane));
+    } else {
+      SmallVector<Value> undef(mBlocks, LLVM::UndefOp::create(b, accStruct));
+      SmallVector<Value> init =
+          slice(undef, g0Tile, /*zeroAcc=*/true, /*releasePrevious=*/false);
+      auto kLoop = scf::ForOp::create(b, b.add(kb, 1), ke, b.c32(1), init);
+      {
+        OpBuilder::InsertionGuard g3(b);
+        b.setInsertionPointToStart(kLoop.getBody());
+        ValueRange args = kLoop.getRegionIterArgs();
+        scf::YieldOp::create(b, slice(SmallVector<Value>(args.begin(), args.begin() + mBlocks),
+                                      args[mBlocks], /*zeroAcc=*/false,
+                                      /*releasePrevious=*/true));
+      }
+      scf::YieldOp::create(b, kLoop.getResults());
     }
-    scf::YieldOp::create(b, kLoop.getResults());
     // No K-slices (K = 0, or a stream-K CTA without any): D = alpha * 0 + beta * C.
     b.setInsertionPointToStart(&anySlice.getElseRegion().front());
     SmallVector<Value> zeros(mBlocks, zeroAccumulator());
@@ -408,9 +425,11 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
     NVVM::MBarrierArriveOp::create(b, Type(), turn.at(b, b.sub(b.c32(1), c)), Value());
   }
-  NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
   Value gEnd = anySlice.getResults()[mBlocks];
-  if (stages > 1) {
+  // Block scales: every K block already ended with wait_group 0 and released its last slot.
+  if (!v.blockScales())
+    NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+  if (stages > 1 && !v.blockScales()) {
     // The last slice's slot (the one-slot ring released it in the loop).
     auto any = scf::IfOp::create(b, b.ult(kb, ke), false);
     OpBuilder::InsertionGuard g3(b);
@@ -464,6 +483,122 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
   auto drain = scf::IfOp::create(b, isReleaser, false);
   b.setInsertionPointToStart(&drain.getThenRegion().front());
   NVVM::CpAsyncBulkWaitGroupOp::create(b, 0, nullptr);
+}
+
+// Block scales (DeepSeek-style FP8): D = alpha sum_kb sa(m, kb) sb(n, kb) (A x B)[K block kb]
+// + beta C, so the scales cannot fold into alpha. Each K block's wgmmas go into a second set of
+// f32 accumulators, `part` (scale-d = 0 on the block's first instruction), which is then
+// promoted: acc += part x sa(row) x sb(col), one FMA per value with the products precomputed
+// (the first block's promotion initialises acc, so nothing is zeroed between wgmmas).
+// Promotion needs the values, so a K block ends with wgmma.wait_group 0: this gives up the
+// one-batch-in-flight overlap at each block boundary (ping-pong, or the other consumer
+// warpgroup, keeps the tensor core busy meanwhile), and the block's last slot is released
+// there, after its wgmmas have retired. The block's scales are loaded before its wgmmas are
+// issued, so the loads are in flight meanwhile.
+//
+// Fragment layout (as the epilogue reads it): value e of m64 block i is fragment n = e / 4 (an
+// n8 column block), row 16 warp + lane / 4 (+ 8 for e % 4 >= 2), column 8 n + 2 (lane % 4)
+// (+ 1 for odd e).
+SmallVector<Value> WgmmaEmitter::blockScaledSlices(SliceFn slice,
+                                                   llvm::function_ref<void(Value)> release,
+                                                   Value g0, Value ke, Value m0, Value n0,
+                                                   Value rowOff, Value warp, Value lane) {
+  tile::ScaleAttr sa = v.instr.getScaleA(), sb = v.instr.getScaleB();
+  // The plan guarantees: the K block is a whole number of K-slices, B's blocks are a multiple
+  // of the tile's N or a multiple-of-8 divisor of it, and no stream-K (a tile's slices start at
+  // 0, so slice k is in K block k / perBlock).
+  int64_t perBlock = sa.blockK() / bk, aOuter = sa.blockOuter(), bOuter = sb.blockOuter();
+  int64_t bScales = bOuter % bn == 0 ? 1 : bn / bOuter; // B column blocks of one tile
+  // Scale (ob, kb) of an operand is at kb * ceil(extent / outer) + ob (docs/manifest.md).
+  Value aBlocks = b.ceilDiv(M, aOuter), bBlocks = b.ceilDiv(N, bOuter);
+  // This thread's rows, clamped to M - 1 (a row past M reads the last row's scale; its
+  // results are clipped by the stores), and the tile's column blocks, clamped to the last.
+  Value rowBase = b.add(b.add(b.add(m0, rowOff), b.mul(warp, 16)), b.divu(lane, 4));
+  Value lastRow = b.sub(M, b.c32(1)), lastColBlock = b.sub(bBlocks, b.c32(1));
+  SmallVector<Value> aIdx, bIdx; // aIdx[2 i + half]; bIdx[j]
+  for (int64_t i = 0; i < mBlocks; ++i)
+    for (int64_t half = 0; half < 2; ++half)
+      aIdx.push_back(b.divu(b.minu(b.add(rowBase, i * 64 + half * 8), lastRow), aOuter));
+  for (int64_t j = 0; j < bScales; ++j)
+    bIdx.push_back(b.minu(b.divu(b.add(n0, j * bOuter), bOuter), lastColBlock));
+  auto load = [&](Value ptr, Value idx) -> Value {
+    return LLVM::LoadOp::create(b, b.f32(), b.gep(ptr, b.mul(b.zext64(idx), 4)), 4);
+  };
+
+  // One K block: returns acc..., part..., g.
+  auto kBlock = [&](ArrayRef<Value> acc, ArrayRef<Value> part, Value g, Value blk,
+                    bool firstBlock) {
+    // blk < ceil(K / scaleBlockK) = ceil(kTiles / perBlock): every load reads an existing
+    // block (the last, partial K block included).
+    SmallVector<Value> saV, sbV, prod;
+    for (Value idx : aIdx)
+      saV.push_back(load(scaleA, b.add(b.mul(blk, aBlocks), idx)));
+    for (Value idx : bIdx)
+      sbV.push_back(load(scaleB, b.add(b.mul(blk, bBlocks), idx)));
+    for (Value a : saV) // prod[(2 i + half) bScales + j]
+      for (Value s : sbV)
+        prod.push_back(arith::MulFOp::create(b, a, s));
+    // The block's first slice starts `part`; its slot's predecessor went back at the end of
+    // the previous block.
+    SmallVector<Value> st = slice(SmallVector<Value>(part), g, /*zeroAcc=*/true,
+                                  /*releasePrevious=*/false);
+    if (perBlock > 1) {
+      Value k0 = b.mul(blk, perBlock);
+      auto kLoop = scf::ForOp::create(b, b.add(k0, 1), b.minu(b.add(k0, perBlock), ke),
+                                      b.c32(1), st);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(kLoop.getBody());
+      ValueRange args = kLoop.getRegionIterArgs();
+      scf::YieldOp::create(b, slice(SmallVector<Value>(args.begin(), args.begin() + mBlocks),
+                                    args[mBlocks], /*zeroAcc=*/false,
+                                    /*releasePrevious=*/true));
+      st.assign(kLoop.getResults().begin(), kLoop.getResults().end());
+    }
+    Value gNext = st[mBlocks];
+    if (stages > 1) {
+      // Promotion reads the results: retire the batch in flight (see above), then its slot
+      // can go back. (A one-slot ring waited and released in every slice.)
+      NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+      release(b.sub(gNext, b.c32(1)));
+    }
+    SmallVector<Value> out;
+    for (int64_t i = 0; i < mBlocks; ++i) {
+      Value sum = LLVM::UndefOp::create(b, accStruct);
+      for (int64_t e = 0; e < bn / 2; ++e) {
+        int64_t n = e / 4, half = (e % 4) / 2;
+        int64_t j = bScales == 1 ? 0 : n * 8 / bOuter;
+        Value s = prod[(2 * i + half) * bScales + j];
+        Value x = LLVM::ExtractValueOp::create(b, st[i], e);
+        Value y = firstBlock
+                      ? arith::MulFOp::create(b, x, s).getResult()
+                      : LLVM::FMAOp::create(b, x, s, LLVM::ExtractValueOp::create(b, acc[i], e))
+                            .getResult();
+        sum = LLVM::InsertValueOp::create(b, sum, y, e);
+      }
+      out.push_back(sum);
+    }
+    out.append(st.begin(), st.begin() + mBlocks); // part
+    out.push_back(gNext);
+    return out;
+  };
+
+  // The first K block initialises acc; the others add to it.
+  SmallVector<Value> undef(mBlocks, LLVM::UndefOp::create(b, accStruct));
+  SmallVector<Value> init = kBlock(undef, undef, g0, b.c32(0), /*firstBlock=*/true);
+  auto blockLoop = scf::ForOp::create(b, b.c32(1), b.ceilDiv(ke, perBlock), b.c32(1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(blockLoop.getBody());
+    ValueRange args = blockLoop.getRegionIterArgs();
+    SmallVector<Value> acc(args.begin(), args.begin() + mBlocks);
+    SmallVector<Value> part(args.begin() + mBlocks, args.begin() + 2 * mBlocks);
+    scf::YieldOp::create(b, kBlock(acc, part, args[2 * mBlocks], blockLoop.getInductionVar(),
+                                   /*firstBlock=*/false));
+  }
+  SmallVector<Value> result(blockLoop.getResults().begin(),
+                            blockLoop.getResults().begin() + mBlocks);
+  result.push_back(blockLoop.getResults()[2 * mBlocks]);
+  return result;
 }
 
 void WgmmaEmitter::storeThroughShared(ArrayRef<Value> values, Value c, Value warp, Value lane,
@@ -616,6 +751,8 @@ LogicalResult WgmmaEmitter::emit() {
   tid = NVVM::ThreadIdXOp::create(b, i32);
   // Per-tensor operand scales multiply the product: D = (alpha sa sb) (A x B) + beta C.
   alpha = perTensorAlpha(b, v, alpha, scales);
+  if (v.blockScales())
+    scaleA = scales[0], scaleB = scales[1];
   pair = v.op.getCluster()[0] == 2;
   rank = pair ? Value(NVVM::ClusterId::create(b, i32)) : b.c32(0);
   Value smem = dynamicSmemBase(b, module);
