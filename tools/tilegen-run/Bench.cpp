@@ -159,6 +159,10 @@ Error GpuSession::bench(Row &R) {
     Line(Vendor.c_str(), SB, BlasTflops);
     std::printf("  ratio ours/%s = %s\n", Vendor.c_str(),
                 fix(Tflops / BlasTflops, 3).c_str());
+    if (Fp8)
+      std::printf("  %s accumulation: %s, as the kernel's\n", Vendor.c_str(),
+                  Man.FastAccumulation ? "fast (CUBLASLT_MATMUL_DESC_FAST_ACCUM = 1)"
+                                       : "promoted (the default)");
   } else {
     std::printf("  %s not timed: %s\n", Vendor.c_str(), BlasNo.c_str());
   }
@@ -175,6 +179,8 @@ Error GpuSession::bench(Row &R) {
     R[Key + "_ms_median"] = fix(SB.Median, 5);
     R[Key + "_tflops"] = fmt(BlasTflops, 6);
     R["ratio_vs_" + Key] = fix(Tflops / BlasTflops, 4);
+    if (Fp8)
+      R["cublaslt_accumulation"] = Man.FastAccumulation ? "fast" : "promoted";
   }
   R["iters"] = std::to_string(Opts.Iters);
   R["warmup"] = std::to_string(Opts.Warmup);

@@ -162,12 +162,18 @@ Error GpuSession::buildLtPlan(LtPlan &Plan, bool ProductF32) {
   TG_TRY(check(Lt.DescSetAttribute(Plan.Desc, CublasLt::DescTransB, &TransB,
                                    sizeof(TransB)),
                "cublasLtMatmulDescSetAttribute(TRANSB)"));
-  std::string Modes;
+  // The timed baseline accumulates as the kernel does; the reference (ProductF32) always
+  // promotes, so a fast-accumulating kernel is checked against the precise product.
+  const int8_t FastAccum = !ProductF32 && Man.FastAccumulation ? 1 : 0;
+  TG_TRY(check(Lt.DescSetAttribute(Plan.Desc, CublasLt::DescFastAccum, &FastAccum,
+                                   sizeof(FastAccum)),
+               "cublasLtMatmulDescSetAttribute(FAST_ACCUM)"));
+  std::string Modes = FastAccum ? "fast accumulation, " : "";
   for (int Which = 0; Which < 2; ++Which) {
     const Tensor Op = Which == 0 ? OpX : OpY;
     const ScaleInfo &S = Man.operand(Op).Scale;
     const char *Letter = Which == 0 ? "A" : "B";
-    Modes += std::string(Modes.empty() ? "" : ", ") + "cuBLASLt " + Letter + " = " +
+    Modes += std::string(Which == 0 ? "" : ", ") + "cuBLASLt " + Letter + " = " +
              tensorName(Op) + " ";
     if (!S.present()) {
       Modes += "unscaled";

@@ -23,6 +23,7 @@ static_assert(CublasLt::DescAScalePointer == CUBLASLT_MATMUL_DESC_A_SCALE_POINTE
 static_assert(CublasLt::DescAScaleMode == CUBLASLT_MATMUL_DESC_A_SCALE_MODE &&
                   CublasLt::DescBScaleMode == CUBLASLT_MATMUL_DESC_B_SCALE_MODE,
               "");
+static_assert(CublasLt::DescFastAccum == CUBLASLT_MATMUL_DESC_FAST_ACCUM, "");
 static_assert(CublasLt::PrefMaxWorkspaceBytes == CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
               "");
 static_assert(CublasLt::ScaleScalar32F == CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F &&

@@ -175,6 +175,7 @@ struct CublasLt {
   static constexpr int DescTransA = 3, DescTransB = 4;
   static constexpr int DescAScalePointer = 17, DescBScalePointer = 18;
   static constexpr int DescAScaleMode = 31, DescBScaleMode = 32;
+  static constexpr int DescFastAccum = 25;
   // cublasLtMatmulPreferenceAttributes_t
   static constexpr int PrefMaxWorkspaceBytes = 1;
   // cublasLtMatmulMatrixScale_t

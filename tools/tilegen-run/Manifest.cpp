@@ -564,6 +564,21 @@ Error tilegen::run::parseManifest(const std::string &Text,
     return R.error("operands.accumulator",
                    "expected \"f32\" (the only accumulator tilegen-run checks "
                    "against), found \"" + Acc + "\"");
+  // FP8 kernels say how the tensor core's partial sums reach the f32 accumulators: "promoted"
+  // (added in f32 every K block) or "fast" (the tensor core accumulates all of K); the
+  // cuBLASLt baseline is timed with the same choice (CUBLASLT_MATMUL_DESC_FAST_ACCUM).
+  if (Ops->get("accumulation")) {
+    std::string How;
+    TG_TRY(R.getString(*Ops, "operands", "accumulation", How));
+    if (!isFp8(M.A.Type))
+      return R.error("operands.accumulation",
+                     "only fp8 kernels name their accumulation, but operand a is \"" +
+                         std::string(elemTypeName(M.A.Type)) + "\"");
+    if (How != "fast" && How != "promoted")
+      return R.error("operands.accumulation",
+                     "expected \"fast\" or \"promoted\", found \"" + How + "\"");
+    M.FastAccumulation = How == "fast";
+  }
 
   const Value *Epi;
   TG_TRY(R.getObject(Root, "", "epilogue", Epi));

@@ -107,6 +107,9 @@ struct Manifest {
   unsigned TileM = 0, TileN = 0, CtasPerSM = 1;
   OperandInfo A, B, C; ///< D has C's type and layout
   ElemType Accumulator = ElemType::F32;
+  /// fp8 only: operands.accumulation is "fast" (the tensor core accumulates all of K), so the
+  /// cuBLASLt baseline is timed with fast accumulation too.
+  bool FastAccumulation = false;
   double Alpha = 1, Beta = 0;
   std::vector<Constraint> Constraints;
   std::vector<Param> Params;

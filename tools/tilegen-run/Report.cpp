@@ -55,6 +55,7 @@ const std::vector<Column> &tilegen::run::rowColumns() {
       {"cublaslt_ms_median", true},
       {"cublaslt_tflops", true},
       {"ratio_vs_cublaslt", true},
+      {"cublaslt_accumulation", false},
       {"message", false},
       {"command", false},
   };

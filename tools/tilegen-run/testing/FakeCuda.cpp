@@ -653,6 +653,7 @@ struct FakeLtDesc {
   int Compute = 0, Scale = 0;
   int32_t Trans[2] = {0, 0}, Mode[2] = {0, 0};
   const float *ScalePtr[2] = {nullptr, nullptr};
+  int8_t FastAccum = 0;
 };
 struct FakeLtLayout {
   int Type = 0;
@@ -730,6 +731,12 @@ cublasLtMatmulDescSetAttribute(void *D, int Attr, const void *Buf, size_t Size) 
       return LtInvalid;
     std::memcpy(Int, Buf, 4);
     return 0;
+  }
+  if (Attr == 25) { // FAST_ACCUM: int8_t, 0 or 1
+    if (Size != 1)
+      return LtInvalid;
+    std::memcpy(&Dc->FastAccum, Buf, 1);
+    return Dc->FastAccum == 0 || Dc->FastAccum == 1 ? 0 : LtInvalid;
   }
   if (Attr == 17 || Attr == 18) {
     if (Size != 8)
@@ -818,6 +825,10 @@ cublasLtMatmul(void *, void *Op, const void *Alpha, const void *A, void *Adesc,
                      &LB = *static_cast<FakeLtLayout *>(Bdesc),
                      &LC = *static_cast<FakeLtLayout *>(Cdesc),
                      &LD = *static_cast<FakeLtLayout *>(Ddesc);
+  // What each call was asked for, for tests of the baseline's settings.
+  if (std::getenv("FAKE_CUBLASLT_LOG"))
+    std::fprintf(stderr, "fake cublasLtMatmul: fast_accum %d, D type %d\n", Dc.FastAccum,
+                 LD.Type);
   uint64_t Magic;
   std::memcpy(&Magic, Algo, 8);
   if (Magic != LtAlgoMagic)
