@@ -24,6 +24,8 @@ config.substitutions.append(("%tilegen-run", os.path.join(tools_dir, "tilegen-ru
 config.substitutions.append(("%tilegen-descriptor-tests", os.path.join(tools_dir, "tilegen-descriptor-tests")))
 config.substitutions.append(("%tilegen", os.path.join(tools_dir, "tilegen")))
 config.substitutions.append(("%examples", os.path.join(config.tilegen_src_root, "examples")))
+config.substitutions.append(("%docs", os.path.join(config.tilegen_src_root, "docs")))
+config.substitutions.append(("%generated-docs", os.path.join(config.tilegen_obj_root, "docs")))
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 # The runner's fake CUDA driver (tools/tilegen-run/testing) for GPU-less tests of its paths.
