@@ -114,9 +114,12 @@ LogicalResult ScaleAttr::verify(function_ref<InFlightDiagnostic()> emitError, Ty
                        << " is not supported yet: FP8 operands take f32 scales";
   if (granularity == ScaleGranularity::Tensor && !block.empty())
     return emitError() << "a per-tensor scale has no block";
+  // Problem sizes are 32-bit: a block larger than any M, N or K would only overflow the
+  // kernel's index arithmetic.
+  auto inRange = [](int64_t v) { return v >= 1 && v <= INT32_MAX; };
   if (granularity == ScaleGranularity::Block &&
-      (block.size() != 2 || block[0] < 1 || block[1] < 1))
-    return emitError() << "a block scale needs two positive sizes [outer, k]";
+      (block.size() != 2 || !inRange(block[0]) || !inRange(block[1])))
+    return emitError() << "a block scale needs two sizes [outer, k] from 1 to 2147483647";
   return success();
 }
 

@@ -192,11 +192,16 @@ tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_b = bf16 
 
 // -----
 
-// expected-error @+1 {{field 'scale_a': a block scale needs two positive sizes [outer, k]}}
+// expected-error @+1 {{field 'scale_a': a block scale needs two sizes [outer, k] from 1 to 2147483647}}
 tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [1, 0], tile = [128, 128, 128] }
 
 // -----
 
 // expected-error @+1 {{a scale is 'TYPE tensor' or 'TYPE [outer, k]'}}
 tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 blocks, tile = [128, 128, 128] }
+
+// -----
+
+// expected-error @+1 {{field 'scale_a': a block scale needs two sizes [outer, k] from 1 to 2147483647}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [4294967296, 128], tile = [128, 128, 128] }
 
