@@ -657,6 +657,29 @@ LogicalResult PipelineOp::verify() {
       schedule.getSwizzle() < 1 || schedule.getSwizzle() > (int64_t(1) << 30))
     return schedule.emitOpError() << "needs a positive tile [M, N], the ring's slice_k and a "
                                      "swizzle from 1 to 2^30";
+  // The ring's slices and the accumulators are the CTA's share of the tile (a tcgen05 CTA pair
+  // splits M, and B's N, between its two CTAs).
+  int64_t ctaGroup = mma.getCtaGroup(), sliceK = ring.getSliceK();
+  auto sliceShape = [&](Layout layout, bool isA, int64_t mn) {
+    bool kMajor = isA ? layout == Layout::Row : layout == Layout::Col;
+    return kMajor ? SmallVector<int64_t>{mn, sliceK} : SmallVector<int64_t>{sliceK, mn};
+  };
+  SmallVector<int64_t> aShape = sliceShape(ring.getALayout(), true, tile[0] / ctaGroup);
+  SmallVector<int64_t> bShape = sliceShape(ring.getBLayout(), false, tile[1] / ctaGroup);
+  if (ring.getAShape() != ArrayRef<int64_t>(aShape) || ring.getBShape() != ArrayRef<int64_t>(bShape))
+    return ring.emitOpError() << "slices must be the CTA's share of the tile [" << tile[0] << ", "
+                              << tile[1] << "] by slice_k " << sliceK << ": a ["
+                              << aShape[0] << ", " << aShape[1] << "], b [" << bShape[0] << ", "
+                              << bShape[1] << "]";
+  int64_t bits = elemBits(ring.getAType());
+  int64_t aBytes = aShape[0] * aShape[1] * bits / 8, bBytes = bShape[0] * bShape[1] * bits / 8;
+  if (ring.getBOffset() < aBytes || ring.getBOffset() + bBytes > ring.getSlotBytes())
+    return ring.emitOpError() << "slot of " << ring.getSlotBytes() << " bytes with B at "
+                              << ring.getBOffset() << " does not hold A (" << aBytes
+                              << " bytes) then B (" << bBytes << " bytes)";
+  if (accs.getShape() != ArrayRef<int64_t>{tile[0] / ctaGroup, tile[1]})
+    return accs.emitOpError() << "shape must be the CTA's share of the tile, ["
+                              << tile[0] / ctaGroup << ", " << tile[1] << "]";
   if (tile[0] % mma.getM() != 0 && mma.getFamily() != MmaFamily::Tcgen05)
     return schedule.emitOpError() << "tile M = " << tile[0] << " is not a multiple of the MMA M = "
                                   << mma.getM();
