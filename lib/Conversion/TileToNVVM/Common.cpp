@@ -411,3 +411,135 @@ void lowering::storeFragments(KernelBuilder &b, const FragmentStore &f, ValueRan
     both(withC);
   }
 }
+
+Value lowering::clusterAddress(KernelBuilder &b, Value ptr, Value rank) {
+  return NVVM::MapaOp::create(b, b.ptr(7), ptr, rank);
+}
+
+void lowering::syncCtaOrCluster(KernelBuilder &b, bool cluster) {
+  if (!cluster)
+    return (void)NVVM::Barrier0Op::create(b);
+  NVVM::ClusterArriveOp::create(b, b.getUnitAttr());
+  NVVM::ClusterWaitOp::create(b, b.getUnitAttr());
+}
+
+void lowering::setupBarriers(KernelBuilder &b, Value tid, ArrayRef<BarrierInit> inits,
+                             bool cluster, function_ref<void()> beforeSync) {
+  {
+    auto init = scf::IfOp::create(b, b.eq(tid, 0), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&init.getThenRegion().front());
+    for (const BarrierInit &i : inits)
+      NVVM::MBarrierInitOp::create(b, i.bars.at(b, i.index), b.c32(i.arrivals), Value());
+    NVVM::FenceMbarrierInitOp::create(b);
+  }
+  if (beforeSync)
+    beforeSync();
+  syncCtaOrCluster(b, cluster);
+}
+
+void lowering::emitTmaProducer(KernelBuilder &b, const TmaProducer &p) {
+  auto issuer = scf::IfOp::create(b, p.issuer, false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&issuer.getThenRegion().front());
+  auto slotA = [&](Value slot) { return b.gep(p.ring, b.mul(slot, p.slotBytes)); };
+  auto slotB = [&](Value slot) { return b.gep(slotA(slot), b.c32(p.bOffset)); };
+  // A CTA's own shared addresses are valid shared::cluster addresses.
+  auto cluster = [&](Value ptr) { return LLVM::AddrSpaceCastOp::create(b, b.ptr(7), ptr); };
+  bool ctaGroup2 = p.pairing == TmaPairing::CtaGroup2;
+  auto tileLoop = scf::ForOp::create(b, p.first, p.end, p.step, ValueRange{b.c32(0)});
+  {
+    OpBuilder::InsertionGuard g1(b);
+    b.setInsertionPointToStart(tileLoop.getBody());
+    ProducerUnit unit = p.unit(tileLoop.getInductionVar());
+    auto kLoop = scf::ForOp::create(b, unit.kb, unit.ke, b.c32(1),
+                                    ValueRange{tileLoop.getRegionIterArgs()[0]});
+    {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(kLoop.getBody());
+      Value g = kLoop.getRegionIterArgs()[0];
+      auto [slot, fullParity, emptyParity] = ringPosition(b, g, p.stages);
+      waitBarrier(b, p.empty.at(b, slot), emptyParity);
+      Value bar = p.full.at(b, slot);
+      Value tmaBar = bar;
+      if (ctaGroup2) {
+        // Both CTAs' copies complete on the leader's full barrier, which the leader's producer
+        // alone arms with the pair's byte count.
+        Value clusterAddr =
+            LLVM::PtrToIntOp::create(b, b.i32(), clusterAddress(b, bar, b.c32(0)));
+        tmaBar = LLVM::IntToPtrOp::create(b, b.ptr(3), clusterAddr);
+        auto lead = scf::IfOp::create(b, b.eq(p.rank, 0), false);
+        OpBuilder::InsertionGuard g3(b);
+        b.setInsertionPointToStart(&lead.getThenRegion().front());
+        NVVM::MBarrierArriveExpectTxOp::create(b, Type(), bar, b.c32(p.expectBytes),
+                                               NVVM::MemScopeKind::CTA, false, Value());
+      } else {
+        NVVM::MBarrierArriveExpectTxOp::create(b, Type(), bar, b.c32(p.expectBytes),
+                                               NVVM::MemScopeKind::CTA, false, Value());
+      }
+      Value k0 = b.mul(kLoop.getInductionVar(), p.sliceK);
+      NVVM::CTAGroupKindAttr tmaGroup =
+          ctaGroup2 ? NVVM::CTAGroupKindAttr::get(b.getContext(), NVVM::CTAGroupKind::CTA_2)
+                    : nullptr;
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          b, cluster(slotA(slot)), p.tmapA, ValueRange{k0, unit.m0}, tmaBar, ValueRange{},
+          Value(), Value(), NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
+      if (p.pairing != TmaPairing::MulticastB) {
+        NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+            b, cluster(slotB(slot)), p.tmapB, ValueRange{k0, unit.n0}, tmaBar, ValueRange{},
+            Value(), Value(), NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
+      } else {
+        // This CTA's half of B, written into both CTAs of the pair at the same offset; each
+        // copy completes bytes on the full barrier at this offset in its destination CTA.
+        Value half = b.mul(p.rank, p.bRows / 2);
+        Value dst = b.gep(slotB(slot), b.mul(half, p.rowBytes));
+        Value mask = arith::ConstantIntOp::create(b, 0b11, 16);
+        NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+            b, cluster(dst), p.tmapB, ValueRange{k0, b.add(unit.n0, half)}, tmaBar,
+            ValueRange{}, mask, Value(), NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
+      }
+      scf::YieldOp::create(b, ValueRange{b.add(g, 1)});
+    }
+    scf::YieldOp::create(b, kLoop.getResults());
+  }
+  if (!p.drain)
+    return;
+  Value gEnd = tileLoop.getResults()[0];
+  for (int64_t i = 0; i < p.stages; ++i) {
+    Value g = b.add(gEnd, i);
+    auto pos = ringPosition(b, g, p.stages);
+    waitBarrier(b, p.empty.at(b, pos.slot), pos.emptyParity);
+  }
+}
+
+void lowering::storeChunkThroughShared(KernelBuilder &b, const TmaStoreChunk &c,
+                                       function_ref<void()> write,
+                                       function_ref<SmallVector<Value, 2>()> coords) {
+  {
+    auto ifOp = scf::IfOp::create(b, c.leader, false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    NVVM::CpAsyncBulkWaitGroupOp::create(b, b.getI32IntegerAttr(c.buffers - 1),
+                                         b.getUnitAttr());
+  }
+  NVVM::BarrierOp::create(b, Type(), c.barrierId, c.threads, nullptr, Value());
+  write();
+  // Generic-proxy writes, read next by the TMA engine (async proxy).
+  NVVM::FenceProxyOp::create(
+      b, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+  NVVM::BarrierOp::create(b, Type(), c.barrierId, c.threads, nullptr, Value());
+  auto ifOp = scf::IfOp::create(b, c.leader, false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(b, c.tmapD, c.buffer, coords(), Value(),
+                                                     NVVM::TMAStoreMode::TILE, Value());
+  NVVM::CpAsyncBulkCommitGroupOp::create(b);
+}
+
+void lowering::drainTmaStores(KernelBuilder &b, Value leader) {
+  auto drain = scf::IfOp::create(b, leader, false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&drain.getThenRegion().front());
+  NVVM::CpAsyncBulkWaitGroupOp::create(b, b.getI32IntegerAttr(0), nullptr);
+}

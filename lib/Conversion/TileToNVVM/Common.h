@@ -157,6 +157,102 @@ void waitBarrier(KernelBuilder &b, mlir::Value bar, mlir::Value parity);
 /// The address of an mbarrier or shared buffer as the 32-bit shared-window offset.
 mlir::Value sharedOffset(KernelBuilder &b, mlir::Value ptr);
 
+/// The address of `ptr` (shared::cta) in the shared memory of CTA `rank` of the cluster (mapa),
+/// as a shared::cluster pointer.
+mlir::Value clusterAddress(KernelBuilder &b, mlir::Value ptr, mlir::Value rank);
+
+//===----------------------------------------------------------------------===//
+// Protocols of the TMA kernels (sm_90a, sm_100a), written once
+//===----------------------------------------------------------------------===//
+
+/// One kind of mbarrier to initialise: barrier `index` of `bars`, completing a phase after
+/// `arrivals` arrivals (plus, for a barrier armed with expect_tx, the transaction bytes).
+struct BarrierInit {
+  Barriers bars;
+  int64_t index, arrivals;
+};
+/// Barrier set-up: thread 0 (`tid` == 0) initialises every barrier of `inits`, in order, and
+/// makes the initialisations visible to the async proxy and the cluster with
+/// fence.mbarrier.init; `beforeSync` (may be empty) emits what the kernel does between that
+/// and the barrier (sm_100a: the TMEM allocation); then every thread of the CTA meets, or of
+/// the cluster when `cluster` (the peer CTA arrives on, and TMA-multicasts into, this CTA's
+/// barriers: both must be initialised before either CTA uses them).
+void setupBarriers(KernelBuilder &b, mlir::Value tid, llvm::ArrayRef<BarrierInit> inits,
+                   bool cluster, llvm::function_ref<void()> beforeSync = {});
+/// Every thread of the CTA meets (bar.sync 0), or of the cluster when `cluster`
+/// (barrier.cluster.arrive + wait).
+void syncCtaOrCluster(KernelBuilder &b, bool cluster);
+
+/// The K-slices of one unit of producer work: slices [kb, ke) of the output tile whose A rows
+/// start at m0 and B rows (D columns) at n0.
+struct ProducerUnit {
+  mlir::Value kb, ke, m0, n0;
+};
+/// How a CTA pair shares the ring's loads.
+enum class TmaPairing {
+  None,
+  /// sm_90a cluster [2, 1, 1]: each CTA loads its own A and half of B (rows rank x bRows / 2),
+  /// multicast (mask 0b11) into the same slot offset of both CTAs, each copy completing bytes
+  /// on the full barrier of its destination CTA; each CTA arms its own full barrier.
+  MulticastB,
+  /// sm_100a cta_group::2: each CTA loads its own A and B rows into its own shared memory, and
+  /// both CTAs' copies complete on the LEADER's (rank 0) full barrier
+  /// (cp.async.bulk.tensor .cta_group::2 with the leader's shared::cluster barrier address);
+  /// only the leader's producer arms it, with both CTAs' bytes.
+  CtaGroup2,
+};
+/// The TMA ring producer. Slice g of the CTA's sequence (counted over all its units) lives in
+/// slot g mod S. For each unit in [first, end) step `step` and each of its K-slices k, the
+/// issuing thread (`issuer`) waits on empty[slot] with the producer's parity (ringPosition),
+/// arms full[slot] with arrive.expect_tx of `expectBytes` and issues one TMA load of A (box
+/// K-slice x A rows, at (k x sliceK, m0)) into the slot and one of B (at (k x sliceK, n0)) at
+/// `bOffset` after it; the loads complete the transaction on the full barrier. The consumer
+/// side (wait full with the opposite parity, release empty) is each target's.
+struct TmaProducer {
+  mlir::Value issuer;          ///< i1: the thread that issues (the others skip the loop)
+  mlir::Value first, end, step; ///< the units of this CTA
+  /// Unit u's slices and tile origin (called inside the unit loop).
+  llvm::function_ref<ProducerUnit(mlir::Value u)> unit;
+  Barriers full, empty;
+  int64_t stages;
+  mlir::Value ring; ///< slot s at ring + s x slotBytes: A, then B at bOffset
+  int64_t slotBytes, bOffset;
+  mlir::Value tmapA, tmapB;
+  int64_t sliceK;      ///< K elements per slice
+  int64_t rowBytes;    ///< bytes of one row of a slice (sliceK elements)
+  int64_t expectBytes; ///< the transaction bytes one slice brings to the armed full barrier
+  TmaPairing pairing = TmaPairing::None;
+  mlir::Value rank;  ///< the CTA's rank in the pair (pairing != None)
+  int64_t bRows = 0; ///< MulticastB: rows of B in a slot, split between the CTAs
+  /// Wait until the consumers have released every slot before returning, so that no release
+  /// (a multicast commit in a pair) arrives on this CTA's barriers after it exits.
+  bool drain = false;
+};
+void emitTmaProducer(KernelBuilder &b, const TmaProducer &p);
+
+/// One column chunk of a TMA-store epilogue: the threads that hold the values write them into
+/// a staging buffer laid out (swizzled) as D's tensor map wants it, and one thread stores the
+/// buffer to D with cp.async.bulk.tensor. Buffers are used in turn and a bulk store reads its
+/// buffer asynchronously: before refilling one, the leader waits until at most `buffers - 1`
+/// stores are still reading theirs (cp.async.bulk.wait_group.read), and the named barrier
+/// tells the writers. After `write`, fence.proxy.async.shared::cta orders the generic-proxy
+/// writes before the TMA engine's (async proxy) read, a second barrier gathers every writer's,
+/// and the leader issues the store (coordinates from `coords`, called in its branch) and
+/// commits it as one bulk group.
+struct TmaStoreChunk {
+  mlir::Value tmapD;
+  mlir::Value buffer;           ///< this chunk's staging buffer
+  mlir::Value leader;           ///< i1: the thread that waits and issues the store
+  mlir::Value barrierId, threads; ///< named barrier of the writing threads
+  int64_t buffers;              ///< staging buffers used in turn
+};
+void storeChunkThroughShared(
+    KernelBuilder &b, const TmaStoreChunk &chunk, llvm::function_ref<void()> write,
+    llvm::function_ref<llvm::SmallVector<mlir::Value, 2>()> coords);
+/// The end of a TMA-store epilogue: the leader waits for all its bulk stores, which read
+/// shared memory that must outlive them.
+void drainTmaStores(KernelBuilder &b, mlir::Value leader);
+
 /// Predicated stores of accumulator fragments in the m16n8 register layout shared by
 /// mma.sync and wgmma: D = alpha * acc + beta * C (C read only when beta != 0), converted to
 /// `outType`, row-major D and C with leading dimension N.

@@ -2,21 +2,22 @@
 //
 // Warp-specialised, one CTA per SM, 192 threads:
 //   warp 0      producer: one elected thread issues the TMA loads of A and B into the S-slot ring
-//               (full[s]: arrive.expect_tx + complete_tx; empty[s]: the MMA's tcgen05.commit);
+//               (Common.h's emitTmaProducer; full[s]: arrive.expect_tx + complete_tx; empty[s]:
+//               the MMA's tcgen05.commit);
 //   warp 1      MMA issuer: allocates Tensor Memory for the CTA, and one elected thread issues
 //               every tcgen05.mma (kind::f16, f32 accumulator in TMEM), commits each slot back to
 //               empty[s] and, after a tile's last K-slice, commits accFull[buf];
 //   warps 2..5  epilogue warpgroup: waits accFull[buf], reads its 32 TMEM lanes with
 //               tcgen05.ld.32x32b (warp w may only touch lanes 32 * (w % 4) ... + 31), arrives on
 //               accEmpty[buf] once the last column chunk is in registers, and stores D: through a
-//               128-byte-swizzled shared buffer and a TMA store (beta = 0), or directly with C
-//               (beta != 0).
+//               128-byte-swizzled shared buffer and a TMA store (beta = 0; Common.h's
+//               storeChunkThroughShared), or directly with C (beta != 0).
 //
 // Parities: slice g of the CTA's sequence uses slot g mod S; the MMA waits full with
-// (g / S) & 1, the producer waits empty with the opposite parity. The j-th tile of the CTA uses
-// accumulator buffer j mod A (TMEM columns [buf * N, buf * N + N)); the epilogue waits accFull
-// with (j / A) & 1, the MMA waits accEmpty with the opposite parity. The first MMA of a tile
-// runs with enable-input-d = false, so TMEM is never zeroed.
+// (g / S) & 1 (ringPosition), the producer empty with the opposite one. The j-th tile of the
+// CTA uses accumulator buffer j mod A (TMEM columns [buf * N, buf * N + N)); the epilogue waits
+// accFull with (j / A) & 1, the MMA waits accEmpty with the opposite parity. The first MMA of a
+// tile runs with enable-input-d = false, so TMEM is never zeroed.
 //
 // cta_group = 2 (cluster [2, 1, 1]): the pair computes one 256 x N tile. Each CTA loads its own
 // 128 rows of A and its half (N / 2 rows) of B into the same shared offsets; the leader's (rank
@@ -24,9 +25,10 @@
 // its own shared memory (the hardware reads the peer's at the same offsets) and D in both CTAs'
 // TMEM (rows 0-127 in the leader, 128-255 in the peer). Both producers' TMA loads complete on the
 // LEADER's full[s] (cp.async.bulk.tensor .cta_group::2 with the leader's shared::cluster barrier
-// address); only the leader's producer arrives there, with expect_tx of both CTAs' bytes. Commits
-// are multicast to both CTAs (mask 0b11): each CTA's empty[s] and accFull[buf]. accEmpty[buf]
-// lives in the leader and counts the 4 epilogue warps of both CTAs (remote arrive through mapa).
+// address; TmaPairing::CtaGroup2); only the leader's producer arrives there, with expect_tx of
+// both CTAs' bytes. Commits are multicast to both CTAs (mask 0b11): each CTA's empty[s] and
+// accFull[buf]. accEmpty[buf] lives in the leader and counts the 4 epilogue warps of both CTAs
+// (remote arrive through mapa).
 // TMEM is allocated and freed with cta_group::2 by warp 1 of each CTA; cluster barriers after
 // the set-up and before the dealloc.
 //
@@ -101,9 +103,7 @@ Value Tcgen05Emitter::tmemPtr(Value lane, Value column) {
   return LLVM::IntToPtrOp::create(b, b.ptr(6), addr);
 }
 
-Value Tcgen05Emitter::leaderBarrier(Value bar) {
-  return NVVM::MapaOp::create(b, b.ptr(7), bar, b.c32(0));
-}
+Value Tcgen05Emitter::leaderBarrier(Value bar) { return clusterAddress(b, bar, b.c32(0)); }
 
 void Tcgen05Emitter::commit(Value bar) {
   // The arrive happens when every tcgen05 operation this thread issued before has completed.
@@ -115,64 +115,24 @@ void Tcgen05Emitter::commit(Value bar) {
 
 void Tcgen05Emitter::producer(Value first, Value step, Value numTiles, Value tilesM,
                               Value tilesN, Value kTiles) {
-  auto elected = scf::IfOp::create(b, elect(), false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&elected.getThenRegion().front());
-  int64_t ctaBytes = (ctaRows + bRows) * bk * elemBytes;
-  auto tileLoop = scf::ForOp::create(b, first, numTiles, step, ValueRange{b.c32(0)});
-  {
-    OpBuilder::InsertionGuard g1(b);
-    b.setInsertionPointToStart(tileLoop.getBody());
-    auto [tm, tn] = rasterTile(b, v, tileLoop.getInductionVar(), tilesM, tilesN);
+  auto unit = [&](Value tile) {
+    auto [tm, tn] = rasterTile(b, v, tile, tilesM, tilesN);
     Value m0 = b.add(b.mul(tm, bm), b.mul(rank, ctaRows));
     Value n0 = b.add(b.mul(tn, bn), b.mul(rank, bRows));
-    auto kLoop = scf::ForOp::create(b, b.c32(0), kTiles, b.c32(1),
-                                    ValueRange{tileLoop.getRegionIterArgs()[0]});
-    {
-      OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPointToStart(kLoop.getBody());
-      Value g = kLoop.getRegionIterArgs()[0];
-      auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
-      waitBarrier(b, empty.at(b, slot), emptyParity);
-      Value bar = full.at(b, slot);
-      Value tmaBar = bar;
-      if (pair) {
-        // Both CTAs' copies complete on the leader's full barrier, which the leader's producer
-        // alone arms with the pair's byte count.
-        Value clusterAddr = LLVM::PtrToIntOp::create(b, b.i32(), leaderBarrier(bar));
-        tmaBar = LLVM::IntToPtrOp::create(b, b.ptr(3), clusterAddr);
-        auto lead = scf::IfOp::create(b, b.eq(rank, 0), false);
-        OpBuilder::InsertionGuard g3(b);
-        b.setInsertionPointToStart(&lead.getThenRegion().front());
-        NVVM::MBarrierArriveExpectTxOp::create(b, Type(), bar, b.c32(2 * ctaBytes),
-                                               NVVM::MemScopeKind::CTA, false, Value());
-      } else {
-        NVVM::MBarrierArriveExpectTxOp::create(b, Type(), bar, b.c32(ctaBytes),
-                                               NVVM::MemScopeKind::CTA, false, Value());
-      }
-      Value k0 = b.mul(kLoop.getInductionVar(), bk);
-      auto cluster = [&](Value p) { return LLVM::AddrSpaceCastOp::create(b, b.ptr(7), p); };
-      NVVM::CTAGroupKindAttr tmaGroup =
-          pair ? NVVM::CTAGroupKindAttr::get(b.getContext(), NVVM::CTAGroupKind::CTA_2)
-               : nullptr;
-      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          b, cluster(slotA(slot)), tmapA, ValueRange{k0, m0}, tmaBar, ValueRange{}, Value(),
-          Value(), NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
-      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          b, cluster(slotB(slot)), tmapB, ValueRange{k0, n0}, tmaBar, ValueRange{}, Value(),
-          Value(), NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
-      scf::YieldOp::create(b, ValueRange{b.add(g, 1)});
-    }
-    scf::YieldOp::create(b, kLoop.getResults());
+    return ProducerUnit{b.c32(0), kTiles, m0, n0};
+  };
+  int64_t ctaBytes = (ctaRows + bRows) * bk * elemBytes;
+  TmaProducer p{elect(), first, numTiles, step, unit, full, empty, stages, ring, slotBytes,
+                bOffset, tmapA, tmapB, bk, bk * elemBytes, ctaBytes};
+  if (pair) {
+    p.pairing = TmaPairing::CtaGroup2;
+    p.rank = rank;
+    p.expectBytes = 2 * ctaBytes;
   }
   // Tail: wait until the MMA has released every slot, so that no commit (multicast from the
   // leader in a pair) arrives on this CTA's barriers after it exits.
-  Value gEnd = tileLoop.getResults()[0];
-  for (int64_t i = 0; i < stages; ++i) {
-    Value g = b.add(gEnd, i);
-    auto pos = ringPosition(b, g, stages);
-    waitBarrier(b, empty.at(b, pos.slot), pos.emptyParity);
-  }
+  p.drain = true;
+  emitTmaProducer(b, p);
 }
 
 void Tcgen05Emitter::mmaIssuer(Value first, Value step, Value numTiles, Value kTiles) {
@@ -285,11 +245,7 @@ void Tcgen05Emitter::epilogue(Value first, Value step, Value numTiles, Value til
     }
     scf::YieldOp::create(b, ValueRange{b.add(j, 1)});
   }
-  // The last TMA stores must be done before the CTA's shared memory goes away.
-  auto drain = scf::IfOp::create(b, leader, false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&drain.getThenRegion().front());
-  NVVM::CpAsyncBulkWaitGroupOp::create(b, b.getI32IntegerAttr(0), nullptr);
+  drainTmaStores(b, leader);
 }
 
 
@@ -302,38 +258,23 @@ void Tcgen05Emitter::storeChunkShared(ArrayRef<Value> vals, int64_t chunk, Value
   int64_t bufBytes = ctaRows * 128;
   Value buffer = b.gep(epi, b.c32((chunk % epiBuffers) * bufBytes));
   Value barId = b.c32(1), threads = b.c32(128);
-  {
-    auto ifOp = scf::IfOp::create(b, leader, false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    NVVM::CpAsyncBulkWaitGroupOp::create(b, b.getI32IntegerAttr(epiBuffers - 1),
-                                         b.getUnitAttr());
-  }
-  NVVM::BarrierOp::create(b, Type(), barId, threads, nullptr, Value());
-  auto pieceTy = VectorType::get({perPiece}, outType);
-  Value rowMod = b.remu(row, 8), rowOffset = b.mul(row, 128);
-  for (int64_t x = 0; x < 128 / 16; ++x) {
-    Value piece = LLVM::UndefOp::create(b, pieceTy);
-    for (int64_t e = 0; e < perPiece; ++e)
-      piece = LLVM::InsertElementOp::create(
-          b, piece,
-          convertOut(b, outType, arith::MulFOp::create(b, alpha, vals[x * perPiece + e])),
-          b.c32(e));
-    Value offset = b.add(rowOffset, b.mul(b.xori(b.c32(x), rowMod), 16));
-    LLVM::StoreOp::create(b, piece, b.gep(buffer, offset), 16);
-  }
-  // Generic-proxy writes, read next by the TMA engine (async proxy).
-  NVVM::FenceProxyOp::create(
-      b, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
-      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
-  NVVM::BarrierOp::create(b, Type(), barId, threads, nullptr, Value());
-  auto ifOp = scf::IfOp::create(b, leader, false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-      b, tmapD, buffer, ValueRange{b.add(n0, chunk * chunkCols), m0}, Value(),
-      NVVM::TMAStoreMode::TILE, Value());
-  NVVM::CpAsyncBulkCommitGroupOp::create(b);
+  auto write = [&] {
+    auto pieceTy = VectorType::get({perPiece}, outType);
+    Value rowMod = b.remu(row, 8), rowOffset = b.mul(row, 128);
+    for (int64_t x = 0; x < 128 / 16; ++x) {
+      Value piece = LLVM::UndefOp::create(b, pieceTy);
+      for (int64_t e = 0; e < perPiece; ++e)
+        piece = LLVM::InsertElementOp::create(
+            b, piece,
+            convertOut(b, outType, arith::MulFOp::create(b, alpha, vals[x * perPiece + e])),
+            b.c32(e));
+      Value offset = b.add(rowOffset, b.mul(b.xori(b.c32(x), rowMod), 16));
+      LLVM::StoreOp::create(b, piece, b.gep(buffer, offset), 16);
+    }
+  };
+  auto coords = [&]() -> SmallVector<Value, 2> { return {b.add(n0, chunk * chunkCols), m0}; };
+  storeChunkThroughShared(b, {tmapD, buffer, leader, barId, threads, epiBuffers}, write,
+                          coords);
 }
 
 void Tcgen05Emitter::storeChunkDirect(ArrayRef<Value> vals, int64_t chunk, Value row,
@@ -516,39 +457,30 @@ LogicalResult Tcgen05Emitter::emit() {
   // Set-up: thread 0 initialises the barriers; warp 1 allocates TMEM and writes its address to
   // the first word of the epilogue buffer (dead once everyone has read it: a second barrier
   // separates the reads from the epilogue's first writes).
-  {
-    auto init = scf::IfOp::create(b, b.eq(tid, 0), false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&init.getThenRegion().front());
-    for (int64_t s = 0; s < stages; ++s) {
-      NVVM::MBarrierInitOp::create(b, full.at(b, s), b.c32(1), Value());
-      NVVM::MBarrierInitOp::create(b, empty.at(b, s), b.c32(1), Value());
-    }
-    for (int64_t a = 0; a < accs; ++a) {
-      NVVM::MBarrierInitOp::create(b, accFull.at(b, a), b.c32(1), Value());
-      // One arrival per epilogue warp, of both CTAs in a pair (the leader's is the one used).
-      NVVM::MBarrierInitOp::create(b, accEmpty.at(b, a), b.c32(4 * ctaGroup), Value());
-    }
-    NVVM::FenceMbarrierInitOp::create(b);
+  SmallVector<BarrierInit> inits;
+  for (int64_t s = 0; s < stages; ++s) {
+    inits.push_back({full, s, 1});
+    inits.push_back({empty, s, 1});
   }
-  {
-    auto alloc = scf::IfOp::create(b, b.eq(warp, 1), false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&alloc.getThenRegion().front());
-    NVVM::Tcgen05AllocOp::create(b, epi, b.c32(tmemCols), group());
-    NVVM::Tcgen05RelinquishAllocPermitOp::create(b, group());
+  for (int64_t a = 0; a < accs; ++a) {
+    inits.push_back({accFull, a, 1});
+    // One arrival per epilogue warp, of both CTAs in a pair (the leader's is the one used).
+    inits.push_back({accEmpty, a, 4 * ctaGroup});
   }
-  fence(NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-  NVVM::Barrier0Op::create(b);
-  fence(NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
-  tmem = LLVM::LoadOp::create(b, i32, epi, 4);
-  if (pair) {
-    // Every barrier of both CTAs is initialised before either CTA signals the other's.
-    NVVM::ClusterArriveOp::create(b, b.getUnitAttr());
-    NVVM::ClusterWaitOp::create(b, b.getUnitAttr());
-  } else {
+  // Every barrier of both CTAs of a pair is initialised before either CTA signals the other's.
+  setupBarriers(b, tid, inits, /*cluster=*/pair, [&] {
+    {
+      auto alloc = scf::IfOp::create(b, b.eq(warp, 1), false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&alloc.getThenRegion().front());
+      NVVM::Tcgen05AllocOp::create(b, epi, b.c32(tmemCols), group());
+      NVVM::Tcgen05RelinquishAllocPermitOp::create(b, group());
+    }
+    fence(NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
     NVVM::Barrier0Op::create(b);
-  }
+    fence(NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
+    tmem = LLVM::LoadOp::create(b, i32, epi, 4);
+  });
 
   Value tilesM = b.ceilDiv(M, bm), tilesN = b.ceilDiv(N, bn);
   Value numTiles = b.mul(tilesM, tilesN), kTiles = b.ceilDiv(K, bk);
@@ -578,12 +510,7 @@ LogicalResult Tcgen05Emitter::emit() {
   // Teardown: every TMEM read and remote arrival is done before warp 1 frees the columns.
   NVVM::SyncWarpOp::create(b, b.c32(-1));
   fence(NVVM::Tcgen05FenceKind::BEFORE_THREAD_SYNC);
-  if (pair) {
-    NVVM::ClusterArriveOp::create(b, b.getUnitAttr());
-    NVVM::ClusterWaitOp::create(b, b.getUnitAttr());
-  } else {
-    NVVM::Barrier0Op::create(b);
-  }
+  syncCtaOrCluster(b, /*cluster=*/pair);
   {
     auto dealloc = scf::IfOp::create(b, b.eq(warp, 1), false);
     OpBuilder::InsertionGuard guard(b);

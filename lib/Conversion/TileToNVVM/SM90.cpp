@@ -4,13 +4,12 @@
 // thread 0 issues every TMA load), warpgroups 1 and 2 are consumers that issue wgmma.mma_async
 // from shared-memory descriptors with their accumulators in registers, then run the epilogue.
 //
-// The ring: S slots, each one K-slice of A (BM x BK) and B (BN x BK), both K-major as TMA
-// writes them with the 128/64/32-byte swizzle of one row. Per slot a full barrier (the
-// producer's arrive.expect_tx with the slot's byte count; TMA completes the transaction) and an
-// empty barrier (one arrival per consumer warpgroup that reads the slot). Slice g of the CTA's
-// sequence lives in slot g mod S; consumers wait on full with parity (g / S) & 1, the producer
-// on empty with the opposite parity (a fresh barrier counts as having completed the phase
-// before phase 0).
+// The ring (the producer side is Common.h's emitTmaProducer): S slots, each one K-slice of A
+// (BM x BK) and B (BN x BK), both K-major as TMA writes them with the 128/64/32-byte swizzle of
+// one row. Per slot a full barrier (the producer's arrive.expect_tx with the slot's byte count;
+// TMA completes the transaction) and an empty barrier (one arrival per consumer warpgroup that
+// reads the slot). Slice g of the CTA's sequence lives in slot g mod S; consumers wait on full
+// with parity (g / S) & 1 (ringPosition).
 //
 // accumulators = 1 (cooperative): both consumers work on every tile, each on half the rows.
 // accumulators = 2 (ping-pong): consumer c takes the CTA's tiles c, c + 2, ...; the other's
@@ -18,21 +17,24 @@
 // slice g it waits for slice g - 1's batch and only then releases that slot.
 //
 // cluster [2, 1, 1] with multicast = b: the two CTAs of a pair take tile rows 2u and 2u + 1 of
-// the same tile column; each loads its A and half of B, multicasting that half into both CTAs,
-// so a slot is written by both producers and is released in both CTAs.
+// the same tile column; each loads its A and half of B, multicasting that half into both CTAs
+// (TmaPairing::MulticastB), so a slot is written by both producers and is released in both
+// CTAs.
 //
-// grid = stream_k: with fewer output tiles than CTAs, the tiles' K-slices are split evenly over
-// the CTAs; the CTA holding a tile's first slice adds the others' f32 partial tiles (published
-// through a global workspace and a release/acquire flag, brought into the idle ring by one bulk
-// copy) before the epilogue. With full waves it runs whole tiles as the persistent grid does.
+// grid = stream_k (StreamK.h, StreamK.cpp): with fewer output tiles than CTAs, the tiles'
+// K-slices are split evenly over the CTAs; the CTA holding a tile's first slice adds the
+// others' f32 partial tiles before the epilogue. With full waves it runs whole tiles as the
+// persistent grid does.
 //
 // Epilogue (beta = 0): the accumulators, scaled and converted, go to a 128-byte-swizzled staging
-// buffer (stmatrix for 16-bit outputs) and from there to D by TMA stores; beta != 0 reads C and
+// buffer (stmatrix for 16-bit outputs; two buffers per consumer warpgroup, used in turn) and
+// from there to D by TMA stores (Common.h's storeChunkThroughShared); beta != 0 reads C and
 // stores D from the registers.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
+#include "StreamK.h"
 #include "tilegen/Pipeline/GemmPlan.h"
 #include "tilegen/Target/Descriptors.h"
 
@@ -74,28 +76,14 @@ private:
   Value tmapA, tmapB, tmapD, ptrC, ptrD, M, N, K, alpha, beta, tid, ring, epilogue;
   Value scaleA, scaleB; ///< block scales: f32 device pointers (docs/manifest.md)
   Barriers full, empty, turn; ///< turn: ping-pong's MMA order between the two consumers
-  Value fixup; ///< stream-K: completes when a partial tile has arrived in shared memory
   int64_t bm = 0, bn = 0, bk = 0, stages = 0, slotBytes = 0, bOffset = 0, elemBytes = 2;
   int64_t consumers = 2, rowsPerConsumer = 0, mBlocks = 0;
   bool pingPong = false;
   bool pair = false;         ///< cluster [2, 1, 1]: two CTAs along M share B (multicast)
   /// grid = stream_k: with fewer tiles than CTAs their K-slices are split over the CTAs;
-  /// otherwise whole tiles in the persistent order (see emit()).
-  bool streamK = false;
-  Value ws, flags;           ///< stream-K partial tiles (f32) and their ready flags, per CTA
-  Value skTotal, skCtas;     ///< the tail's K-slices and the CTAs splitting them (i64)
-  Value skStart32, skStop32; ///< this CTA's tail K-slices [start, stop)
-  Value dpTiles, tailBase, tailFirst;     ///< whole tiles per CTA; first tail tile; ours
-  /// One unit of a CTA's work: K-slices [kb, ke) of output tile `tile` (all of them unless
-  /// stream-K); `local` is the tile's index in the stream-K tail.
-  struct Unit {
-    Value tile, kb, ke, local;
-  };
-  Unit unitAt(Value u, Value kTiles);
-  /// Stream-K: store this CTA's partial tile / add the partials of the CTAs after it.
-  void storePartial(ArrayRef<Value> values, Value c, Value tInWg);
-  SmallVector<Value> addPartials(ArrayRef<Value> values, Value c, Value tInWg, Value local,
-                                 Value ke, Value kTiles);
+  /// otherwise whole tiles in the persistent order (StreamK.cpp).
+  StreamK streamK{b};
+  using Unit = StreamK::Unit;
   Value rank;                ///< the CTA's rank in its cluster (0 without clusters)
   uint64_t descHigh = 0; ///< descriptor bits other than the start address
   Type outType, accStruct;
@@ -117,180 +105,24 @@ Value WgmmaEmitter::zeroAccumulator() {
   return acc;
 }
 
-WgmmaEmitter::Unit WgmmaEmitter::unitAt(Value u, Value kTiles) {
-  if (!streamK)
-    return {u, b.c32(0), kTiles, Value()};
-  // Units [0, dpTiles) are whole tiles bid + u * grid; the rest are the tail tiles this CTA's
-  // K-slices touch, in order.
-  Value bid = NVVM::BlockIdXOp::create(b, b.i32());
-  Value grid = NVVM::GridDimXOp::create(b, b.i32());
-  Value isDp = b.ult(u, dpTiles);
-  Value local = b.add(tailFirst, b.sub(u, dpTiles));
-  Value tile = b.select(isDp, b.add(bid, b.mul(u, grid)), b.add(tailBase, local));
-  Value base = b.mul(local, kTiles);
-  // Only the first tail tile can start inside the CTA's range (kb > 0); every tail tile it
-  // touches starts before its stop. (min keeps the unsigned differences from wrapping.)
-  Value kb = b.sub(skStart32, b.minu(base, skStart32));
-  Value ke = b.minu(b.sub(skStop32, b.minu(base, skStop32)), kTiles);
-  return {tile, b.select(isDp, b.c32(0), kb), b.select(isDp, kTiles, ke), local};
-}
-
-// Stream-K partial tiles: the 256 consumer threads keep their 128 accumulators each; thread i's
-// values 4q .. 4q + 3 go to 16 bytes at (q * 256 + i) * 16 of the CTA's slice, so a warp's
-// vector store covers 512 contiguous bytes.
-static constexpr int kPartialBarrier = 3; // named barrier of the two consumer warpgroups
-
-void WgmmaEmitter::storePartial(ArrayRef<Value> values, Value c, Value tInWg) {
-  Value idx = b.add(b.mul(c, 128), tInWg);
-  Value bid = NVVM::BlockIdXOp::create(b, b.i32());
-  Value mine = b.gep(ws, b.mul(b.zext64(bid), (int64_t)bm * bn * 4));
-  auto vecTy = VectorType::get({4}, b.f32());
-  // One base address and constant offsets (folded into the stores' immediates).
-  Value base = b.gep(mine, b.mul(b.zext64(idx), 16));
-  for (int64_t q = 0; q < (int64_t)values.size() / 4; ++q) {
-    Value vec = LLVM::UndefOp::create(b, vecTy);
-    for (int64_t e = 0; e < 4; ++e)
-      vec = LLVM::InsertElementOp::create(b, vec, values[4 * q + e], b.c32(e));
-    LLVM::StoreOp::create(b, vec, b.gep(base, b.c64(q * 256 * 16)), 16);
-  }
-  // Publish: after the consumers' barrier, one thread raises the flag with a GPU-scope
-  // release, which orders every consumer thread's stores before it (the barrier makes them
-  // part of its history).
-  NVVM::BarrierOp::create(b, Type(), b.c32(kPartialBarrier), b.c32(256), nullptr, Value());
-  auto leader = scf::IfOp::create(b, b.eq(b.add(c, tInWg), 0), false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&leader.getThenRegion().front());
-  LLVM::StoreOp::create(b, b.c32(1), b.gep(flags, b.mul(b.zext64(bid), 4)), 4,
-                        /*isVolatile=*/false, /*isNonTemporal=*/false,
-                        /*isInvariantGroup=*/false, LLVM::AtomicOrdering::release, "device");
-}
-
-SmallVector<Value> WgmmaEmitter::addPartials(ArrayRef<Value> values, Value c, Value tInWg,
-                                             Value local, Value ke, Value kTiles) {
-  // The CTAs after this one that hold K-slices of tail tile `local`: up to the owner of its
-  // last slice, owner(x) = ceil((x + 1) P / T) - 1 with P stream-K CTAs and T tail slices.
-  // Every one of them holds slices (a CTA's share is at least 8 slices, emit()).
-  Value P = skCtas;
-  Value T = skTotal;
-  Value last = b.sub(b.mul(b.zext64(b.add(local, 1)), b.zext64(kTiles)), b.c64(1));
-  Value owner = b.sub(b.divu(b.add(b.mul(b.add(last, 1), P), b.sub(T, b.c64(1))), T), b.c64(1));
-  Value bid = NVVM::BlockIdXOp::create(b, b.i32());
-  Value first = b.add(bid, 1);
-  // A whole tile (data-parallel, or a tail tile inside this CTA's range) has no peers.
-  Value end = b.select(b.ult(ke, kTiles), b.add(arith::TruncIOp::create(b, b.i32(), owner), 1),
-                       first);
-  Value idx = b.add(b.mul(c, 128), tInWg);
-  Value isLeader = b.eq(b.add(c, tInWg), 0);
-  int64_t bytes = bm * bn * 4;
-  auto loop = scf::ForOp::create(b, first, end, b.c32(1), values);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value other = loop.getInductionVar();
-  // The partial comes into shared memory in one bulk copy, into the ring: a tile with peers is
-  // its CTA's last unit, so once both consumer warpgroups are past this barrier (their last
-  // wgmmas retired, the previous partial read) no slot is read or written any more. Plain
-  // loads from global memory would be limited to a few 16-byte loads in flight per thread by
-  // the 128 accumulator registers.
-  NVVM::BarrierOp::create(b, Type(), b.c32(kPartialBarrier), b.c32(256), nullptr, Value());
-  Value flag = b.gep(flags, b.mul(b.zext64(other), 4));
-  {
-    auto ifOp = scf::IfOp::create(b, isLeader, false);
-    OpBuilder::InsertionGuard g2(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    // Spin until the other CTA has published its partial. The GPU-scope acquire orders the
-    // copy after the other CTA's stores; the proxy fence, the generic-proxy writes before the
-    // async-proxy (TMA) read.
-    auto wait = scf::WhileOp::create(b, TypeRange{}, ValueRange{});
-    b.createBlock(&wait.getBefore());
-    Value seen = LLVM::LoadOp::create(b, b.i32(), flag, 4, /*isVolatile=*/false,
-                                      /*isNonTemporal=*/false, /*isInvariant=*/false,
-                                      /*isInvariantGroup=*/false, LLVM::AtomicOrdering::acquire,
-                                      "device");
-    scf::ConditionOp::create(b, b.eq(seen, 0), ValueRange{});
-    Block *after = b.createBlock(&wait.getAfter());
-    b.setInsertionPointToStart(after);
-    NVVM::NanosleepOp::create(b, b.c32(32));
-    scf::YieldOp::create(b, ValueRange{});
-    b.setInsertionPointAfter(wait);
-    NVVM::FenceProxyOp::create(b, NVVM::ProxyKind::async_global, nullptr);
-    Value theirs = b.gep(ws, b.mul(b.zext64(other), bytes));
-    NVVM::MBarrierArriveExpectTxOp::create(b, Type(), fixup, b.c32(bytes),
-                                           NVVM::MemScopeKind::CTA, false, Value());
-    NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
-        b, LLVM::AddrSpaceCastOp::create(b, b.ptr(7), ring), theirs, fixup, b.c32(bytes),
-        Value(), Value());
-  }
-  // The fix-up barrier completes once per partial: parity (other - first) & 1.
-  waitBarrier(b, fixup, b.remu(b.sub(other, first), 2));
-  {
-    // Read and published: clear the flag for the next launch.
-    auto ifOp = scf::IfOp::create(b, isLeader, false);
-    OpBuilder::InsertionGuard g2(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    LLVM::StoreOp::create(b, b.c32(0), flag, 4, /*isVolatile=*/true);
-  }
-  auto vecTy = VectorType::get({4}, b.f32());
-  SmallVector<Value> sum(loop.getRegionIterArgs().begin(), loop.getRegionIterArgs().end());
-  // One base address and constant offsets, which fold into the loads' immediates (separate
-  // addresses would be hoisted out of the loop and held in registers).
-  Value mine = b.gep(ring, b.mul(idx, 16));
-  for (int64_t q = 0; q < (int64_t)sum.size() / 4; ++q) {
-    Value vec = LLVM::LoadOp::create(b, vecTy, b.gep(mine, b.c32(q * 256 * 16)), 16);
-    for (int64_t e = 0; e < 4; ++e)
-      sum[4 * q + e] = arith::AddFOp::create(b, sum[4 * q + e],
-                                             LLVM::ExtractElementOp::create(b, vec, b.c32(e)));
-  }
-  scf::YieldOp::create(b, sum);
-  return SmallVector<Value>(loop.getResults().begin(), loop.getResults().end());
-}
-
 void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM, Value tilesN,
                             Value kTiles) {
   NVVM::SetMaxRegisterOp::create(b, v.producer.getRegs(), NVVM::SetMaxRegisterAction::decrease);
-  auto leader = scf::IfOp::create(b, b.eq(tid, 0), false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&leader.getThenRegion().front());
-  int64_t bytes = (bm + bn) * bk * elemBytes;
-  auto tileLoop = scf::ForOp::create(b, bid, numTiles, grid, ValueRange{b.c32(0)});
-  b.setInsertionPointToStart(tileLoop.getBody());
-  Unit unit = unitAt(tileLoop.getInductionVar(), kTiles);
-  auto [unitM, tn] = rasterTile(b, v, unit.tile, tilesM, tilesN);
-  Value tm = pair ? b.add(b.mul(unitM, 2), rank) : unitM;
-  Value m0 = b.mul(tm, bm), n0 = b.mul(tn, bn);
-  auto kLoop = scf::ForOp::create(b, unit.kb, unit.ke, b.c32(1),
-                                  ValueRange{tileLoop.getRegionIterArgs()[0]});
-  {
-    OpBuilder::InsertionGuard g2(b);
-    b.setInsertionPointToStart(kLoop.getBody());
-    Value g = kLoop.getRegionIterArgs()[0];
-    auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
-    waitBarrier(b, empty.at(b, slot), emptyParity);
-    Value bar = full.at(b, slot);
-    NVVM::MBarrierArriveExpectTxOp::create(b, Type(), bar, b.c32(bytes),
-                                           NVVM::MemScopeKind::CTA, false, Value());
-    Value k0 = b.mul(kLoop.getInductionVar(), bk);
-    // A CTA's own shared addresses are valid shared::cluster addresses.
-    auto cluster = [&](Value p) { return LLVM::AddrSpaceCastOp::create(b, b.ptr(7), p); };
-    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        b, cluster(slotA(slot)), tmapA, ValueRange{k0, m0}, bar, ValueRange{}, Value(), Value(),
-        NVVM::TMALoadMode::TILE, false, nullptr, Value());
-    if (!pair) {
-      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          b, cluster(slotB(slot)), tmapB, ValueRange{k0, n0}, bar, ValueRange{}, Value(),
-          Value(), NVVM::TMALoadMode::TILE, false, nullptr, Value());
-    } else {
-      // This CTA's half of B, written into both CTAs of the pair at the same offset; each
-      // copy completes bytes on the full barrier at this offset in its destination CTA.
-      Value half = b.mul(rank, bn / 2);
-      Value dst = b.gep(slotB(slot), b.mul(half, bk * elemBytes));
-      Value mask = arith::ConstantIntOp::create(b, 0b11, 16);
-      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          b, cluster(dst), tmapB, ValueRange{k0, b.add(n0, half)}, bar, ValueRange{}, mask,
-          Value(), NVVM::TMALoadMode::TILE, false, nullptr, Value());
-    }
-    scf::YieldOp::create(b, ValueRange{b.add(g, 1)});
+  auto unit = [&](Value u) {
+    Unit unit = streamK.unitAt(u, kTiles);
+    auto [unitM, tn] = rasterTile(b, v, unit.tile, tilesM, tilesN);
+    Value tm = pair ? b.add(b.mul(unitM, 2), rank) : unitM;
+    Value m0 = b.mul(tm, bm), n0 = b.mul(tn, bn);
+    return ProducerUnit{unit.kb, unit.ke, m0, n0};
+  };
+  TmaProducer p{b.eq(tid, 0), bid, numTiles, grid, unit, full, empty, stages, ring, slotBytes,
+                bOffset, tmapA, tmapB, bk, bk * elemBytes, (bm + bn) * bk * elemBytes};
+  if (pair) {
+    p.pairing = TmaPairing::MulticastB;
+    p.rank = rank;
+    p.bRows = bn;
   }
-  scf::YieldOp::create(b, kLoop.getResults());
+  emitTmaProducer(b, p);
 }
 
 void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Value tilesM,
@@ -332,7 +164,7 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
   auto tileLoop = scf::ForOp::create(b, first, numTiles, step, ValueRange{g0});
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(tileLoop.getBody());
-  Unit unit = unitAt(tileLoop.getInductionVar(), kTiles);
+  Unit unit = streamK.unitAt(tileLoop.getInductionVar(), kTiles);
   auto [unitM, tn] = rasterTile(b, v, unit.tile, tilesM, tilesN);
   Value tm = pair ? b.add(b.mul(unitM, 2), rank) : unitM;
   Value m0 = b.mul(tm, bm), n0 = b.mul(tn, bn);
@@ -452,9 +284,9 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
     auto ifPartial = scf::IfOp::create(b, b.ult(b.c32(0), kb), /*withElse=*/true);
     partialSplit = ifPartial;
     b.setInsertionPointToStart(&ifPartial.getThenRegion().front());
-    storePartial(values, c, tInWg);
+    streamK.storePartial(values, c, tInWg);
     b.setInsertionPointToStart(&ifPartial.getElseRegion().front());
-    values = addPartials(values, c, tInWg, unit.local, ke, kTiles);
+    values = streamK.addPartials(values, c, tInWg, unit.local, ke, kTiles);
   }
   Value betaNonZero = arith::CmpFOp::create(b, arith::CmpFPredicate::UNE, beta, b.f32c(0.0));
   auto ifBeta = scf::IfOp::create(b, betaNonZero, /*withElse=*/true);
@@ -479,10 +311,7 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
   Value next = pingPong ? b.add(gEnd, kTiles) : gEnd;
   scf::YieldOp::create(b, ValueRange{next});
   b.setInsertionPointAfter(tileLoop);
-  // The last TMA stores must be done before the CTA's shared memory goes away.
-  auto drain = scf::IfOp::create(b, isReleaser, false);
-  b.setInsertionPointToStart(&drain.getThenRegion().front());
-  NVVM::CpAsyncBulkWaitGroupOp::create(b, 0, nullptr);
+  drainTmaStores(b, isReleaser);
 }
 
 // Block scales (DeepSeek-style FP8): D = alpha sum_kb sa(m, kb) sb(n, kb) (A x B)[K block kb]
@@ -620,73 +449,60 @@ void WgmmaEmitter::storeThroughShared(ArrayRef<Value> values, Value c, Value war
   auto vecTy = VectorType::get({2}, outType);
   for (int64_t j = 0; j < chunks; ++j) {
     Value buf = b.gep(mine, b.c32((j % 2) * bufBytes));
-    {
-      auto ifOp = scf::IfOp::create(b, leader, false);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      NVVM::CpAsyncBulkWaitGroupOp::create(b, 1, b.getUnitAttr());
-    }
-    NVVM::BarrierOp::create(b, Type(), barId, threads, nullptr, Value());
-    if (outBytes == 2) {
-      // 16-bit output: stmatrix.x4 writes four 8 x 8 matrices per instruction, each thread
-      // giving one packed pair per matrix in the accumulator's fragment order (row lane / 4,
-      // columns 2 (lane % 4) and + 1). The four are rows +0 and +8 of fragments nn and nn + 1;
-      // lane l addresses row l % 8 of matrix l / 8, 16 bytes of one swizzled row.
-      Value m = b.divu(lane, 8), r8 = b.remu(lane, 8);
-      Value mHalf = b.remu(m, 2), mFrag = b.divu(m, 2);
-      auto pack = [&](Value x0, Value x1) {
-        Value vec = LLVM::UndefOp::create(b, vecTy);
-        vec = LLVM::InsertElementOp::create(b, vec, convert(x0), b.c32(0));
-        vec = LLVM::InsertElementOp::create(b, vec, convert(x1), b.c32(1));
-        return LLVM::BitcastOp::create(b, b.i32(), vec).getResult();
-      };
-      for (int64_t i = 0; i < mBlocks; ++i) {
-        Value row = b.add(b.add(b.add(b.mul(warp, 16), b.mul(mHalf, 8)), r8), i * 64);
-        for (int64_t nn = 0; nn < fragsPerChunk; nn += 2) {
-          SmallVector<Value> regs;
-          for (int64_t mat = 0; mat < 4; ++mat) {
-            int64_t n = j * fragsPerChunk + nn + mat / 2, half = mat % 2;
-            int64_t base = (i * (bn / 8) + n) * 4 + half * 2;
-            regs.push_back(pack(values[base], values[base + 1]));
-          }
-          Value chunk = b.xori(b.add(mFrag, nn), r8); // row % 8 == lane % 8
-          Value offset = b.add(b.mul(row, 128), b.mul(chunk, 16));
-          NVVM::StMatrixOp::create(
-              b, b.gep(buf, offset), regs,
-              NVVM::MMALayoutAttr::get(b.getContext(), NVVM::MMALayout::row),
-              NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
-              NVVM::LdStMatrixEltTypeAttr::get(b.getContext(), NVVM::LdStMatrixEltType::B16));
-        }
-      }
-    }
-    for (int64_t i = 0; i < mBlocks && outBytes != 2; ++i) {
-      for (int64_t half = 0; half < 2; ++half) {
-        Value row = b.add(b.add(b.mul(warp, 16), g), i * 64 + half * 8);
-        for (int64_t nn = 0; nn < fragsPerChunk; ++nn) {
-          int64_t n = j * fragsPerChunk + nn;
-          int64_t base = (i * (bn / 8) + n) * 4 + half * 2;
-          Value byte = b.add(b.mul(q, 2 * outBytes), nn * 8 * outBytes);
-          Value chunk = b.xori(b.divu(byte, 16), g); // row % 8 == lane / 4
-          Value offset = b.add(b.add(b.mul(row, 128), b.mul(chunk, 16)), b.remu(byte, 16));
+    auto write = [&] {
+      if (outBytes == 2) {
+        // 16-bit output: stmatrix.x4 writes four 8 x 8 matrices per instruction, each thread
+        // giving one packed pair per matrix in the accumulator's fragment order (row lane / 4,
+        // columns 2 (lane % 4) and + 1). The four are rows +0 and +8 of fragments nn and nn + 1;
+        // lane l addresses row l % 8 of matrix l / 8, 16 bytes of one swizzled row.
+        Value m = b.divu(lane, 8), r8 = b.remu(lane, 8);
+        Value mHalf = b.remu(m, 2), mFrag = b.divu(m, 2);
+        auto pack = [&](Value x0, Value x1) {
           Value vec = LLVM::UndefOp::create(b, vecTy);
-          vec = LLVM::InsertElementOp::create(b, vec, convert(values[base]), b.c32(0));
-          vec = LLVM::InsertElementOp::create(b, vec, convert(values[base + 1]), b.c32(1));
-          LLVM::StoreOp::create(b, vec, b.gep(buf, offset), 2 * outBytes);
+          vec = LLVM::InsertElementOp::create(b, vec, convert(x0), b.c32(0));
+          vec = LLVM::InsertElementOp::create(b, vec, convert(x1), b.c32(1));
+          return LLVM::BitcastOp::create(b, b.i32(), vec).getResult();
+        };
+        for (int64_t i = 0; i < mBlocks; ++i) {
+          Value row = b.add(b.add(b.add(b.mul(warp, 16), b.mul(mHalf, 8)), r8), i * 64);
+          for (int64_t nn = 0; nn < fragsPerChunk; nn += 2) {
+            SmallVector<Value> regs;
+            for (int64_t mat = 0; mat < 4; ++mat) {
+              int64_t n = j * fragsPerChunk + nn + mat / 2, half = mat % 2;
+              int64_t base = (i * (bn / 8) + n) * 4 + half * 2;
+              regs.push_back(pack(values[base], values[base + 1]));
+            }
+            Value chunk = b.xori(b.add(mFrag, nn), r8); // row % 8 == lane % 8
+            Value offset = b.add(b.mul(row, 128), b.mul(chunk, 16));
+            NVVM::StMatrixOp::create(
+                b, b.gep(buf, offset), regs,
+                NVVM::MMALayoutAttr::get(b.getContext(), NVVM::MMALayout::row),
+                NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+                NVVM::LdStMatrixEltTypeAttr::get(b.getContext(), NVVM::LdStMatrixEltType::B16));
+          }
         }
       }
-    }
-    // Generic-proxy writes, read next by the TMA engine (async proxy).
-    NVVM::FenceProxyOp::create(b, NVVM::ProxyKind::async_shared,
-                               NVVM::SharedSpaceAttr::get(b.getContext(),
-                                                          NVVM::SharedSpace::shared_cta));
-    NVVM::BarrierOp::create(b, Type(), barId, threads, nullptr, Value());
-    auto ifOp = scf::IfOp::create(b, leader, false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-        b, tmapD, buf, ValueRange{b.add(n0, j * chunkCols), b.add(m0, rowOff)}, Value(),
-        NVVM::TMAStoreMode::TILE, Value());
-    NVVM::CpAsyncBulkCommitGroupOp::create(b);
+      for (int64_t i = 0; i < mBlocks && outBytes != 2; ++i) {
+        for (int64_t half = 0; half < 2; ++half) {
+          Value row = b.add(b.add(b.mul(warp, 16), g), i * 64 + half * 8);
+          for (int64_t nn = 0; nn < fragsPerChunk; ++nn) {
+            int64_t n = j * fragsPerChunk + nn;
+            int64_t base = (i * (bn / 8) + n) * 4 + half * 2;
+            Value byte = b.add(b.mul(q, 2 * outBytes), nn * 8 * outBytes);
+            Value chunk = b.xori(b.divu(byte, 16), g); // row % 8 == lane / 4
+            Value offset = b.add(b.add(b.mul(row, 128), b.mul(chunk, 16)), b.remu(byte, 16));
+            Value vec = LLVM::UndefOp::create(b, vecTy);
+            vec = LLVM::InsertElementOp::create(b, vec, convert(values[base]), b.c32(0));
+            vec = LLVM::InsertElementOp::create(b, vec, convert(values[base + 1]), b.c32(1));
+            LLVM::StoreOp::create(b, vec, b.gep(buf, offset), 2 * outBytes);
+          }
+        }
+      }
+    };
+    auto coords = [&]() -> SmallVector<Value, 2> {
+      return {b.add(n0, j * chunkCols), b.add(m0, rowOff)};
+    };
+    storeChunkThroughShared(b, {tmapD, buf, leader, barId, threads, /*buffers=*/2}, write, coords);
   }
 }
 
@@ -725,16 +541,8 @@ LogicalResult WgmmaEmitter::emit() {
       TmaBoxes{bk, bm, v.op.getCluster()[0] == 2 ? bn / 2 : bn, 128 / sizeInBytes(1, outType),
                rowsPerConsumer});
   unsigned scaleParams = appendScaleParams(b, v, params);
-  streamK = v.schedule.getGrid() == tile::Grid::StreamK;
-  if (streamK) {
-    auto scratch = [&](StringRef name, int64_t bytes, bool zero) {
-      return KernelParam{name.str(), "scratch", "", "", b.ptr(1),
-                         {b.getNamedAttr("bytes_per_cta", b.getI64IntegerAttr(bytes)),
-                          b.getNamedAttr("zero", b.getBoolAttr(zero))}};
-    };
-    params.push_back(scratch("workspace", bm * bn * 4, false));
-    params.push_back(scratch("flags", 4, true));
-  }
+  streamK.enabled = v.schedule.getGrid() == tile::Grid::StreamK;
+  streamK.appendParams(params, bm, bn);
   LLVM::LLVMFuncOp func = createKernel(b, v, params);
   // One CTA per SM: the register cap at entry that setmaxnreg redistributes.
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
@@ -745,8 +553,6 @@ LogicalResult WgmmaEmitter::emit() {
   N = entry.getArgument(6), K = entry.getArgument(7), alpha = entry.getArgument(8),
   beta = entry.getArgument(9);
   ValueRange scales = entry.getArguments().slice(10, scaleParams);
-  if (streamK)
-    ws = entry.getArgument(10 + scaleParams), flags = entry.getArgument(11 + scaleParams);
 
   tid = NVVM::ThreadIdXOp::create(b, i32);
   // Per-tensor operand scales multiply the product: D = (alpha sa sb) (A x B) + beta C.
@@ -762,32 +568,20 @@ LogicalResult WgmmaEmitter::emit() {
   full = Barriers{barBase};
   empty = Barriers{b.gep(barBase, b.c32(8 * stages))};
   turn = Barriers{b.gep(barBase, b.c32(16 * stages))};
-  fixup = turn.at(b, 0);
-  // Thread 0 initialises the barriers; everyone meets before use.
-  {
-    auto init = scf::IfOp::create(b, b.eq(tid, 0), false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&init.getThenRegion().front());
-    int64_t releasers = (pingPong ? 1 : consumers) * (pair ? 2 : 1);
-    for (int64_t s = 0; s < stages; ++s) {
-      NVVM::MBarrierInitOp::create(b, full.at(b, s), b.c32(1), Value());
-      NVVM::MBarrierInitOp::create(b, empty.at(b, s), b.c32(releasers), Value());
-    }
-    if (pingPong)
-      for (int64_t c = 0; c < consumers; ++c)
-        NVVM::MBarrierInitOp::create(b, turn.at(b, c), b.c32(1), Value());
-    if (streamK) // stream-K runs without ping-pong: the first turn barrier's slot is free
-      NVVM::MBarrierInitOp::create(b, turn.at(b, 0), b.c32(1), Value());
-    NVVM::FenceMbarrierInitOp::create(b);
+  Value fixup = turn.at(b, 0); // stream-K: a partial tile has arrived in shared memory
+  // Thread 0 initialises the barriers; everyone (with a pair, of both CTAs) meets before use.
+  SmallVector<BarrierInit> inits;
+  int64_t releasers = (pingPong ? 1 : consumers) * (pair ? 2 : 1);
+  for (int64_t s = 0; s < stages; ++s) {
+    inits.push_back({full, s, 1});
+    inits.push_back({empty, s, releasers});
   }
-  // Every barrier of the CTA (and of the peer, which arrives on ours) is initialised.
-  auto syncAll = [&]() {
-    if (!pair)
-      return (void)NVVM::Barrier0Op::create(b);
-    NVVM::ClusterArriveOp::create(b, b.getUnitAttr());
-    NVVM::ClusterWaitOp::create(b, b.getUnitAttr());
-  };
-  syncAll();
+  if (pingPong)
+    for (int64_t c = 0; c < consumers; ++c)
+      inits.push_back({turn, c, 1});
+  if (streamK) // stream-K runs without ping-pong: the first turn barrier is its fix-up barrier
+    inits.push_back({turn, 0, 1});
+  setupBarriers(b, tid, inits, /*cluster=*/pair);
 
   // The loops run over scheduling units: output tiles, or with a CTA pair, pairs of tiles
   // stacked along M (rank r of the pair takes tile row 2 u + r; a row past M is all zero-filled
@@ -799,49 +593,9 @@ LogicalResult WgmmaEmitter::emit() {
     bid = b.divu(bid, 2);
     grid = b.divu(grid, 2);
   }
-  if (streamK) {
-    // Stream-K as a tail treatment. With T tiles on P CTAs, the first floor(T / P) waves are
-    // whole tiles in the persistent order (CTA i: tiles i, i + P, ...), which keeps the L2
-    // reuse of the grouped raster. The r = T mod P tiles left can have their r x kTiles
-    // K-slices split evenly over S CTAs, CTA i < S taking [i R / S, (i + 1) R / S) with
-    // R = r x kTiles; a tile cut between CTAs is summed through the workspace (addPartials).
-    // A tile is split at most kTiles / 8 ways (at least 1, at most 16). The split is used
-    // only when there is no full wave (T < P, e.g. M = 128 with N = 8192: 32 tiles for 132
-    // SMs) and it gives the tail at least a tenth more CTAs (S >= 10 r / 9). Splitting the
-    // tail after full waves was no faster on the H200 for any shape of the issue-4 sweep and
-    // up to 9% slower (bench/RESULTS.md): the partial tiles' round trips cost more than the
-    // idle part of the last wave. Otherwise S = r: the first r CTAs take one tail tile each,
-    // as the persistent grid would.
-    Value r = b.remu(numTiles, grid);
-    dpTiles = b.divu(numTiles, grid);
-    tailBase = b.sub(numTiles, r);
-    Value split = b.minu(arith::MaxUIOp::create(b, b.divu(kTiles, 8), b.c32(1)), b.c32(16));
-    Value spread = b.minu(grid, b.mul(r, split));
-    Value worth = arith::AndIOp::create(
-        b, b.eq(dpTiles, 0),
-        arith::CmpIOp::create(b, arith::CmpIPredicate::uge, b.mul(spread, 9), b.mul(r, 10)));
-    Value S = b.select(worth, spread, r);
-    skCtas = b.zext64(arith::MaxUIOp::create(b, S, b.c32(1))); // a divisor; S = 0 gives R = 0
-    skTotal = b.mul(b.zext64(r), b.zext64(kTiles));
-    Value mine = b.zext64(b.minu(bid, S)); // CTAs from S on get the empty range [R, R)
-    Value skStart = b.divu(b.mul(mine, skTotal), skCtas);
-    Value skStop = b.divu(b.mul(b.add(mine, b.c64(1)), skTotal), skCtas);
-    skStop = b.select(b.ult(bid, S), skStop, skStart);
-    Value k64 = b.zext64(kTiles);
-    Value tFirst = b.divu(skStart, k64);
-    Value tEnd = b.select(b.ult(skStart, skStop),
-                          b.add(b.divu(b.sub(skStop, b.c64(1)), k64), b.c64(1)), tFirst);
-    // The schedule in 32 bits from here (the tail has fewer than 2^31 K-slices: K < 2^31
-    // elements and r < P).
-    auto trunc = [&](Value x) { return arith::TruncIOp::create(b, b.i32(), x).getResult(); };
-    tailFirst = trunc(tFirst);
-    skStart32 = trunc(skStart);
-    skStop32 = trunc(skStop);
-    // The loops below run over units [bid, numTiles) step grid: [0, dpTiles + tail tiles).
-    numTiles = b.add(dpTiles, trunc(b.sub(tEnd, tFirst)));
-    bid = b.c32(0);
-    grid = b.c32(1);
-  }
+  if (streamK)
+    streamK.setUp(bid, grid, numTiles, kTiles, entry.getArgument(10 + scaleParams),
+                  entry.getArgument(11 + scaleParams), ring, fixup, bm, bn);
   // The warpgroup index, made visibly warp-uniform (lane 0's value) so that ptxas can see the
   // role branches and everything derived from the consumer index as uniform; a wgmma on a path
   // it must treat as divergent gets serialised.
@@ -857,7 +611,7 @@ LogicalResult WgmmaEmitter::emit() {
   // The peer multicasts into this CTA's shared memory and arrives on its barriers until it is
   // done: neither CTA of a pair leaves before both are.
   if (pair)
-    syncAll();
+    syncCtaOrCluster(b, /*cluster=*/true);
   LLVM::ReturnOp::create(b, ValueRange{});
   return success();
 }
