@@ -314,13 +314,16 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                     << p.accumulators << " gives each consumer warpgroup " << rowsPerConsumer
                     << "x" << p.tileN << " accumulators = " << accRegs
                     << " registers per thread; at most 128 fit (target " << tname << ")";
-    // Block scales promote each K block's wgmma results into the accumulators: a second set.
-    if (p.blockScales && 2 * accRegs > 128)
+    // Block scales promote each K block's wgmma results into the accumulators while the next
+    // block's wgmmas run: two more sets (double-buffered), within 192 of the consumers' 232
+    // registers (SM90.cpp, promotedSlices).
+    if (p.blockScales && 3 * accRegs > 192)
       return fail() << "block scales with tile [" << p.tileM << ", " << p.tileN
                     << "] and accumulators = " << p.accumulators
                     << ": each consumer warpgroup holds " << rowsPerConsumer << "x" << p.tileN
-                    << " accumulators twice (the K block's wgmma results and the promoted sum), "
-                    << 2 * accRegs << " registers per thread; at most 128 fit (use tile N <= "
+                    << " accumulators three times (the sum and two K blocks' wgmma results, "
+                       "one promoted while the next is issued), "
+                    << 3 * accRegs << " registers per thread; at most 192 fit (use tile N <= "
                     << 128 * 64 / rowsPerConsumer << ", target " << tname << ")";
     if (rowBytes != 32 && rowBytes != 64 && rowBytes != 128)
       return fail() << "tile K = " << p.tileK << " gives K-slice rows of " << rowBytes

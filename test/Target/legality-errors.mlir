@@ -325,7 +325,7 @@ tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [
 // -----
 
 // Block scales that need more accumulator registers than a thread has
-// expected-error @+1 {{'tile.gemm' op block scales with tile [128, 256] and accumulators = 1: each consumer warpgroup holds 64x256 accumulators twice (the K block's wgmma results and the promoted sum), 256 registers per thread; at most 128 fit (use tile N <= 128, target sm_90a)}}
+// expected-error @+1 {{'tile.gemm' op block scales with tile [128, 256] and accumulators = 1: each consumer warpgroup holds 64x256 accumulators three times (the sum and two K blocks' wgmma results, one promoted while the next is issued), 384 registers per thread; at most 192 fit (use tile N <= 128, target sm_90a)}}
 tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [1, 128], scale_b = f32 [128, 128], tile = [128, 256, 128], target = "sm_90a" }
 
 // -----
