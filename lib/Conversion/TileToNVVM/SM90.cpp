@@ -308,8 +308,10 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
   } else {
     rowOff = b.mul(c, rowsPerConsumer);
   }
-  // Block scales are applied when each K block is promoted (promotedSlices).
-  bool promoted = v.blockScales();
+  // FP8 with promoted accumulation (block scales always): K blocks are promoted into the
+  // accumulators (promotedSlices).
+  bool promoted = elemInfo(*elemOf(v.instr.getAType())).fp8 &&
+                  v.instr.getAccumulation() == tile::Accumulation::Promoted;
   Value isReleaser = b.eq(tInWg, 0);
   // With a CTA pair, lanes 0 and 8 of the warpgroup's first warp each release the slot in one
   // CTA (lane 8 / 8 = 1): one arrive instruction per release, as CUTLASS's PipelineTmaAsync
