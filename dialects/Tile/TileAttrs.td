@@ -108,6 +108,14 @@ def Tile_ScaleGranularity : Tile_Enum<"ScaleGranularity", "what one scale covers
   I32EnumAttrCase<"Block", 1, "block">     // one scale per [outer, k] block
 ]>;
 
+def Tile_Accumulation : Tile_Enum<"Accumulation", "how FP8 products reach the f32 accumulators", [
+  // each K block is accumulated by the tensor core, then added to f32 accumulators in registers
+  I32EnumAttrCase<"Promoted", 0, "promoted">,
+  // the tensor core accumulates all of K (Hopper's FP8 wgmma: with reduced precision)
+  I32EnumAttrCase<"Fast", 1, "fast">
+]>;
+def Tile_AccumulationAttr : Tile_EnumAttr<Tile_Accumulation, "accumulation">;
+
 //===----------------------------------------------------------------------===//
 // Attributes
 //===----------------------------------------------------------------------===//
@@ -142,7 +150,9 @@ def Tile_MmaInstrAttr : Tile_Attr<"MmaInstr", "mma"> {
   let description = [{
     Names one row of the MMA instruction table (family, A and B element types, accumulator
     type) with the shape the plan issues it at, the CTA group (tcgen05) and the operand scales
-    the kernel applies. The `tile.pipeline` verifier checks it against the table and the
+    the kernel applies, and for FP8 `accumulation = fast` (printed only then; the default is
+    `promoted`): fast, wgmma accumulates all of K in the tensor core; promoted, the wgmma
+    lowering adds each K block into f32 accumulators in registers. The `tile.pipeline` verifier checks it against the table and the
     pipeline's target.
 
     ```mlir
@@ -159,7 +169,9 @@ def Tile_MmaInstrAttr : Tile_Attr<"MmaInstr", "mma"> {
                         "::mlir::Type":$acc_type,
                         DefaultValuedParameter<"int64_t", "1">:$cta_group,
                         OptionalParameter<"ScaleAttr">:$scale_a,
-                        OptionalParameter<"ScaleAttr">:$scale_b);
+                        OptionalParameter<"ScaleAttr">:$scale_b,
+                        DefaultValuedParameter<"Accumulation", "Accumulation::Promoted">:
+                            $accumulation);
   let hasCustomAssemblyFormat = 1;
 }
 

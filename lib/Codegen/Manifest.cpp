@@ -81,6 +81,13 @@ std::string tilegen::manifestJSON(LLVM::LLVMFuncOp kernel, StringRef cubinName) 
   auto number = [&](StringRef key) {
     return ops.getAs<FloatAttr>(key).getValueAsDouble();
   };
+  llvm::json::Object operandsObj{{"a", operand("a")},
+                                 {"b", operand("b")},
+                                 {"c", operand("c")},
+                                 {"accumulator", str("accumulator")}};
+  // FP8 kernels: "promoted" or "fast" (docs/manifest.md).
+  if (ops.get("accumulation"))
+    operandsObj["accumulation"] = str("accumulation");
   llvm::json::Object m{
       {"format", "tilegen-manifest"},
       {"version", 1},
@@ -92,11 +99,7 @@ std::string tilegen::manifestJSON(LLVM::LLVMFuncOp kernel, StringRef cubinName) 
       {"cluster", intArray(kernel->getAttr("tilegen.cluster"))},
       {"dynamic_smem", kernel->getAttrOfType<IntegerAttr>("tilegen.smem").getInt()},
       {"grid", std::move(gridObj)},
-      {"operands",
-       llvm::json::Object{{"a", operand("a")},
-                          {"b", operand("b")},
-                          {"c", operand("c")},
-                          {"accumulator", str("accumulator")}}},
+      {"operands", std::move(operandsObj)},
       {"epilogue",
        llvm::json::Object{{"alpha", number("alpha")}, {"beta", number("beta")}}},
       {"constraints", std::move(constraints)},

@@ -208,6 +208,25 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     }
   }
 
+  // Accumulation of FP8 products.
+  if (std::optional<Accumulation> acc = op.getAccumulation()) {
+    if (!fp8)
+      return fail() << "field 'accumulation' = " << stringifyAccumulation(*acc)
+                    << " is given for " << op.getAType() << " operands on target " << tname
+                    << ": only FP8 products have a choice of accumulation (leave the field out)";
+    if (*acc == Accumulation::Fast && p.blockScales)
+      return fail() << "accumulation = fast with block scales on target " << tname
+                    << ": block scales are applied as each K block is promoted into the f32 "
+                       "accumulators; use accumulation = promoted (the default)";
+    if (*acc == Accumulation::Fast && p.family != MmaFamily::Wgmma)
+      op.emitWarning() << "accumulation = fast has no effect with " << familyName(p.family)
+                       << " on target " << tname << ": " << p.instr->ptx
+                       << " accumulates FP8 products in f32; recorded as promoted";
+    else
+      p.accumulation = *acc;
+  }
+  p.promotes = fp8 && p.family == MmaFamily::Wgmma && p.accumulation == Accumulation::Promoted;
+
   // Features the description asks for.
   if (op.getCtaGroup() == 2 && !target.hasCtaGroup2())
     return fail() << "cta_group = 2 needs tcgen05 (sm_100a family); target " << tname
@@ -314,14 +333,20 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                     << p.accumulators << " gives each consumer warpgroup " << rowsPerConsumer
                     << "x" << p.tileN << " accumulators = " << accRegs
                     << " registers per thread; at most 128 fit (target " << tname << ")";
-    // Block scales promote each K block's wgmma results into the accumulators: a second set.
-    if (p.blockScales && 2 * accRegs > 128)
-      return fail() << "block scales with tile [" << p.tileM << ", " << p.tileN
+    // Block scales promote each K block's wgmma results into the accumulators while the next
+    // block's wgmmas run: two more sets (double-buffered), within 192 of the consumers' 232
+    // registers (SM90.cpp, promotedSlices).
+    if (p.promotes && 3 * accRegs > 192)
+      return fail() << (p.blockScales ? "block scales" : "accumulation = promoted")
+                    << " with tile [" << p.tileM << ", " << p.tileN
                     << "] and accumulators = " << p.accumulators
                     << ": each consumer warpgroup holds " << rowsPerConsumer << "x" << p.tileN
-                    << " accumulators twice (the K block's wgmma results and the promoted sum), "
-                    << 2 * accRegs << " registers per thread; at most 128 fit (use tile N <= "
-                    << 128 * 64 / rowsPerConsumer << ", target " << tname << ")";
+                    << " accumulators three times (the sum and two K blocks' wgmma results, "
+                       "one promoted while the next is issued), "
+                    << 3 * accRegs << " registers per thread; at most 192 fit (use tile N <= "
+                    << 128 * 64 / rowsPerConsumer
+                    << (p.blockScales ? "" : " or accumulation = fast") << ", target " << tname
+                    << ")";
     if (rowBytes != 32 && rowBytes != 64 && rowBytes != 128)
       return fail() << "tile K = " << p.tileK << " gives K-slice rows of " << rowBytes
                     << " bytes; the wgmma lowering needs 32, 64 or 128 (one TMA swizzle span) "
@@ -435,6 +460,10 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     return fail() << "not supported yet: block scales with grid = "
                   << stringifyGrid(op.getGrid()) << ", cluster = " << listString(cluster)
                   << " on target " << tname;
+  if (p.promotes && !p.blockScales && (op.getGrid() == Grid::StreamK || clusterSize != 1))
+    return fail() << "not supported yet: accumulation = promoted with grid = "
+                  << stringifyGrid(op.getGrid()) << ", cluster = " << listString(cluster)
+                  << " on target " << tname << " (use accumulation = fast)";
   if (p.tileK % p.mmaK != 0)
     return fail() << "tile K = " << p.tileK << " is not a multiple of the MMA K = " << p.mmaK
                   << " (" << familyName(p.family) << " with " << op.getAType() << " on target "
@@ -524,4 +553,6 @@ void tilegen::recordPlan(GemmOp op, const GemmPlan &plan) {
   op.setWarps(ArrayRef<int64_t>{plan.warpsM, plan.warpsN});
   op.setMma(ArrayRef<int64_t>{plan.mmaM, plan.mmaN, plan.mmaK});
   op.setTarget(plan.target.name());
+  if (elemInfo(*elemOf(op.getAType())).fp8)
+    op.setAccumulationAttr(AccumulationAttr::get(op.getContext(), plan.accumulation));
 }

@@ -325,7 +325,7 @@ tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [
 // -----
 
 // Block scales that need more accumulator registers than a thread has
-// expected-error @+1 {{'tile.gemm' op block scales with tile [128, 256] and accumulators = 1: each consumer warpgroup holds 64x256 accumulators twice (the K block's wgmma results and the promoted sum), 256 registers per thread; at most 128 fit (use tile N <= 128, target sm_90a)}}
+// expected-error @+1 {{'tile.gemm' op block scales with tile [128, 256] and accumulators = 1: each consumer warpgroup holds 64x256 accumulators three times (the sum and two K blocks' wgmma results, one promoted while the next is issued), 384 registers per thread; at most 192 fit (use tile N <= 128, target sm_90a)}}
 tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [1, 128], scale_b = f32 [128, 128], tile = [128, 256, 128], target = "sm_90a" }
 
 // -----
@@ -333,3 +333,39 @@ tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [
 // Block scales with stream-K
 // expected-error @+1 {{'tile.gemm' op not supported yet: block scales with grid = stream_k, cluster = [1, 1, 1] on target sm_90a}}
 tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [1, 128], scale_b = f32 [128, 128], tile = [128, 128, 128], grid = stream_k, target = "sm_90a" }
+
+// -----
+
+// accumulation given for non-FP8 operands
+// expected-error @+1 {{'tile.gemm' op field 'accumulation' = fast is given for 'bf16' operands on target sm_90a: only FP8 products have a choice of accumulation (leave the field out)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, accumulation = fast, tile = [128, 128, 64], target = "sm_90a" }
+
+// -----
+
+// fast accumulation with block scales (applied at promotion)
+// expected-error @+1 {{'tile.gemm' op accumulation = fast with block scales on target sm_90a: block scales are applied as each K block is promoted into the f32 accumulators; use accumulation = promoted (the default)}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [1, 128], scale_b = f32 [128, 128], accumulation = fast, tile = [128, 128, 128], target = "sm_90a" }
+
+// -----
+
+// promoted per-tensor FP8 whose three accumulator sets do not fit
+// expected-error @+1 {{'tile.gemm' op accumulation = promoted with tile [128, 256] and accumulators = 1: each consumer warpgroup holds 64x256 accumulators three times (the sum and two K blocks' wgmma results, one promoted while the next is issued), 384 registers per thread; at most 192 fit (use tile N <= 128 or accumulation = fast, target sm_90a)}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 tensor, scale_b = f32 tensor, tile = [128, 256, 128], target = "sm_90a" }
+
+// -----
+
+// promoted per-tensor FP8 with stream-K
+// expected-error @+1 {{'tile.gemm' op not supported yet: accumulation = promoted with grid = stream_k, cluster = [1, 1, 1] on target sm_90a (use accumulation = fast)}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 tensor, scale_b = f32 tensor, tile = [128, 128, 128], grid = stream_k, target = "sm_90a" }
+
+// -----
+
+// fast accumulation on mma.sync, which accumulates FP8 products in f32: a warning, recorded as promoted
+// expected-warning @+1 {{accumulation = fast has no effect with mma.sync on target sm_90: mma.sync.aligned.m16n8k32.row.col.f32 accumulates FP8 products in f32; recorded as promoted}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, accumulation = fast, tile = [128, 128, 64], target = "sm_90" }
+
+// -----
+
+// fast accumulation on tcgen05: likewise
+// expected-warning @+1 {{accumulation = fast has no effect with tcgen05 on target sm_100a: tcgen05.mma.kind::f8f6f4 accumulates FP8 products in f32; recorded as promoted}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, accumulation = fast, tile = [128, 128, 128], target = "sm_100a" }

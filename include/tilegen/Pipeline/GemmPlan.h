@@ -38,6 +38,12 @@ struct GemmPlan {
   tile::Copy copy = tile::Copy::CpAsync;                ///< never auto
   bool blockScales = false;  ///< per-block operand scales, applied per K block
   int64_t scaleBlockK = 0;   ///< K extent of one scale block
+  /// FP8: how products reach the f32 accumulators (promoted unless the description says fast
+  /// on wgmma; mma.sync and tcgen05 accumulate in f32, recorded as promoted).
+  tile::Accumulation accumulation = tile::Accumulation::Promoted;
+  /// The wgmma lowering promotes K blocks into a second (double-buffered) accumulator set:
+  /// FP8 on wgmma with promoted accumulation (block scales always).
+  bool promotes = false;
   int64_t tileM = 0, tileN = 0, tileK = 0;
   int64_t stages = 0;        ///< resolved (never 0)
   bool stagesWereAuto = false;

@@ -154,6 +154,9 @@ LLVM::LLVMFuncOp lowering::createKernel(KernelBuilder &b, PipelineView &view,
     operands.append("a_scale", scaleDict(view.instr.getScaleA()));
   if (view.instr.getScaleB())
     operands.append("b_scale", scaleDict(view.instr.getScaleB()));
+  if (elemInfo(*elemOf(view.instr.getAType())).fp8)
+    operands.append("accumulation",
+                    b.getStringAttr(tile::stringifyAccumulation(view.instr.getAccumulation())));
   operands.append("alpha", view.epilogueOp.getAlphaAttr());
   operands.append("beta", view.epilogueOp.getBetaAttr());
   func->setAttr("tilegen.operands", operands.getDictionary(ctx));

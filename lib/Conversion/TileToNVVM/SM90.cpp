@@ -62,11 +62,13 @@ private:
   Value zeroAccumulator();
   using SliceFn =
       llvm::function_ref<SmallVector<Value>(SmallVector<Value>, Value, bool, bool)>;
-  /// Block scales: the K-slices of one tile, issued K block by K block into a second set of
-  /// accumulators and promoted into the first; returns the accumulators and the next g.
-  SmallVector<Value> blockScaledSlices(SliceFn slice, llvm::function_ref<void(Value)> release,
-                                       Value g0, Value ke, Value m0, Value n0, Value rowOff,
-                                       Value warp, Value lane);
+  /// Promoted accumulation (block scales, or FP8 with accumulation = promoted): the K-slices
+  /// [kb, ke) of one tile, issued K block by K block into a second set of accumulators and
+  /// promoted into the first while the next block's wgmmas run; returns the accumulators and
+  /// the next g. The last block's slot is released.
+  SmallVector<Value> promotedSlices(SliceFn slice, llvm::function_ref<void(Value)> release,
+                                    Value g0, Value kb, Value ke, Value m0, Value n0,
+                                    Value rowOff, Value warp, Value lane);
   void storeThroughShared(ArrayRef<Value> values, Value c, Value warp, Value lane, Value leader,
                           Value m0, Value n0, Value rowOff);
 
@@ -138,6 +140,10 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
   } else {
     rowOff = b.mul(c, rowsPerConsumer);
   }
+  // FP8 with promoted accumulation (block scales always): K blocks are promoted into the
+  // accumulators (promotedSlices).
+  bool promoted = elemInfo(*elemOf(v.instr.getAType())).fp8 &&
+                  v.instr.getAccumulation() == tile::Accumulation::Promoted;
   Value isReleaser = b.eq(tInWg, 0);
   // With a CTA pair, lanes 0 and 8 of the warpgroup's first warp each release the slot in one
   // CTA (lane 8 / 8 = 1): one arrive instruction per release, as CUTLASS's PipelineTmaAsync
@@ -226,9 +232,9 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
   {
     OpBuilder::InsertionGuard g2(b);
     b.setInsertionPointToStart(&anySlice.getThenRegion().front());
-    if (v.blockScales()) {
-      scf::YieldOp::create(b, blockScaledSlices(slice, release, g0Tile, ke, m0, n0, rowOff,
-                                                warp, lane));
+    if (promoted) {
+      scf::YieldOp::create(b, promotedSlices(slice, release, g0Tile, kb, ke, m0, n0, rowOff,
+                                             warp, lane));
     } else {
       SmallVector<Value> undef(mBlocks, LLVM::UndefOp::create(b, accStruct));
       SmallVector<Value> init =
@@ -258,10 +264,10 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
     NVVM::MBarrierArriveOp::create(b, Type(), turn.at(b, b.sub(b.c32(1), c)), Value());
   }
   Value gEnd = anySlice.getResults()[mBlocks];
-  // Block scales: every K block already ended with wait_group 0 and released its last slot.
-  if (!v.blockScales())
+  // Promoted: the last K block was drained with wait_group 0 and its slot released.
+  if (!promoted)
     NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
-  if (stages > 1 && !v.blockScales()) {
+  if (stages > 1 && !promoted) {
     // The last slice's slot (the one-slot ring released it in the loop).
     auto any = scf::IfOp::create(b, b.ult(kb, ke), false);
     OpBuilder::InsertionGuard g3(b);
@@ -314,63 +320,139 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
   drainTmaStores(b, isReleaser);
 }
 
-// Block scales (DeepSeek-style FP8): D = alpha sum_kb sa(m, kb) sb(n, kb) (A x B)[K block kb]
-// + beta C, so the scales cannot fold into alpha. Each K block's wgmmas go into a second set of
-// f32 accumulators, `part` (scale-d = 0 on the block's first instruction), which is then
-// promoted: acc += part x sa(row) x sb(col), one FMA per value with the products precomputed
-// (the first block's promotion initialises acc, so nothing is zeroed between wgmmas).
-// Promotion needs the values, so a K block ends with wgmma.wait_group 0: this gives up the
-// one-batch-in-flight overlap at each block boundary (ping-pong, or the other consumer
-// warpgroup, keeps the tensor core busy meanwhile), and the block's last slot is released
-// there, after its wgmmas have retired. The block's scales are loaded before its wgmmas are
-// issued, so the loads are in flight meanwhile.
+/// `set` (a struct of f32) pinned in registers at this point of the program: an empty asm
+/// statement that reads and writes every value (CUTLASS's warpgroup_fence_operand). The only
+/// inline asm of the lowering: no NVVM op orders pure arithmetic against the wgmma batches.
+/// Arithmetic on the fenced values cannot move above the fence (e.g. above a wgmma.wait_group),
+/// nor can the arithmetic that computes them sink below it (e.g. past the next batch's issue,
+/// where its operands would have to stay live next to two more accumulator sets).
+static Value fenceRegisters(KernelBuilder &b, Value set) {
+  auto type = cast<LLVM::LLVMStructType>(set.getType());
+  int64_t n = type.getBody().size();
+  SmallVector<Value> values;
+  std::string constraints;
+  for (int64_t e = 0; e < n; ++e) {
+    values.push_back(LLVM::ExtractValueOp::create(b, set, e));
+    constraints += (e ? ",=f" : "=f");
+  }
+  for (int64_t e = 0; e < n; ++e)
+    constraints += "," + std::to_string(e);
+  auto fence = LLVM::InlineAsmOp::create(b, type, values, "", constraints,
+                                         /*has_side_effects=*/true, /*is_align_stack=*/false,
+                                         LLVM::tailcallkind::TailCallKind::None,
+                                         LLVM::AsmDialectAttr(), ArrayAttr());
+  return fence.getResult(0);
+}
+
+// Promoted accumulation (FP8 on wgmma, whose tensor core accumulates FP8 products with
+// reduced precision): the K-slices of a tile are issued K block by K block into a second set of
+// f32 accumulators, `part` (scale-d = 0 on the block's first instruction), and each block's
+// `part` is added into the accumulators `acc` in registers. With block scales (DeepSeek-style)
+// D = alpha sum_kb sa(m, kb) sb(n, kb) (A x B)[K block kb] + beta C, so the scales cannot fold
+// into alpha: acc += part x sa(row) x sb(col), one FMA per value with the products precomputed.
+// With per-tensor scales (accumulation = promoted) a K block is one K-slice and the promotion
+// is acc += part (the scales stay folded into alpha); no scale is loaded in the K loop.
 //
-// Fragment layout (as the epilogue reads it): value e of m64 block i is fragment n = e / 4 (an
-// n8 column block), row 16 warp + lane / 4 (+ 8 for e % 4 >= 2), column 8 n + 2 (lane % 4)
-// (+ 1 for odd e).
-SmallVector<Value> WgmmaEmitter::blockScaledSlices(SliceFn slice,
-                                                   llvm::function_ref<void(Value)> release,
-                                                   Value g0, Value ke, Value m0, Value n0,
-                                                   Value rowOff, Value warp, Value lane) {
-  tile::ScaleAttr sa = v.instr.getScaleA(), sb = v.instr.getScaleB();
-  // The plan guarantees: the K block is a whole number of K-slices, B's blocks are a multiple
-  // of the tile's N or a multiple-of-8 divisor of it, and no stream-K (a tile's slices start at
-  // 0, so slice k is in K block k / perBlock).
-  int64_t perBlock = sa.blockK() / bk, aOuter = sa.blockOuter(), bOuter = sb.blockOuter();
-  int64_t bScales = bOuter % bn == 0 ? 1 : bn / bOuter; // B column blocks of one tile
-  // Scale (ob, kb) of an operand is at kb * ceil(extent / outer) + ob (docs/manifest.md).
-  Value aBlocks = b.ceilDiv(M, aOuter), bBlocks = b.ceilDiv(N, bOuter);
-  // This thread's rows, clamped to M - 1 (a row past M reads the last row's scale; its
-  // results are clipped by the stores), and the tile's column blocks, clamped to the last.
-  Value rowBase = b.add(b.add(b.add(m0, rowOff), b.mul(warp, 16)), b.divu(lane, 4));
-  Value lastRow = b.sub(M, b.c32(1)), lastColBlock = b.sub(bBlocks, b.c32(1));
+// The promotion overlaps the next block's wgmmas: `part` is double-buffered (P0 for blocks
+// j0, j0 + 2, ...; P1 for the others). Block j + 1's first K-slice is issued into the free set,
+// committed, and wgmma.wait_group 1 retires block j's last batch; block j's last slot goes back
+// (the slice's usual release of its predecessor), then block j's set is promoted while block
+// j + 1's wgmmas run; block j + 1's other slices follow (each keeping one batch in flight and
+// releasing its predecessor's slot). The last block is drained with wait_group 0, its slot
+// released, and promoted. A slot thus goes back only after the wgmmas reading it retired. The
+// loop over blocks is unrolled by two so that each set keeps its registers (a swap of sets
+// across the back edge would copy a set whose wgmmas are in flight); an odd block left over is
+// the tail. acc starts at -0.0 (x + -0.0 = x exactly, so the first promotion is exact): those
+// movs are to registers no wgmma touches. Registers: three sets (acc, P0, P1) per consumer
+// thread; the plan keeps them within 192 of the consumers' setmaxnreg budget.
+//
+// The block's scales are loaded before its wgmmas are issued and their products are carried
+// to its promotion, one block later. Fragment layout (as the epilogue reads it): value e of
+// m64 block i is fragment n = e / 4 (an n8 column block), row 16 warp + lane / 4 (+ 8 for
+// e % 4 >= 2), column 8 n + 2 (lane % 4) (+ 1 for odd e).
+SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
+                                                llvm::function_ref<void(Value)> release,
+                                                Value g0, Value kb, Value ke, Value m0, Value n0,
+                                                Value rowOff, Value warp, Value lane) {
+  bool scaled = v.blockScales();
+  // Per-tensor: a K block is a K-slice. Block scales: the plan guarantees the K block is a
+  // whole number of K-slices, B's blocks are a multiple of the tile's N or a multiple-of-8
+  // divisor of it, and no stream-K (a tile's slices start at 0, so slice k is in K block
+  // k / perBlock).
+  int64_t perBlock = 1, aOuter = 1, bOuter = 1, bScales = 0;
+  Value aBlocks, bBlocks;
   SmallVector<Value> aIdx, bIdx; // aIdx[2 i + half]; bIdx[j]
-  for (int64_t i = 0; i < mBlocks; ++i)
-    for (int64_t half = 0; half < 2; ++half)
-      aIdx.push_back(b.divu(b.minu(b.add(rowBase, i * 64 + half * 8), lastRow), aOuter));
-  for (int64_t j = 0; j < bScales; ++j)
-    bIdx.push_back(b.minu(b.divu(b.add(n0, j * bOuter), bOuter), lastColBlock));
+  if (scaled) {
+    tile::ScaleAttr sa = v.instr.getScaleA(), sb = v.instr.getScaleB();
+    perBlock = sa.blockK() / bk, aOuter = sa.blockOuter(), bOuter = sb.blockOuter();
+    bScales = bOuter % bn == 0 ? 1 : bn / bOuter; // B column blocks of one tile
+    // Scale (ob, kb) of an operand is at kb * ceil(extent / outer) + ob (docs/manifest.md).
+    aBlocks = b.ceilDiv(M, aOuter), bBlocks = b.ceilDiv(N, bOuter);
+    // This thread's rows, clamped to M - 1 (a row past M reads the last row's scale; its
+    // results are clipped by the stores), and the tile's column blocks, clamped to the last.
+    Value rowBase = b.add(b.add(b.add(m0, rowOff), b.mul(warp, 16)), b.divu(lane, 4));
+    Value lastRow = b.sub(M, b.c32(1)), lastColBlock = b.sub(bBlocks, b.c32(1));
+    for (int64_t i = 0; i < mBlocks; ++i)
+      for (int64_t half = 0; half < 2; ++half)
+        aIdx.push_back(b.divu(b.minu(b.add(rowBase, i * 64 + half * 8), lastRow), aOuter));
+    for (int64_t j = 0; j < bScales; ++j)
+      bIdx.push_back(b.minu(b.divu(b.add(n0, j * bOuter), bOuter), lastColBlock));
+  }
   auto load = [&](Value ptr, Value idx) -> Value {
     return LLVM::LoadOp::create(b, b.f32(), b.gep(ptr, b.mul(b.zext64(idx), 4)), 4);
   };
-
-  // One K block: returns acc..., part..., g.
-  auto kBlock = [&](ArrayRef<Value> acc, ArrayRef<Value> part, Value g, Value blk,
-                    bool firstBlock) {
+  // The scale products of K block `blk`: prod[(2 i + half) bScales + j]; none per tensor.
+  auto products = [&](Value blk) {
+    SmallVector<Value> saV, sbV, prod;
+    if (!scaled)
+      return prod;
     // blk < ceil(K / scaleBlockK) = ceil(kTiles / perBlock): every load reads an existing
     // block (the last, partial K block included).
-    SmallVector<Value> saV, sbV, prod;
     for (Value idx : aIdx)
       saV.push_back(load(scaleA, b.add(b.mul(blk, aBlocks), idx)));
     for (Value idx : bIdx)
       sbV.push_back(load(scaleB, b.add(b.mul(blk, bBlocks), idx)));
-    for (Value a : saV) // prod[(2 i + half) bScales + j]
+    for (Value a : saV)
       for (Value s : sbV)
         prod.push_back(arith::MulFOp::create(b, a, s));
-    // The block's first slice starts `part`; its slot's predecessor went back at the end of
-    // the previous block.
-    SmallVector<Value> st = slice(SmallVector<Value>(part), g, /*zeroAcc=*/true,
-                                  /*releasePrevious=*/false);
+    return prod;
+  };
+  // acc += part (x the block's products).
+  auto promote = [&](ArrayRef<Value> acc, ArrayRef<Value> part, ArrayRef<Value> prod) {
+    // The fences keep the promotion after the wait that retired `part` and before the next
+    // batch is issued.
+    SmallVector<Value> out;
+    for (int64_t i = 0; i < mBlocks; ++i) {
+      Value retired = fenceRegisters(b, part[i]);
+      Value sum = LLVM::UndefOp::create(b, accStruct);
+      for (int64_t e = 0; e < bn / 2; ++e) {
+        Value x = LLVM::ExtractValueOp::create(b, retired, e);
+        Value y = LLVM::ExtractValueOp::create(b, acc[i], e);
+        Value r;
+        if (scaled) {
+          int64_t n = e / 4, half = (e % 4) / 2;
+          int64_t j = bScales == 1 ? 0 : n * 8 / bOuter;
+          r = LLVM::FMAOp::create(b, x, prod[(2 * i + half) * bScales + j], y);
+        } else {
+          r = arith::AddFOp::create(b, y, x);
+        }
+        sum = LLVM::InsertValueOp::create(b, sum, r, e);
+      }
+      out.push_back(fenceRegisters(b, sum));
+    }
+    return out;
+  };
+  // K block `blk`'s slices into a new set (the first instruction has scale-d = 0, so its input
+  // is undef: tying it to a promoted set would make LLVM copy registers next to the wgmmas),
+  // from ring position g: returns part..., g. `between` runs after the first slice's
+  // wait_group 1 (the previous block's wgmmas retired).
+  Value undef = LLVM::UndefOp::create(b, accStruct);
+  auto issueBlock = [&](Value g, Value blk, bool releasePrevious,
+                        llvm::function_ref<void()> between) {
+    SmallVector<Value> st =
+        slice(SmallVector<Value>(mBlocks, undef), g, /*zeroAcc=*/true, releasePrevious);
+    if (between)
+      between();
     if (perBlock > 1) {
       Value k0 = b.mul(blk, perBlock);
       auto kLoop = scf::ForOp::create(b, b.add(k0, 1), b.minu(b.add(k0, perBlock), ke),
@@ -383,51 +465,97 @@ SmallVector<Value> WgmmaEmitter::blockScaledSlices(SliceFn slice,
                                     /*releasePrevious=*/true));
       st.assign(kLoop.getResults().begin(), kLoop.getResults().end());
     }
-    Value gNext = st[mBlocks];
+    return st;
+  };
+  // The last block (in `part`, in flight): retire it, release its slot, promote it. (A
+  // one-slot ring waited and released in every slice.)
+  auto drain = [&](ArrayRef<Value> acc, ArrayRef<Value> part, ArrayRef<Value> prod, Value g) {
     if (stages > 1) {
-      // Promotion reads the results: retire the batch in flight (see above), then its slot
-      // can go back. (A one-slot ring waited and released in every slice.)
       NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
-      release(b.sub(gNext, b.c32(1)));
+      release(b.sub(g, b.c32(1)));
     }
-    SmallVector<Value> out;
-    for (int64_t i = 0; i < mBlocks; ++i) {
-      Value sum = LLVM::UndefOp::create(b, accStruct);
-      for (int64_t e = 0; e < bn / 2; ++e) {
-        int64_t n = e / 4, half = (e % 4) / 2;
-        int64_t j = bScales == 1 ? 0 : n * 8 / bOuter;
-        Value s = prod[(2 * i + half) * bScales + j];
-        Value x = LLVM::ExtractValueOp::create(b, st[i], e);
-        Value y = firstBlock
-                      ? arith::MulFOp::create(b, x, s).getResult()
-                      : LLVM::FMAOp::create(b, x, s, LLVM::ExtractValueOp::create(b, acc[i], e))
-                            .getResult();
-        sum = LLVM::InsertValueOp::create(b, sum, y, e);
-      }
-      out.push_back(sum);
-    }
-    out.append(st.begin(), st.begin() + mBlocks); // part
-    out.push_back(gNext);
-    return out;
+    return promote(acc, part, prod);
+  };
+  auto range = [](ValueRange r, size_t from, size_t n) {
+    return SmallVector<Value>(r.begin() + from, r.begin() + from + n);
   };
 
-  // The first K block initialises acc; the others add to it.
-  SmallVector<Value> undef(mBlocks, LLVM::UndefOp::create(b, accStruct));
-  SmallVector<Value> init = kBlock(undef, undef, g0, b.c32(0), /*firstBlock=*/true);
-  auto blockLoop = scf::ForOp::create(b, b.c32(1), b.ceilDiv(ke, perBlock), b.c32(1), init);
+  // Blocks [jb, je): block j holds slices [j perBlock, min((j + 1) perBlock, ke)).
+  Value jb = scaled ? b.c32(0) : kb;
+  Value je = scaled ? b.ceilDiv(ke, perBlock) : ke;
+  size_t nm = mBlocks, np = scaled ? 2 * mBlocks * bScales : 0;
+  SmallVector<Value> acc;
+  {
+    Value negZero = b.f32c(-0.0);
+    Value start = LLVM::UndefOp::create(b, accStruct);
+    for (int64_t e = 0; e < bn / 2; ++e)
+      start = LLVM::InsertValueOp::create(b, start, negZero, e);
+    acc.assign(mBlocks, start);
+  }
+  // Prologue: block jb into P0.
+  SmallVector<Value> prod = products(jb);
+  SmallVector<Value> st = issueBlock(g0, jb, /*releasePrevious=*/false, nullptr);
+  SmallVector<Value> p0(st.begin(), st.begin() + nm);
+  Value g = st[nm];
+
+  // Pairs: blocks j (into P1, promoting P0) and j + 1 (into P0, promoting P1), while j + 1 < je.
+  // Only P0 is carried (in flight); P1 lives within an iteration.
+  SmallVector<Value> init;
+  init.append(acc);
+  init.append(p0);
+  init.push_back(g);
+  init.append(prod);
+  auto pairLoop = scf::ForOp::create(b, b.add(jb, 1), b.sub(je, b.c32(1)), b.c32(2), init);
   {
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(blockLoop.getBody());
-    ValueRange args = blockLoop.getRegionIterArgs();
-    SmallVector<Value> acc(args.begin(), args.begin() + mBlocks);
-    SmallVector<Value> part(args.begin() + mBlocks, args.begin() + 2 * mBlocks);
-    scf::YieldOp::create(b, kBlock(acc, part, args[2 * mBlocks], blockLoop.getInductionVar(),
-                                   /*firstBlock=*/false));
+    b.setInsertionPointToStart(pairLoop.getBody());
+    ValueRange args = pairLoop.getRegionIterArgs();
+    Value j = pairLoop.getInductionVar();
+    SmallVector<Value> a = range(args, 0, nm), q0 = range(args, nm, nm),
+                       pr = range(args, 2 * nm + 1, np);
+    Value gj = args[2 * nm];
+    SmallVector<Value> prodJ = products(j);
+    SmallVector<Value> s1 = issueBlock(gj, j, /*releasePrevious=*/true,
+                                       [&]() { a = promote(a, q0, pr); });
+    SmallVector<Value> n1(s1.begin(), s1.begin() + nm);
+    Value j1 = b.add(j, 1);
+    SmallVector<Value> prodJ1 = products(j1);
+    SmallVector<Value> s0 = issueBlock(s1[nm], j1, /*releasePrevious=*/true,
+                                       [&]() { a = promote(a, n1, prodJ); });
+    SmallVector<Value> yield(a);
+    yield.append(s0.begin(), s0.begin() + nm);
+    yield.push_back(s0[nm]);
+    yield.append(prodJ1);
+    scf::YieldOp::create(b, yield);
   }
-  SmallVector<Value> result(blockLoop.getResults().begin(),
-                            blockLoop.getResults().begin() + mBlocks);
-  result.push_back(blockLoop.getResults()[2 * mBlocks]);
-  return result;
+  ValueRange res = pairLoop.getResults();
+  acc = range(res, 0, nm), p0 = range(res, nm, nm);
+  g = res[2 * nm];
+  prod = range(res, 2 * nm + 1, np);
+
+  // The tail: with an even number of blocks after the prologue's, block je - 1 is left (into
+  // P1, promoting P0, then drained); otherwise P0 holds the last block.
+  SmallVector<Type> types(mBlocks, accStruct);
+  types.push_back(b.i32());
+  Value odd = b.eq(b.remu(b.sub(b.sub(je, jb), b.c32(1)), 2), 1);
+  auto tail = scf::IfOp::create(b, types, odd, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&tail.getThenRegion().front());
+    Value last = b.sub(je, b.c32(1));
+    SmallVector<Value> prodL = products(last);
+    SmallVector<Value> a = acc;
+    SmallVector<Value> s1 = issueBlock(g, last, /*releasePrevious=*/true,
+                                       [&]() { a = promote(a, p0, prod); });
+    SmallVector<Value> out = drain(a, ArrayRef<Value>(s1).take_front(nm), prodL, s1[nm]);
+    out.push_back(s1[nm]);
+    scf::YieldOp::create(b, out);
+    b.setInsertionPointToStart(&tail.getElseRegion().front());
+    out = drain(acc, p0, prod, g);
+    out.push_back(g);
+    scf::YieldOp::create(b, out);
+  }
+  return SmallVector<Value>(tail.getResults().begin(), tail.getResults().end());
 }
 
 void WgmmaEmitter::storeThroughShared(ArrayRef<Value> values, Value c, Value warp, Value lane,

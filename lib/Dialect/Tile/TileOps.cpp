@@ -157,6 +157,7 @@ Attribute MmaInstrAttr::parse(AsmParser &parser, Type) {
   }
   int64_t ctaGroup = 1;
   ScaleAttr scaleA, scaleB;
+  Accumulation accumulation = Accumulation::Promoted;
   while (succeeded(parser.parseOptionalComma())) {
     StringRef key;
     if (parser.parseKeyword(&key) || parser.parseEqual())
@@ -164,6 +165,17 @@ Attribute MmaInstrAttr::parse(AsmParser &parser, Type) {
     if (key == "cta_group") {
       if (parser.parseInteger(ctaGroup))
         return {};
+    } else if (key == "accumulation") {
+      StringRef word;
+      llvm::SMLoc vloc = parser.getCurrentLocation();
+      if (parser.parseKeyword(&word))
+        return {};
+      std::optional<Accumulation> value = symbolizeAccumulation(word);
+      if (!value) {
+        parser.emitError(vloc, "accumulation must be promoted or fast, got '") << word << "'";
+        return {};
+      }
+      accumulation = *value;
     } else if (key == "scale_a" || key == "scale_b") {
       Attribute attr;
       if (parser.parseAttribute(attr))
@@ -176,14 +188,15 @@ Attribute MmaInstrAttr::parse(AsmParser &parser, Type) {
       (key == "scale_a" ? scaleA : scaleB) = scale;
     } else {
       parser.emitError(loc, "unknown MMA field '") << key
-                                                   << "'; expected cta_group, scale_a, scale_b";
+                                                   << "'; expected cta_group, scale_a, scale_b, "
+                                                      "accumulation";
       return {};
     }
   }
   if (parser.parseGreater())
     return {};
   return MmaInstrAttr::get(parser.getContext(), *family, shape[0], shape[1], shape[2], a, b,
-                           acc, ctaGroup, scaleA, scaleB);
+                           acc, ctaGroup, scaleA, scaleB, accumulation);
 }
 
 void MmaInstrAttr::print(AsmPrinter &p) const {
@@ -195,6 +208,8 @@ void MmaInstrAttr::print(AsmPrinter &p) const {
     p << ", scale_a = " << getScaleA();
   if (getScaleB())
     p << ", scale_b = " << getScaleB();
+  if (getAccumulation() != Accumulation::Promoted)
+    p << ", accumulation = " << stringifyAccumulation(getAccumulation());
   p << ">";
 }
 
@@ -209,6 +224,7 @@ struct GemmFields {
   Type aType, bType, cType, accType;
   Layout aLayout = Layout::Row, bLayout = Layout::Row, cLayout = Layout::Row;
   ScaleAttr scaleA, scaleB;
+  std::optional<Accumulation> accumulation; ///< FP8 only; unset: the default (promoted)
   SmallVector<int64_t> tile, warps, mma, cluster{1, 1, 1};
   int64_t stages = 0, accumulators = 1, ctaGroup = 1, swizzle = 8;
   Schedule schedule = Schedule::Auto;
@@ -331,6 +347,14 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
       return keyword(f.grid, [](StringRef w) { return symbolizeGrid(w); }, {"tiles", "persistent", "stream_k"});
     if (key == "raster")
       return keyword(f.raster, [](StringRef w) { return symbolizeRaster(w); }, {"row", "col"});
+    if (key == "accumulation") {
+      Accumulation value;
+      if (keyword(value, [](StringRef w) { return symbolizeAccumulation(w); },
+                  {"promoted", "fast"}))
+        return failure();
+      f.accumulation = value;
+      return success();
+    }
     if (key == "scale_a")
       return scale(f.scaleA);
     if (key == "scale_b")
@@ -348,7 +372,7 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
     }
     return parser.emitError(loc, "unknown field '")
            << key
-           << "'; expected a, b, c, accumulator, scale_a, scale_b, tile, stages, accumulators, schedule, copy, "
+           << "'; expected a, b, c, accumulator, scale_a, scale_b, accumulation, tile, stages, accumulators, schedule, copy, "
               "warps, mma, cluster, multicast, cta_group, grid, raster, swizzle, alpha, beta, "
               "target";
   };
@@ -372,6 +396,8 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
   props.c_layout = LayoutAttr::get(ctx, f.cLayout);
   props.scale_a = f.scaleA;
   props.scale_b = f.scaleB;
+  if (f.accumulation)
+    props.accumulation = AccumulationAttr::get(ctx, *f.accumulation);
   props.tile = b.getDenseI64ArrayAttr(f.tile);
   props.warps = b.getDenseI64ArrayAttr(f.warps);
   props.mma = b.getDenseI64ArrayAttr(f.mma);
@@ -421,6 +447,10 @@ void GemmOp::print(OpAsmPrinter &p) {
       printScaleBody(p, getScaleBAttr());
       p << ",";
     }
+  }
+  if (getAccumulation()) {
+    p.printNewline();
+    p << "accumulation = " << stringifyAccumulation(*getAccumulation()) << ",";
   }
   p.printNewline();
   p << "tile = ";
@@ -608,6 +638,13 @@ LogicalResult PipelineOp::verify() {
     if (scale && !(scale.isTensor() ? row->scales.tensor : row->scales.block))
       return mmaRole.emitOpError() << name << " = " << scale << " is not applied by the "
                                    << familyName(mma.getFamily()) << " lowering of " << row->ptx;
+
+  if (mma.getAccumulation() == Accumulation::Fast &&
+      (mma.getFamily() != MmaFamily::Wgmma || !elemInfo(*a).fp8 ||
+       (mma.getScaleA() && !mma.getScaleA().isTensor())))
+    return mmaRole.emitOpError() << "accumulation = fast is a choice of FP8 wgmma with "
+                                    "per-tensor scales only; the role issues "
+                                 << row->ptx << " with " << mma.getAType();
 
   // The ring carries the instruction's operands, K-major where the instruction needs it.
   if (ring.getAType() != mma.getAType() || ring.getBType() != mma.getBType())

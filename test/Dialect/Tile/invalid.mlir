@@ -1,7 +1,7 @@
 // Every parser and verifier diagnostic of tile.gemm and tile.pipeline fires, once, on its own case.
 // RUN: %tilegen-opt %s -split-input-file -verify-diagnostics
 
-// expected-error @+1 {{unknown field 'tiles'; expected a, b, c, accumulator, scale_a, scale_b, tile, stages, accumulators, schedule, copy, warps, mma, cluster, multicast, cta_group, grid, raster, swizzle, alpha, beta, target}}
+// expected-error @+1 {{unknown field 'tiles'; expected a, b, c, accumulator, scale_a, scale_b, accumulation, tile, stages, accumulators, schedule, copy, warps, mma, cluster, multicast, cta_group, grid, raster, swizzle, alpha, beta, target}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tiles = [128, 128, 32] }
 
 // -----

@@ -8,6 +8,7 @@ tile.gemm @bf16 {
 
 tile.gemm @fp8 {
   a = f8E4M3FN row, b = f8E5M2 col, c = f16 row, scale_a = f32 tensor, scale_b = f32 tensor,
+  accumulation = fast,
   tile = [128, 128, 128], stages = 5, schedule = warp_specialized
 }
 
@@ -30,7 +31,7 @@ tile.gemm @fp8 {
 
 // CHECK-LABEL: llvm.func @fp8(
 // CHECK-SAME:    %arg8: f32, %arg9: f32, %arg10: !llvm.ptr<1>, %arg11: !llvm.ptr<1>)
-// CHECK-SAME:    tilegen.operands = {a_layout = "row", a_scale = {granularity = "tensor", type = "f32"}, a_type = "e4m3", accumulator = "f32", alpha = 1.000000e+00 : f64, b_layout = "col", b_scale = {granularity = "tensor", type = "f32"}, b_type = "e5m2"
+// CHECK-SAME:    tilegen.operands = {a_layout = "row", a_scale = {granularity = "tensor", type = "f32"}, a_type = "e4m3", accumulation = "fast", accumulator = "f32", alpha = 1.000000e+00 : f64, b_layout = "col", b_scale = {granularity = "tensor", type = "f32"}, b_type = "e5m2"
 // CHECK:         %[[SA:.*]] = llvm.load %arg10 {{.*}} : !llvm.ptr<1> -> f32
 // CHECK:         %[[ASA:.*]] = arith.mulf %arg8, %[[SA]]
 // CHECK:         %[[SB:.*]] = llvm.load %arg11 {{.*}} : !llvm.ptr<1> -> f32
