@@ -10,7 +10,7 @@
 #   tests     the GPU lit tests, test/Integration (REQUIRES: cuda-gpu, judged by tilegen-run's exit
 #             code), under the carried lit with lit.gpu.cfg.py; without lit, a plain RUN-line loop
 #   sanitize  compute-sanitizer memcheck, racecheck and synccheck on one small run of each cubin
-#             (tilegen-run --no-fork --check, 200x264x136)
+#             (tilegen-run --no-fork --check, 200x264x144)
 #   bench     bench/run_sweep.sh: --sweep square,llm,odd --check --bench for each cubin, sm_90a first
 #   summary   the table: per kernel, tests and sweep shapes passed/failed, sanitizers, TFLOP/s and
 #             the cuBLAS ratio at 4096^3 and 8192^3, geomean ratio over the issue-4 sweep
@@ -43,7 +43,7 @@ work=$root/build-runner/gpu-work
 runner=${TILEGEN_GPU_RUNNER:-$root/build-runner/bin/tilegen-run}
 only=""
 sweep=square,llm,odd
-sanitize_shape=(--m 200 --n 264 --k 136)
+sanitize_shape=(--m 200 --n 264 --k 144)  # K a multiple of 16: FP8 TMA strides
 
 say() { printf '[gpu-run %3ds] %s\n' "$((SECONDS - start))" "$*"; }
 
