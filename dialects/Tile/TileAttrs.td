@@ -171,7 +171,8 @@ def Tile_MmaInstrAttr : Tile_Attr<"MmaInstr", "mma"> {
                         OptionalParameter<"ScaleAttr">:$scale_a,
                         OptionalParameter<"ScaleAttr">:$scale_b,
                         DefaultValuedParameter<"Accumulation", "Accumulation::Promoted">:
-                            $accumulation);
+                            $accumulation,
+                        DefaultValuedParameter<"int64_t", "0">:$promotion);
   let hasCustomAssemblyFormat = 1;
 }
 

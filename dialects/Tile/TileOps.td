@@ -26,6 +26,7 @@ def Tile_GemmOp : Tile_Op<"gemm", [Symbol]> {
     | `c` | `bf16 row`, `f16 row`, `f32 row` | required | type and layout of C and D |
     | `accumulator` | `f32` | `f32` | accumulator element type |
     | `scale_a`, `scale_b` | `f32 tensor`, `f32 [outer, k]` | none | FP8 operands only: one f32 scale per tensor, or per block of `outer` rows (M or N) by `k` elements of K; D = alpha * (scale_a A) x (scale_b B) + beta * C |
+    | `promotion` | integer | the tile's K | FP8 with per-tensor scales and `accumulation = promoted` on wgmma: K elements the tensor core accumulates between two promotions (a multiple of the tile's K) |
     | `accumulation` | `promoted`, `fast` | `promoted` (FP8 only) | FP8 operands only: `promoted` adds each K block (the scale block with block scales, else one K-slice) from the tensor core into f32 accumulators in registers; `fast` lets the tensor core accumulate all of K (wgmma: reduced precision; per-tensor scales only; on mma.sync and tcgen05, which accumulate FP8 products in f32, it is accepted with a warning and recorded as `promoted`) |
     | `tile` | `[M, N, K]` | required | CTA tile; K is the depth of one K-slice |
     | `stages` | integer or `auto` | `auto` | depth of the shared-memory ring |
@@ -62,6 +63,7 @@ def Tile_GemmOp : Tile_Op<"gemm", [Symbol]> {
     OptionalAttr<Tile_ScaleAttr>:$scale_a,
     OptionalAttr<Tile_ScaleAttr>:$scale_b,
     OptionalAttr<Tile_AccumulationAttr>:$accumulation,
+    OptionalAttr<I64Attr>:$promotion,
     DenseI64ArrayAttr:$tile,
     I64Attr:$stages,
     I64Attr:$accumulators,

@@ -69,7 +69,8 @@ static void expand(GemmOp op, const GemmPlan &p) {
   // cta_group::2: the pair's M, half of it in each CTA's TMEM), with the scales it applies.
   auto instr = MmaInstrAttr::get(b.getContext(), p.family, p.mmaM, p.mmaN, p.mmaK,
                                  op.getAType(), op.getBType(), op.getAccType(), ctaGroup,
-                                 op.getScaleAAttr(), op.getScaleBAttr(), p.accumulation);
+                                 op.getScaleAAttr(), op.getScaleBAttr(), p.accumulation,
+                                 p.promotion);
   auto role = [&](RoleKind kind, int64_t first, int64_t count, ArrayRef<int64_t> layout,
                   int64_t regs) {
     RoleOp::create(b, loc, kind, b.getDenseI64ArrayAttr({first, count}),

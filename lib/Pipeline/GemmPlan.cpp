@@ -226,6 +226,20 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
       p.accumulation = *acc;
   }
   p.promotes = fp8 && p.family == MmaFamily::Wgmma && p.accumulation == Accumulation::Promoted;
+  if (std::optional<uint64_t> every = op.getPromotion()) {
+    int64_t k = static_cast<int64_t>(*every);
+    if (!p.promotes || p.blockScales)
+      return fail() << "field 'promotion' = " << k << " on target " << tname
+                    << ": it sets how often FP8 wgmma results are promoted with per-tensor "
+                       "scales and accumulation = promoted"
+                    << (p.blockScales ? " (block scales are promoted once per scale block)"
+                                      : "");
+    if (k % p.tileK != 0)
+      return fail() << "field 'promotion' = " << k << " is not a multiple of the tile's K = "
+                    << p.tileK << " (promotion happens between K-slices; target " << tname
+                    << ")";
+    p.promotion = k == p.tileK ? 0 : k;
+  }
 
   // Features the description asks for.
   if (op.getCtaGroup() == 2 && !target.hasCtaGroup2())

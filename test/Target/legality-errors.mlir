@@ -369,3 +369,21 @@ tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, accumulation = 
 // fast accumulation on tcgen05: likewise
 // expected-warning @+1 {{accumulation = fast has no effect with tcgen05 on target sm_100a: tcgen05.mma.kind::f8f6f4 accumulates FP8 products in f32; recorded as promoted}}
 tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, accumulation = fast, tile = [128, 128, 128], target = "sm_100a" }
+
+// -----
+
+// A promotion interval that is no multiple of the tile's K
+// expected-error @+1 {{'tile.gemm' op field 'promotion' = 192 is not a multiple of the tile's K = 128 (promotion happens between K-slices; target sm_90a)}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 tensor, scale_b = f32 tensor, promotion = 192, tile = [128, 128, 128], target = "sm_90a" }
+
+// -----
+
+// A promotion interval with block scales
+// expected-error @+1 {{'tile.gemm' op field 'promotion' = 256 on target sm_90a: it sets how often FP8 wgmma results are promoted with per-tensor scales and accumulation = promoted (block scales are promoted once per scale block)}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [1, 128], scale_b = f32 [128, 128], promotion = 256, tile = [128, 128, 128], target = "sm_90a" }
+
+// -----
+
+// A promotion interval with fast accumulation
+// expected-error @+1 {{'tile.gemm' op field 'promotion' = 256 on target sm_90a: it sets how often FP8 wgmma results are promoted with per-tensor scales and accumulation = promoted}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, accumulation = fast, promotion = 256, tile = [128, 256, 128], target = "sm_90a" }

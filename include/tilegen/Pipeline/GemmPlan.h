@@ -44,6 +44,8 @@ struct GemmPlan {
   /// The wgmma lowering promotes K blocks into a second (double-buffered) accumulator set:
   /// FP8 on wgmma with promoted accumulation (block scales always).
   bool promotes = false;
+  /// Per-tensor promoted accumulation: K elements between promotions (0: one K-slice).
+  int64_t promotion = 0;
   int64_t tileM = 0, tileN = 0, tileK = 0;
   int64_t stages = 0;        ///< resolved (never 0)
   bool stagesWereAuto = false;

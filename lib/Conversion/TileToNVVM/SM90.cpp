@@ -480,9 +480,13 @@ SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
     return SmallVector<Value>(r.begin() + from, r.begin() + from + n);
   };
 
+  // Per-tensor scales: `promotion` K elements (several slices) between promotions, if given.
+  if (!scaled && v.instr.getPromotion() != 0)
+    perBlock = v.instr.getPromotion() / bk;
   // Blocks [jb, je): block j holds slices [j perBlock, min((j + 1) perBlock, ke)).
-  Value jb = scaled ? b.c32(0) : kb;
-  Value je = scaled ? b.ceilDiv(ke, perBlock) : ke;
+  bool multiSlice = scaled || perBlock > 1;
+  Value jb = multiSlice ? b.c32(0) : kb;
+  Value je = multiSlice ? b.ceilDiv(ke, perBlock) : ke;
   size_t nm = mBlocks, np = scaled ? 2 * mBlocks * bScales : 0;
   SmallVector<Value> acc;
   {

@@ -158,12 +158,16 @@ Attribute MmaInstrAttr::parse(AsmParser &parser, Type) {
   int64_t ctaGroup = 1;
   ScaleAttr scaleA, scaleB;
   Accumulation accumulation = Accumulation::Promoted;
+  int64_t promotion = 0;
   while (succeeded(parser.parseOptionalComma())) {
     StringRef key;
     if (parser.parseKeyword(&key) || parser.parseEqual())
       return {};
     if (key == "cta_group") {
       if (parser.parseInteger(ctaGroup))
+        return {};
+    } else if (key == "promotion") {
+      if (parser.parseInteger(promotion))
         return {};
     } else if (key == "accumulation") {
       StringRef word;
@@ -189,14 +193,14 @@ Attribute MmaInstrAttr::parse(AsmParser &parser, Type) {
     } else {
       parser.emitError(loc, "unknown MMA field '") << key
                                                    << "'; expected cta_group, scale_a, scale_b, "
-                                                      "accumulation";
+                                                      "accumulation, promotion";
       return {};
     }
   }
   if (parser.parseGreater())
     return {};
   return MmaInstrAttr::get(parser.getContext(), *family, shape[0], shape[1], shape[2], a, b,
-                           acc, ctaGroup, scaleA, scaleB, accumulation);
+                           acc, ctaGroup, scaleA, scaleB, accumulation, promotion);
 }
 
 void MmaInstrAttr::print(AsmPrinter &p) const {
@@ -210,6 +214,8 @@ void MmaInstrAttr::print(AsmPrinter &p) const {
     p << ", scale_b = " << getScaleB();
   if (getAccumulation() != Accumulation::Promoted)
     p << ", accumulation = " << stringifyAccumulation(getAccumulation());
+  if (getPromotion() != 0)
+    p << ", promotion = " << getPromotion();
   p << ">";
 }
 
@@ -225,6 +231,7 @@ struct GemmFields {
   Layout aLayout = Layout::Row, bLayout = Layout::Row, cLayout = Layout::Row;
   ScaleAttr scaleA, scaleB;
   std::optional<Accumulation> accumulation; ///< FP8 only; unset: the default (promoted)
+  std::optional<int64_t> promotion;         ///< K elements between promotions; unset: tile K
   SmallVector<int64_t> tile, warps, mma, cluster{1, 1, 1};
   int64_t stages = 0, accumulators = 1, ctaGroup = 1, swizzle = 8;
   Schedule schedule = Schedule::Auto;
@@ -347,6 +354,18 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
       return keyword(f.grid, [](StringRef w) { return symbolizeGrid(w); }, {"tiles", "persistent", "stream_k"});
     if (key == "raster")
       return keyword(f.raster, [](StringRef w) { return symbolizeRaster(w); }, {"row", "col"});
+    if (key == "promotion") {
+      llvm::SMLoc vloc = parser.getCurrentLocation();
+      int64_t v;
+      if (parser.parseInteger(v))
+        return failure();
+      if (v < 1 || v > INT32_MAX)
+        return parser.emitError(vloc, "field 'promotion' must be from 1 to 2147483647 K "
+                                      "elements, got ")
+               << v;
+      f.promotion = v;
+      return success();
+    }
     if (key == "accumulation") {
       Accumulation value;
       if (keyword(value, [](StringRef w) { return symbolizeAccumulation(w); },
@@ -372,7 +391,7 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
     }
     return parser.emitError(loc, "unknown field '")
            << key
-           << "'; expected a, b, c, accumulator, scale_a, scale_b, accumulation, tile, stages, accumulators, schedule, copy, "
+           << "'; expected a, b, c, accumulator, scale_a, scale_b, accumulation, promotion, tile, stages, accumulators, schedule, copy, "
               "warps, mma, cluster, multicast, cta_group, grid, raster, swizzle, alpha, beta, "
               "target";
   };
@@ -398,6 +417,8 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
   props.scale_b = f.scaleB;
   if (f.accumulation)
     props.accumulation = AccumulationAttr::get(ctx, *f.accumulation);
+  if (f.promotion)
+    props.promotion = b.getI64IntegerAttr(*f.promotion);
   props.tile = b.getDenseI64ArrayAttr(f.tile);
   props.warps = b.getDenseI64ArrayAttr(f.warps);
   props.mma = b.getDenseI64ArrayAttr(f.mma);
@@ -448,9 +469,12 @@ void GemmOp::print(OpAsmPrinter &p) {
       p << ",";
     }
   }
-  if (getAccumulation()) {
+  if (getAccumulation() || getPromotion()) {
     p.printNewline();
-    p << "accumulation = " << stringifyAccumulation(*getAccumulation()) << ",";
+    if (getAccumulation())
+      p << "accumulation = " << stringifyAccumulation(*getAccumulation()) << ",";
+    if (getPromotion())
+      p << (getAccumulation() ? " " : "") << "promotion = " << *getPromotion() << ",";
   }
   p.printNewline();
   p << "tile = ";
@@ -627,6 +651,14 @@ LogicalResult PipelineOp::verify() {
                                  << " (" << target->familiesString() << ")";
   if (mma.getCtaGroup() == 2 && !target->hasCtaGroup2())
     return mmaRole.emitOpError() << "cta_group = 2 needs the sm_100a family; target " << tname;
+  if (mma.getPromotion() != 0 &&
+      (mma.getPromotion() < 0 || mma.getPromotion() % ring.getSliceK() != 0 ||
+       mma.getFamily() != MmaFamily::Wgmma || mma.getAccumulation() != Accumulation::Promoted ||
+       (mma.getScaleA() && !mma.getScaleA().isTensor())))
+    return mmaRole.emitOpError() << "promotion = " << mma.getPromotion()
+                                 << " needs FP8 wgmma with promoted accumulation and no block "
+                                    "scales, and a multiple of the ring's slice_k = "
+                                 << ring.getSliceK();
   std::string why;
   if (!validShape(*row, mma.getM(), mma.getN(), mma.getCtaGroup(), &why) ||
       mma.getK() != row->k)

@@ -1,7 +1,7 @@
 // Every parser and verifier diagnostic of tile.gemm and tile.pipeline fires, once, on its own case.
 // RUN: %tilegen-opt %s -split-input-file -verify-diagnostics
 
-// expected-error @+1 {{unknown field 'tiles'; expected a, b, c, accumulator, scale_a, scale_b, accumulation, tile, stages, accumulators, schedule, copy, warps, mma, cluster, multicast, cta_group, grid, raster, swizzle, alpha, beta, target}}
+// expected-error @+1 {{unknown field 'tiles'; expected a, b, c, accumulator, scale_a, scale_b, accumulation, promotion, tile, stages, accumulators, schedule, copy, warps, mma, cluster, multicast, cta_group, grid, raster, swizzle, alpha, beta, target}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tiles = [128, 128, 32] }
 
 // -----
@@ -204,4 +204,9 @@ tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 b
 
 // expected-error @+1 {{field 'scale_a': a block scale needs two sizes [outer, k] from 1 to 2147483647}}
 tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [4294967296, 128], tile = [128, 128, 128] }
+
+// -----
+
+// expected-error @+1 {{field 'promotion' must be from 1 to 2147483647 K elements, got 0}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, promotion = 0, tile = [128, 128, 128] }
 

@@ -307,3 +307,17 @@ tile.pipeline @p target "sm_90" block [256, 1, 1] cluster [1, 1, 1] smem 65536 a
   tile.schedule tiles [128, 128] slice_k 32 grid tiles raster row swizzle 8
   tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 row via direct offset 65536 bytes 0
 }
+
+// -----
+
+// A promotion interval on an instruction that does not promote (bf16 mma.sync).
+tile.pipeline @p target "sm_90" block [256, 1, 1] cluster [1, 1, 1] smem 65536 attributes {description = "d"} {
+  tile.ring slots 4 slice_k 32 a [128, 32] bf16 row b [128, 32] bf16 col sync cp_async_groups swizzle xor16x8 offset 0 slot_bytes 16384 b_offset 8192 barriers 65536
+  tile.accumulators 1 x [128, 128] f32 in registers
+  tile.role producer warps [0, 8] layout [] regs 0
+  // expected-error @+1 {{'tile.role' op promotion = 64 needs FP8 wgmma with promoted accumulation and no block scales, and a multiple of the ring's slice_k = 32}}
+  tile.role mma warps [0, 8] issues <mma_sync [16, 8, 16] bf16 x bf16 -> f32, promotion = 64> layout [2, 4] regs 0
+  tile.role epilogue warps [0, 8] layout [2, 4] regs 0
+  tile.schedule tiles [128, 128] slice_k 32 grid tiles raster row swizzle 8
+  tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 row via direct offset 65536 bytes 0
+}
