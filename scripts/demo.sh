@@ -56,6 +56,17 @@ echo "  (PTX instruction counts: loop bodies hold one K-slice, fully unrolled. s
 echo "   only assembled and inspected here: no Blackwell GPU has run it.)"
 
 echo
+tg_say "the FP8 example (examples/gemm_fp8.mlir, e4m3 x e4m3 with per-tensor scales): its MMA per target"
+for t in sm_89 sm_90 sm_90a sm_100a sm_120a; do
+  ptx=$OUT/$t/gemm_fp8.ptx
+  if "$TILEGEN" "$TG_ROOT/examples/gemm_fp8.mlir" --target="$t" --emit=ptx -o "$ptx" 2>/dev/null; then
+    printf '  %-8s %s\n' "$t" "$(grep -m1 -oE '(wgmma\.mma_async|mma\.sync|tcgen05\.mma)[.a-z0-9:_]*' "$ptx")"
+  else
+    printf '  %-8s %s\n' "$t" "$("$TILEGEN" "$TG_ROOT/examples/gemm_fp8.mlir" --target="$t" --emit=ptx -o /dev/null 2>&1 | grep -m1 'error:' | sed 's/^.*error: //')"
+  fi
+done
+
+echo
 tg_say "why 4 stages on sm_90a (tilegen explain): the pipeline model"
 "$TILEGEN" explain "$EXAMPLE" --target=sm_90a | sed -n '/^stages:/,/^run:/p' | sed 's/^/  /'
 
