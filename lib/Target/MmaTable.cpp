@@ -119,19 +119,35 @@ WGMMATypes wgmmaType(Elem e) {
   return WGMMATypes::f16;
 }
 
+MmaElem descriptorType(Elem e) {
+  switch (e) {
+  case Elem::BF16:
+    return MmaElem::BF16;
+  case Elem::F16:
+    return MmaElem::F16;
+  case Elem::E4M3:
+    return MmaElem::E4M3;
+  case Elem::E5M2:
+    return MmaElem::E5M2;
+  case Elem::F32:
+    return MmaElem::F32;
+  }
+  return MmaElem::F32;
+}
+
 MmaInstr mmaSync(Elem a, Elem b) {
   bool f8 = elemInfo(a).fp8;
   return {MmaFamily::MmaSync, f8 ? MmaSyncF8 : MmaSyncF16, a, b, Elem::F32, 16, 8,
           f8 ? 32u : 16u, /*mnMajor=*/!f8, mmaType(a), mmaType(b), kNoWgmma, kNoWgmma, kNoTc,
-          f8 ? kTensorScales : kNoScales, f8 ? 2.0 : 1.0, f8 ? 84u : 70u,
+          MmaElem::F32, MmaElem::F32, f8 ? kTensorScales : kNoScales, f8 ? 2.0 : 1.0, f8 ? 84u : 70u,
           f8 ? "mma.sync.aligned.m16n8k32.row.col.f32" : "mma.sync.aligned.m16n8k16.row.col.f32"};
 }
 
 MmaInstr wgmma(Elem a, Elem b) {
   bool f8 = elemInfo(a).fp8;
   return {MmaFamily::Wgmma, f8 ? WgmmaF8 : WgmmaF16, a, b, Elem::F32, 64, 0, f8 ? 32u : 16u,
-          /*mnMajor=*/!f8, kNoMma, kNoMma, wgmmaType(a), wgmmaType(b), kNoTc,
-          f8 ? kAllScales : kNoScales, f8 ? 2.0 : 1.0, 80u,
+          /*mnMajor=*/!f8, kNoMma, kNoMma, wgmmaType(a), wgmmaType(b), kNoTc, MmaElem::F32,
+          MmaElem::F32, f8 ? kAllScales : kNoScales, f8 ? 2.0 : 1.0, 80u,
           f8 ? "wgmma.mma_async.sync.aligned.m64nNk32.f32" : "wgmma.mma_async.sync.aligned.m64nNk16.f32"};
 }
 
@@ -139,7 +155,8 @@ MmaInstr tcgen05(Elem a, Elem b) {
   bool f8 = elemInfo(a).fp8;
   return {MmaFamily::Tcgen05, f8 ? Tcgen05F8F6F4 : Tcgen05F16, a, b, Elem::F32, 0, 0,
           f8 ? 32u : 16u, /*mnMajor=*/true, kNoMma, kNoMma, kNoWgmma, kNoWgmma,
-          f8 ? Tcgen05MMAKind::F8F6F4 : Tcgen05MMAKind::F16, f8 ? kTensorScales : kNoScales,
+          f8 ? Tcgen05MMAKind::F8F6F4 : Tcgen05MMAKind::F16, descriptorType(a), descriptorType(b),
+          f8 ? kTensorScales : kNoScales,
           f8 ? 2.0 : 1.0, 86u, f8 ? "tcgen05.mma.kind::f8f6f4" : "tcgen05.mma.kind::f16"};
 }
 

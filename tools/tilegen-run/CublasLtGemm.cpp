@@ -46,20 +46,6 @@ namespace {
 
 constexpr uint64_t LtWorkspaceBytes = 32ull << 20;
 
-cudaDataType ltType(ElemType T) {
-  switch (T) {
-  case ElemType::E4M3:
-    return CUDA_R_8F_E4M3;
-  case ElemType::E5M2:
-    return CUDA_R_8F_E5M2;
-  case ElemType::BF16:
-    return CUDA_R_16BF;
-  case ElemType::F16:
-    return CUDA_R_16F;
-  default:
-    return CUDA_R_32F;
-  }
-}
 
 bool isBlock(const ScaleInfo &S, int64_t Outer, int64_t K) {
   return S.Gran == ScaleGranularity::Block && S.BlockOuter == Outer &&
@@ -207,13 +193,13 @@ Error GpuSession::buildLtPlan(LtPlan &Plan, bool ProductF32) {
   }
 
   // Both operands stored K x Outer, ld K (K-major); op(A') = A'^T.
-  TG_TRY(check(Lt.LayoutCreate(&Plan.LayA, ltType(Man.operand(OpX).Type), K, Mm,
+  TG_TRY(check(Lt.LayoutCreate(&Plan.LayA, cudaTypeOf(Man.operand(OpX).Type), K, Mm,
                                int64_t(K)),
                "cublasLtMatrixLayoutCreate(A)"));
-  TG_TRY(check(Lt.LayoutCreate(&Plan.LayB, ltType(Man.operand(OpY).Type), K, Nn,
+  TG_TRY(check(Lt.LayoutCreate(&Plan.LayB, cudaTypeOf(Man.operand(OpY).Type), K, Nn,
                                int64_t(K)),
                "cublasLtMatrixLayoutCreate(B)"));
-  const cudaDataType OutType = ProductF32 ? CUDA_R_32F : ltType(Man.C.Type);
+  const cudaDataType OutType = ProductF32 ? CUDA_R_32F : cudaTypeOf(Man.C.Type);
   TG_TRY(check(Lt.LayoutCreate(&Plan.LayC, OutType, Mm, Nn, int64_t(Mm)),
                "cublasLtMatrixLayoutCreate(C)"));
   TG_TRY(check(Lt.LayoutCreate(&Plan.LayD, OutType, Mm, Nn, int64_t(Mm)),

@@ -622,8 +622,12 @@ Error GpuSession::runOnce() {
   return Error::success();
 }
 
-static cudaDataType cudaType(ElemType T) {
+cudaDataType tilegen::run::cudaTypeOf(ElemType T) {
   switch (T) {
+  case ElemType::E4M3:
+    return CUDA_R_8F_E4M3;
+  case ElemType::E5M2:
+    return CUDA_R_8F_E5M2;
   case ElemType::BF16:
     return CUDA_R_16BF;
   case ElemType::F16:
@@ -663,7 +667,7 @@ Error GpuSession::cublasGemm(CUdeviceptr Out, bool ForTiming, bool ProductF32) {
   cudaDataType TX, TY;
   if (RowD) {
     Mm = N, Nn = M, X = B.Ptr, Y = A.Ptr;
-    TX = cudaType(Man.B.Type), TY = cudaType(Man.A.Type);
+    TX = cudaTypeOf(Man.B.Type), TY = cudaTypeOf(Man.A.Type);
     OpX = Man.B.Lay == Layout::Row ? Cublas::OpN : Cublas::OpT;
     LdX = Man.B.Lay == Layout::Row ? N : K;
     OpY = Man.A.Lay == Layout::Row ? Cublas::OpN : Cublas::OpT;
@@ -671,7 +675,7 @@ Error GpuSession::cublasGemm(CUdeviceptr Out, bool ForTiming, bool ProductF32) {
     Ldc = N;
   } else {
     Mm = M, Nn = N, X = A.Ptr, Y = B.Ptr;
-    TX = cudaType(Man.A.Type), TY = cudaType(Man.B.Type);
+    TX = cudaTypeOf(Man.A.Type), TY = cudaTypeOf(Man.B.Type);
     OpX = Man.A.Lay == Layout::Col ? Cublas::OpN : Cublas::OpT;
     LdX = Man.A.Lay == Layout::Col ? M : K;
     OpY = Man.B.Lay == Layout::Col ? Cublas::OpN : Cublas::OpT;
@@ -688,7 +692,7 @@ Error GpuSession::cublasGemm(CUdeviceptr Out, bool ForTiming, bool ProductF32) {
                       reinterpret_cast<const void *>(X), TX, LdX,
                       reinterpret_cast<const void *>(Y), TY, LdY, &Beta,
                       reinterpret_cast<void *>(Out),
-                      ProductF32 ? CUDA_R_32F : cudaType(Man.C.Type), Ldc,
+                      ProductF32 ? CUDA_R_32F : cudaTypeOf(Man.C.Type), Ldc,
                       Compute, Cublas::GemmDefault);
   if (S != 0)
     return cudaError("cublasGemmEx(" + P.str() + ") failed: " +

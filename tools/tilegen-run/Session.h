@@ -19,6 +19,9 @@
 namespace tilegen {
 namespace run {
 
+/// The cuBLAS / cuBLASLt data type of an element type (f32 for f32 and tf32).
+cudaDataType cudaTypeOf(ElemType T);
+
 struct DeviceBuffer {
   CUdeviceptr Ptr = 0;
   size_t Bytes = 0;

@@ -13,6 +13,7 @@
 #define TILEGEN_TARGET_MMATABLE_H
 
 #include "tilegen/Dialect/Tile/TileEnums.h"
+#include "tilegen/Target/Descriptors.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Types.h"
@@ -74,6 +75,7 @@ struct MmaInstr {
   mlir::NVVM::MMATypes mmaSyncA, mmaSyncB;      ///< mma.sync multiplicand types
   mlir::NVVM::WGMMATypes wgmmaA, wgmmaB;        ///< wgmma multiplicand types
   mlir::NVVM::Tcgen05MMAKind tcgen05Kind;       ///< tcgen05 kind
+  MmaElem tcgen05A, tcgen05B; ///< tcgen05 instruction-descriptor types (Descriptors.h)
   ScaleSupport scales;
   double rate;           ///< dense rate relative to the family's BF16 instruction
   unsigned minPtx;       ///< first PTX ISA version (times 10) with the instruction

@@ -376,28 +376,12 @@ LogicalResult Tcgen05Emitter::emit() {
       failed(check(encodeTcgen05SmemDesc(0, 16, 8 * rowBytes, sw), descHighB)))
     return failure();
   uint64_t id = 0;
-  // The instruction descriptor's type fields for the row's kind.
-  auto descElem = [](Elem e) {
-    switch (e) {
-    case Elem::F16:
-      return MmaElem::F16;
-    case Elem::BF16:
-      return MmaElem::BF16;
-    case Elem::E4M3:
-      return MmaElem::E4M3;
-    case Elem::E5M2:
-      return MmaElem::E5M2;
-    case Elem::F32:
-      return MmaElem::F32;
-    }
-    return MmaElem::F32;
-  };
   if (v.row->tcgen05Kind == NVVM::Tcgen05MMAKind::F8F6F4) {
-    if (failed(check(encodeTcgen05InstrDescF8F6F4(descElem(v.row->a), descElem(v.row->b),
+    if (failed(check(encodeTcgen05InstrDescF8F6F4(v.row->tcgen05A, v.row->tcgen05B,
                                                   MmaElem::F32, bm, bn, ctaGroup),
                      id)))
       return failure();
-  } else if (failed(check(encodeTcgen05InstrDescF16(descElem(v.row->a), MmaElem::F32, bm, bn,
+  } else if (failed(check(encodeTcgen05InstrDescF16(v.row->tcgen05A, MmaElem::F32, bm, bn,
                                                     ctaGroup),
                           id))) {
     return failure();
