@@ -13,7 +13,7 @@
 #             (tilegen-run --no-fork --check, 200x264x144)
 #   bench     bench/run_sweep.sh: --sweep square,llm,odd --check --bench for each cubin, sm_90a first
 #   summary   the table: per kernel, tests and sweep shapes passed/failed, sanitizers, TFLOP/s and
-#             the cuBLAS ratio at 4096^3 and 8192^3, geomean ratio over the issue-4 sweep
+#             the cuBLAS ratio at 4096^3 and 8192^3, geomean ratio over the BF16 sweep
 #             (always run last, on whatever $OUT holds)
 # --only REGEX  only the cubins whose file name matches (tests: only <example>.<target>-*.test)
 # --sweep LIST  the bench sweep (default square,llm,odd; a file of "M N K" lines works too)
@@ -79,7 +79,7 @@ limit_for() {
   echo "$own"
 }
 
-# The cubins to use: sm_90a first (the kernel issue 4 is about), then by name.
+# The cubins to use: sm_90a first (the main kernel), then by name.
 shopt -s nullglob
 cubins=()
 for c in "$cubins_dir"/*.sm_90a.cubin "$cubins_dir"/*.cubin; do
