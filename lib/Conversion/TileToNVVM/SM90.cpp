@@ -350,8 +350,9 @@ static Value fenceRegisters(KernelBuilder &b, Value set) {
 // `part` is added into the accumulators `acc` in registers. With block scales (DeepSeek-style)
 // D = alpha sum_kb sa(m, kb) sb(n, kb) (A x B)[K block kb] + beta C, so the scales cannot fold
 // into alpha: acc += part x sa(row) x sb(col), one FMA per value with the products precomputed.
-// With per-tensor scales (accumulation = promoted) a K block is one K-slice and the promotion
-// is acc += part (the scales stay folded into alpha); no scale is loaded in the K loop.
+// With per-tensor scales (accumulation = promoted) a K block is one K-slice (or `promotion` K
+// elements, several slices) and the promotion is acc += part (the scales stay folded into
+// alpha); no scale is loaded in the K loop.
 //
 // The promotion overlaps the next block's wgmmas: `part` is double-buffered (P0 for blocks
 // j0, j0 + 2, ...; P1 for the others). Block j + 1's first K-slice is issued into the free set,
