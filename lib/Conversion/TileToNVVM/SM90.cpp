@@ -402,20 +402,29 @@ SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
   auto load = [&](Value ptr, Value idx) -> Value {
     return LLVM::LoadOp::create(b, b.f32(), b.gep(ptr, b.mul(b.zext64(idx), 4)), 4);
   };
-  // The scale products of K block `blk`: prod[(2 i + half) bScales + j]; none per tensor.
-  auto products = [&](Value blk) {
-    SmallVector<Value> saV, sbV, prod;
+  // The scales of K block `blk` (this thread's rows of A, then the tile's blocks of B); none per
+  // tensor. They are loaded two blocks before the block is promoted, so that a load that misses
+  // in L2 has two blocks of wgmmas to arrive in (one block measured too short: the promotion
+  // waited on it).
+  size_t nr = scaled ? aIdx.size() + bIdx.size() : 0;
+  auto loadScales = [&](Value blk) {
+    SmallVector<Value> raw;
     if (!scaled)
-      return prod;
+      return raw;
     // blk < ceil(K / scaleBlockK) = ceil(kTiles / perBlock): every load reads an existing
     // block (the last, partial K block included).
     for (Value idx : aIdx)
-      saV.push_back(load(scaleA, b.add(b.mul(blk, aBlocks), idx)));
+      raw.push_back(load(scaleA, b.add(b.mul(blk, aBlocks), idx)));
     for (Value idx : bIdx)
-      sbV.push_back(load(scaleB, b.add(b.mul(blk, bBlocks), idx)));
-    for (Value a : saV)
-      for (Value s : sbV)
-        prod.push_back(arith::MulFOp::create(b, a, s));
+      raw.push_back(load(scaleB, b.add(b.mul(blk, bBlocks), idx)));
+    return raw;
+  };
+  // The products of loaded scales: prod[(2 i + half) bScales + j].
+  auto products = [&](ArrayRef<Value> raw) {
+    SmallVector<Value> prod;
+    for (size_t a = 0; a < aIdx.size() && scaled; ++a)
+      for (size_t s = 0; s < bIdx.size(); ++s)
+        prod.push_back(arith::MulFOp::create(b, raw[a], raw[aIdx.size() + s]));
     return prod;
   };
   // acc += part (x the block's products).
@@ -497,8 +506,13 @@ SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
       start = LLVM::InsertValueOp::create(b, start, negZero, e);
     acc.assign(mBlocks, start);
   }
-  // Prologue: block jb into P0.
-  SmallVector<Value> prod = products(jb);
+  // Block `blk`, clamped to the last (the loads ahead of the last blocks read it again).
+  Value lastBlock = b.sub(je, b.c32(1));
+  auto clamped = [&](Value blk) { return b.minu(blk, lastBlock); };
+  // Prologue: block jb into P0; the scales of blocks jb + 1 and jb + 2 on their way.
+  SmallVector<Value> prod = products(loadScales(jb));
+  SmallVector<Value> raw0 = loadScales(clamped(b.add(jb, 1)));
+  SmallVector<Value> raw1 = loadScales(clamped(b.add(jb, 2)));
   SmallVector<Value> st = issueBlock(g0, jb, /*releasePrevious=*/false, nullptr);
   SmallVector<Value> p0(st.begin(), st.begin() + nm);
   Value g = st[nm];
@@ -510,6 +524,8 @@ SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
   init.append(p0);
   init.push_back(g);
   init.append(prod);
+  init.append(raw0);
+  init.append(raw1);
   auto pairLoop = scf::ForOp::create(b, b.add(jb, 1), b.sub(je, b.c32(1)), b.c32(2), init);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -517,26 +533,34 @@ SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
     ValueRange args = pairLoop.getRegionIterArgs();
     Value j = pairLoop.getInductionVar();
     SmallVector<Value> a = range(args, 0, nm), q0 = range(args, nm, nm),
-                       pr = range(args, 2 * nm + 1, np);
+                       pr = range(args, 2 * nm + 1, np),
+                       rawJ = range(args, 2 * nm + 1 + np, nr),
+                       rawJ1 = range(args, 2 * nm + 1 + np + nr, nr);
     Value gj = args[2 * nm];
-    SmallVector<Value> prodJ = products(j);
+    SmallVector<Value> prodJ = products(rawJ);
+    SmallVector<Value> rawJ2 = loadScales(clamped(b.add(j, 2)));
     SmallVector<Value> s1 = issueBlock(gj, j, /*releasePrevious=*/true,
                                        [&]() { a = promote(a, q0, pr); });
     SmallVector<Value> n1(s1.begin(), s1.begin() + nm);
     Value j1 = b.add(j, 1);
-    SmallVector<Value> prodJ1 = products(j1);
+    SmallVector<Value> prodJ1 = products(rawJ1);
+    SmallVector<Value> rawJ3 = loadScales(clamped(b.add(j, 3)));
     SmallVector<Value> s0 = issueBlock(s1[nm], j1, /*releasePrevious=*/true,
                                        [&]() { a = promote(a, n1, prodJ); });
     SmallVector<Value> yield(a);
     yield.append(s0.begin(), s0.begin() + nm);
     yield.push_back(s0[nm]);
     yield.append(prodJ1);
+    yield.append(rawJ2);
+    yield.append(rawJ3);
     scf::YieldOp::create(b, yield);
   }
   ValueRange res = pairLoop.getResults();
   acc = range(res, 0, nm), p0 = range(res, nm, nm);
   g = res[2 * nm];
   prod = range(res, 2 * nm + 1, np);
+  // The scales of the block after the loop (the last one, when one is left).
+  SmallVector<Value> rawLast = range(res, 2 * nm + 1 + np, nr);
 
   // The tail: with an even number of blocks after the prologue's, block je - 1 is left (into
   // P1, promoting P0, then drained); otherwise P0 holds the last block.
@@ -548,7 +572,7 @@ SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&tail.getThenRegion().front());
     Value last = b.sub(je, b.c32(1));
-    SmallVector<Value> prodL = products(last);
+    SmallVector<Value> prodL = products(rawLast);
     SmallVector<Value> a = acc;
     SmallVector<Value> s1 = issueBlock(g, last, /*releasePrevious=*/true,
                                        [&]() { a = promote(a, p0, prod); });
