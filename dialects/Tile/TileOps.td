@@ -105,8 +105,12 @@ def Tile_PipelineOp : Tile_Op<"pipeline",
     The expansion of a `tile.gemm` for one target: launch shape, shared-memory budget and, in its
     body, the ring (`tile.ring`), the accumulator buffers (`tile.accumulators`), the warp roles
     (`tile.role`), the loops over output tiles and K-slices (`tile.schedule`) and the epilogue
-    (`tile.epilogue`). Target lowerings read only this op and its body. `description` keeps the
-    text of the `tile.gemm` it came from, for the manifest.
+    (`tile.epilogue`). Target lowerings read only this op and its body, and trust it: the
+    verifier checks the plan against the target and the MMA instruction table (the mma role's
+    instruction exists, is offered by the target and issued at a legal shape; the ring carries
+    its types in the majors it takes; slices, slots, barriers and epilogue buffers are the tile's
+    and fit the target's shared memory). `description` keeps the text of the `tile.gemm` it came
+    from, for the manifest.
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$target,
                        DenseI64ArrayAttr:$block, DenseI64ArrayAttr:$cluster,

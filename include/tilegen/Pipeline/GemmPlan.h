@@ -1,9 +1,11 @@
 //===- GemmPlan.h - a tile.gemm resolved for one target ---------*- C++ -*-===//
 //
-// The one place that turns a description plus a target into concrete choices: MMA family and
-// instruction shape, warp layout, schedule, copy engine, ring depth and the shared-memory map.
-// `tile-check-target` uses it to reject what the target cannot do; `tile-expand-pipeline` to
-// build the plan ops; `tilegen explain` to report budgets.
+// The one place that turns a description plus a target into concrete choices: the MMA
+// instruction (a row of the instruction table, MmaTable.h) and its shape, warp layout, schedule,
+// copy engine, scales and accumulation, ring depth and the shared-memory map. A compile resolves
+// a description once: `tile-expand-pipeline` resolves it and builds the plan ops from the result
+// (`tile-check-target` runs the same resolution when a run stops at the checked description);
+// `tilegen explain` resolves it to report budgets.
 //
 //===----------------------------------------------------------------------===//
 
