@@ -28,7 +28,6 @@ struct PipelineView {
   tile::MmaInstrAttr instr; ///< what the mma role issues
   const MmaInstr *row;      ///< its row of the instruction table
 
-  bool hasScales() { return instr.getScaleA() || instr.getScaleB(); }
   bool blockScales() {
     return instr.getScaleA() && !instr.getScaleA().isTensor();
   }
