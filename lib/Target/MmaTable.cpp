@@ -41,11 +41,11 @@ llvm::StringRef tilegen::familyName(MmaFamily family) {
 }
 
 static const ElemInfo kElems[] = {
-    {Elem::BF16, "bf16", 16, false},
-    {Elem::F16, "f16", 16, false},
-    {Elem::F32, "f32", 32, false},
-    {Elem::E4M3, "e4m3", 8, true},
-    {Elem::E5M2, "e5m2", 8, true},
+    {Elem::BF16, "bf16", 16, false, MMATypes::bf16, WGMMATypes::bf16, MmaElem::BF16},
+    {Elem::F16, "f16", 16, false, MMATypes::f16, WGMMATypes::f16, MmaElem::F16},
+    {Elem::F32, "f32", 32, false, MMATypes::f32, WGMMATypes::f32, MmaElem::F32},
+    {Elem::E4M3, "e4m3", 8, true, MMATypes::e4m3, WGMMATypes::e4m3, MmaElem::E4M3},
+    {Elem::E5M2, "e5m2", 8, true, MMATypes::e5m2, WGMMATypes::e5m2, MmaElem::E5M2},
 };
 
 const ElemInfo &tilegen::elemInfo(Elem e) { return kElems[static_cast<unsigned>(e)]; }
@@ -87,75 +87,30 @@ constexpr MMATypes kNoMma = MMATypes::f16;
 constexpr WGMMATypes kNoWgmma = WGMMATypes::f16;
 constexpr Tcgen05MMAKind kNoTc = Tcgen05MMAKind::F16;
 
-MMATypes mmaType(Elem e) {
-  switch (e) {
-  case Elem::BF16:
-    return MMATypes::bf16;
-  case Elem::F16:
-    return MMATypes::f16;
-  case Elem::E4M3:
-    return MMATypes::e4m3;
-  case Elem::E5M2:
-    return MMATypes::e5m2;
-  case Elem::F32:
-    return MMATypes::f32;
-  }
-  return MMATypes::f16;
-}
-
-WGMMATypes wgmmaType(Elem e) {
-  switch (e) {
-  case Elem::BF16:
-    return WGMMATypes::bf16;
-  case Elem::F16:
-    return WGMMATypes::f16;
-  case Elem::E4M3:
-    return WGMMATypes::e4m3;
-  case Elem::E5M2:
-    return WGMMATypes::e5m2;
-  case Elem::F32:
-    return WGMMATypes::f32;
-  }
-  return WGMMATypes::f16;
-}
-
-MmaElem descriptorType(Elem e) {
-  switch (e) {
-  case Elem::BF16:
-    return MmaElem::BF16;
-  case Elem::F16:
-    return MmaElem::F16;
-  case Elem::E4M3:
-    return MmaElem::E4M3;
-  case Elem::E5M2:
-    return MmaElem::E5M2;
-  case Elem::F32:
-    return MmaElem::F32;
-  }
-  return MmaElem::F32;
-}
-
 MmaInstr mmaSync(Elem a, Elem b) {
   bool f8 = elemInfo(a).fp8;
   return {MmaFamily::MmaSync, f8 ? MmaSyncF8 : MmaSyncF16, a, b, Elem::F32, 16, 8,
-          f8 ? 32u : 16u, /*mnMajor=*/!f8, mmaType(a), mmaType(b), kNoWgmma, kNoWgmma, kNoTc,
-          MmaElem::F32, MmaElem::F32, f8 ? kTensorScales : kNoScales, f8 ? 2.0 : 1.0, f8 ? 84u : 70u,
-          f8 ? "mma.sync.aligned.m16n8k32.row.col.f32" : "mma.sync.aligned.m16n8k16.row.col.f32"};
+          f8 ? 32u : 16u, /*mnMajor=*/!f8, elemInfo(a).mmaSync, elemInfo(b).mmaSync,
+          kNoWgmma, kNoWgmma, kNoTc, MmaElem::F32, MmaElem::F32,
+          f8 ? kTensorScales : kNoScales, f8 ? 2.0 : 1.0, f8 ? 84u : 70u,
+          f8 ? "mma.sync.aligned.m16n8k32.row.col.f32"
+             : "mma.sync.aligned.m16n8k16.row.col.f32"};
 }
 
 MmaInstr wgmma(Elem a, Elem b) {
   bool f8 = elemInfo(a).fp8;
   return {MmaFamily::Wgmma, f8 ? WgmmaF8 : WgmmaF16, a, b, Elem::F32, 64, 0, f8 ? 32u : 16u,
-          /*mnMajor=*/!f8, kNoMma, kNoMma, wgmmaType(a), wgmmaType(b), kNoTc, MmaElem::F32,
-          MmaElem::F32, f8 ? kAllScales : kNoScales, f8 ? 2.0 : 1.0, 80u,
-          f8 ? "wgmma.mma_async.sync.aligned.m64nNk32.f32" : "wgmma.mma_async.sync.aligned.m64nNk16.f32"};
+          /*mnMajor=*/!f8, kNoMma, kNoMma, elemInfo(a).wgmma, elemInfo(b).wgmma, kNoTc,
+          MmaElem::F32, MmaElem::F32, f8 ? kAllScales : kNoScales, f8 ? 2.0 : 1.0, 80u,
+          f8 ? "wgmma.mma_async.sync.aligned.m64nNk32.f32"
+             : "wgmma.mma_async.sync.aligned.m64nNk16.f32"};
 }
 
 MmaInstr tcgen05(Elem a, Elem b) {
   bool f8 = elemInfo(a).fp8;
   return {MmaFamily::Tcgen05, f8 ? Tcgen05F8F6F4 : Tcgen05F16, a, b, Elem::F32, 0, 0,
           f8 ? 32u : 16u, /*mnMajor=*/true, kNoMma, kNoMma, kNoWgmma, kNoWgmma,
-          f8 ? Tcgen05MMAKind::F8F6F4 : Tcgen05MMAKind::F16, descriptorType(a), descriptorType(b),
+          f8 ? Tcgen05MMAKind::F8F6F4 : Tcgen05MMAKind::F16, elemInfo(a).tcgen05, elemInfo(b).tcgen05,
           f8 ? kTensorScales : kNoScales,
           f8 ? 2.0 : 1.0, 86u, f8 ? "tcgen05.mma.kind::f8f6f4" : "tcgen05.mma.kind::f16"};
 }

@@ -36,6 +36,10 @@ struct ElemInfo {
   const char *manifest; ///< name in the manifest ("bf16", "e4m3")
   unsigned bits;        ///< width of one element in bits
   bool fp8;             ///< an 8-bit float format (needs scales to be useful)
+  // How each instruction family spells the type.
+  mlir::NVVM::MMATypes mmaSync;
+  mlir::NVVM::WGMMATypes wgmma;
+  MmaElem tcgen05; ///< instruction-descriptor type field (Descriptors.h)
 };
 
 const ElemInfo &elemInfo(Elem e);
