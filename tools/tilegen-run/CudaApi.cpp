@@ -142,21 +142,25 @@ Error Driver::check(CUresult R, const std::string &Call,
 #define TILEGEN_CUDA_LIB_DIR "/usr/local/cuda/lib64"
 #endif
 
-bool Cublas::load(std::string &Why) {
+/// dlopens the first of lib<Base>.so.13, .so.12, .so (by the loader's search, then in the CUDA
+/// toolkit's library folder) that loads, or the library named by the environment variable
+/// `Env` ("none": no library). Null with `Why` set when none loads.
+static void *openCudaLibrary(const std::string &Base, const char *Env, std::string &LibName,
+                             std::string &Why) {
   const std::string Dir = TILEGEN_CUDA_LIB_DIR;
-  std::vector<std::string> Names = {"libcublas.so.13", "libcublas.so.12",
-                                    "libcublas.so", Dir + "/libcublas.so.13",
-                                    Dir + "/libcublas.so.12",
-                                    Dir + "/libcublas.so"};
-  // TILEGEN_RUN_LIBCUBLAS names another library, or "none" for no cuBLAS.
-  const char *Env = std::getenv("TILEGEN_RUN_LIBCUBLAS");
-  if (Env && *Env) {
-    if (std::string(Env) == "none") {
-      Why = "disabled by TILEGEN_RUN_LIBCUBLAS=none";
-      return false;
+  std::vector<std::string> Names;
+  for (const std::string &Prefix : {std::string(), Dir + "/"})
+    for (const char *Suffix : {".so.13", ".so.12", ".so"})
+      Names.push_back(Prefix + "lib" + Base + Suffix);
+  const char *Named = std::getenv(Env);
+  if (Named && *Named) {
+    if (std::string(Named) == "none") {
+      Why = std::string("disabled by ") + Env + "=none";
+      return nullptr;
     }
-    Names = {Env};
+    Names = {Named};
   }
+  void *Lib = nullptr;
   for (const std::string &N : Names) {
     Lib = dlopen(N.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (Lib) {
@@ -167,10 +171,16 @@ bool Cublas::load(std::string &Why) {
     if (Why.empty() && E)
       Why = E;
   }
-  if (!Lib) {
-    Why = "cannot load libcublas (" + Why + ")";
+  if (!Lib)
+    Why = "cannot load lib" + Base + " (" + Why + ")";
+  return Lib;
+}
+
+bool Cublas::load(std::string &Why) {
+  // TILEGEN_RUN_LIBCUBLAS names another library, or "none" for no cuBLAS.
+  Lib = openCudaLibrary("cublas", "TILEGEN_RUN_LIBCUBLAS", LibName, Why);
+  if (!Lib)
     return false;
-  }
   struct {
     const char *Name;
     void **Slot;
@@ -200,34 +210,10 @@ std::string Cublas::describe(Status S) const {
 }
 
 bool CublasLt::load(std::string &Why) {
-  const std::string Dir = TILEGEN_CUDA_LIB_DIR;
-  std::vector<std::string> Names = {
-      "libcublasLt.so.13",          "libcublasLt.so.12",
-      "libcublasLt.so",             Dir + "/libcublasLt.so.13",
-      Dir + "/libcublasLt.so.12",   Dir + "/libcublasLt.so"};
   // TILEGEN_RUN_LIBCUBLASLT names another library, or "none" for no cuBLASLt.
-  const char *Env = std::getenv("TILEGEN_RUN_LIBCUBLASLT");
-  if (Env && *Env) {
-    if (std::string(Env) == "none") {
-      Why = "disabled by TILEGEN_RUN_LIBCUBLASLT=none";
-      return false;
-    }
-    Names = {Env};
-  }
-  for (const std::string &N : Names) {
-    Lib = dlopen(N.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (Lib) {
-      LibName = N;
-      break;
-    }
-    const char *E = dlerror();
-    if (Why.empty() && E)
-      Why = E;
-  }
-  if (!Lib) {
-    Why = "cannot load libcublasLt (" + Why + ")";
+  Lib = openCudaLibrary("cublasLt", "TILEGEN_RUN_LIBCUBLASLT", LibName, Why);
+  if (!Lib)
     return false;
-  }
   struct {
     const char *Name;
     void **Slot;
