@@ -176,15 +176,32 @@ static void *openCudaLibrary(const std::string &Base, const char *Env, std::stri
   return Lib;
 }
 
+/// A function of a dlopened library and where its address goes.
+struct LibSymbol {
+  const char *Name;
+  void **Slot;
+};
+
+/// Looks every symbol up in `Lib`; false, with `Why` naming the first one missing, if any is.
+template <size_t N>
+static bool resolveSymbols(void *Lib, const std::string &LibName, const LibSymbol (&Syms)[N],
+                           std::string &Why) {
+  for (const LibSymbol &S : Syms) {
+    *S.Slot = dlsym(Lib, S.Name);
+    if (!*S.Slot) {
+      Why = LibName + " has no symbol " + S.Name;
+      return false;
+    }
+  }
+  return true;
+}
+
 bool Cublas::load(std::string &Why) {
   // TILEGEN_RUN_LIBCUBLAS names another library, or "none" for no cuBLAS.
   Lib = openCudaLibrary("cublas", "TILEGEN_RUN_LIBCUBLAS", LibName, Why);
   if (!Lib)
     return false;
-  struct {
-    const char *Name;
-    void **Slot;
-  } Syms[] = {
+  const LibSymbol Syms[] = {
       {"cublasCreate_v2", reinterpret_cast<void **>(&Create)},
       {"cublasDestroy_v2", reinterpret_cast<void **>(&Destroy)},
       {"cublasSetStream_v2", reinterpret_cast<void **>(&SetStream)},
@@ -193,14 +210,7 @@ bool Cublas::load(std::string &Why) {
       {"cublasGetStatusString", reinterpret_cast<void **>(&StatusString)},
       {"cublasGemmEx", reinterpret_cast<void **>(&GemmEx)},
   };
-  for (auto &S : Syms) {
-    *S.Slot = dlsym(Lib, S.Name);
-    if (!*S.Slot) {
-      Why = LibName + " has no symbol " + S.Name;
-      return false;
-    }
-  }
-  return true;
+  return resolveSymbols(Lib, LibName, Syms, Why);
 }
 
 std::string Cublas::describe(Status S) const {
@@ -214,10 +224,7 @@ bool CublasLt::load(std::string &Why) {
   Lib = openCudaLibrary("cublasLt", "TILEGEN_RUN_LIBCUBLASLT", LibName, Why);
   if (!Lib)
     return false;
-  struct {
-    const char *Name;
-    void **Slot;
-  } Syms[] = {
+  const LibSymbol Syms[] = {
       {"cublasLtCreate", reinterpret_cast<void **>(&Create)},
       {"cublasLtDestroy", reinterpret_cast<void **>(&Destroy)},
       {"cublasLtGetVersion", reinterpret_cast<void **>(&GetVersion)},
@@ -238,14 +245,7 @@ bool CublasLt::load(std::string &Why) {
        reinterpret_cast<void **>(&AlgoGetHeuristic)},
       {"cublasLtMatmul", reinterpret_cast<void **>(&Matmul)},
   };
-  for (auto &S : Syms) {
-    *S.Slot = dlsym(Lib, S.Name);
-    if (!*S.Slot) {
-      Why = LibName + " has no symbol " + S.Name;
-      return false;
-    }
-  }
-  return true;
+  return resolveSymbols(Lib, LibName, Syms, Why);
 }
 
 std::string CublasLt::describe(Status S, const std::string &Call) const {
