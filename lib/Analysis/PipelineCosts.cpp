@@ -19,10 +19,9 @@ ModelCosts tilegen::costsFor(tile::GemmOp op, const GemmPlan &p, CostBreakdown *
   const double rows = static_cast<double>(p.tileM) / op.getCtaGroup();
   b.flopsPerSlice = 2.0 * rows * p.tileN * p.tileK;
   // The target's dense BF16 rate times the instruction's rate relative to BF16 (FP8: 2x), except
-  // that Hopper has no FP8 mma.sync datapath: ptxas unpacks e4m3/e5m2 to f16 and issues f16
-  // HMMA (SASS of the sm_90 FP8 kernel), so there it runs at the BF16 rate.
+  // for FP8 mma.sync where the target has no FP8 mma.sync datapath (the target table says where).
   double rate = p.instr->rate;
-  if (p.family == MmaFamily::MmaSync && p.target.major() == 9)
+  if (p.family == MmaFamily::MmaSync && elemInfo(p.instr->a).fp8 && !info.mmaSyncF8Native)
     rate = 1.0;
   b.rate = rate;
   b.flopsPerCycle = info.tensorFlopsPerCyclePerSM * rate;

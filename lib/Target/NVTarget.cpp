@@ -35,16 +35,16 @@ static constexpr unsigned kBlackwellA = MmaSyncF16 | MmaSyncF8 | Tcgen05F16 | Tc
 static constexpr unsigned kGeForceBlackwell = MmaSyncF16 | MmaSyncF8;
 
 static const NVTargetInfo kTargets[] = {
-  // name      maj min sfx gpus                instructions       cg2    cpas  tma    mcast  clus smem/blk   smem/SM    warps regs   tmem ptx  flop/cyc clk   B/cyc/SM
-  {"sm_80",    8, 0, 0,  "A100",              kAmpere,           false, true, false, false, 1, 163 * KiB, 164 * KiB, 64, 65536, 0,  70,  2048.0, 1.41, 1555.0 / 1.41 / 108},
-  {"sm_86",    8, 6, 0,  "RTX 30, A40",       kAmpere,           false, true, false, false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  71,   512.0, 1.74,  936.0 / 1.74 / 82},
-  {"sm_89",    8, 9, 0,  "RTX 40, L40S",      kAda,              false, true, false, false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  78,   512.0, 2.52, 1008.0 / 2.52 / 128},
-  {"sm_90",    9, 0, 0,  "H100, H200",        kHopper,           false, true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 0,  80,  2048.0, 1.98, 4800.0 / 1.98 / 132},
-  {"sm_90a",   9, 0, 'a', "H100, H200",       kHopperA,          false, true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 0,  80,  4096.0, 1.98, 4800.0 / 1.98 / 132},
-  {"sm_100a", 10, 0, 'a', "B200, GB200",      kBlackwellA,       true,  true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 512, 86, 8192.0, 1.96, 8000.0 / 1.96 / 148},
-  {"sm_103a", 10, 3, 'a', "B300, GB300",      kBlackwellA,       true,  true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 512, 88, 8192.0, 2.03, 8000.0 / 2.03 / 148},
-  {"sm_120",  12, 0, 0,  "RTX 50",            kGeForceBlackwell, false, true, true,  false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  87,   512.0, 2.41, 1792.0 / 2.41 / 170},
-  {"sm_120a", 12, 0, 'a', "RTX 50",           kGeForceBlackwell, false, true, true,  false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  87,   512.0, 2.41, 1792.0 / 2.41 / 170},
+  // name      maj min sfx gpus                instructions       f8mma  cg2    cpas  tma    mcast  clus smem/blk   smem/SM    warps regs   tmem ptx  flop/cyc clk   B/cyc/SM
+  {"sm_80",    8, 0, 0,  "A100",              kAmpere,           false, false, true, false, false, 1, 163 * KiB, 164 * KiB, 64, 65536, 0,  70,  2048.0, 1.41, 1555.0 / 1.41 / 108},
+  {"sm_86",    8, 6, 0,  "RTX 30, A40",       kAmpere,           false, false, true, false, false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  71,   512.0, 1.74,  936.0 / 1.74 / 82},
+  {"sm_89",    8, 9, 0,  "RTX 40, L40S",      kAda,              true,  false, true, false, false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  78,   512.0, 2.52, 1008.0 / 2.52 / 128},
+  {"sm_90",    9, 0, 0,  "H100, H200",        kHopper,           false, false, true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 0,  80,  2048.0, 1.98, 4800.0 / 1.98 / 132},
+  {"sm_90a",   9, 0, 'a', "H100, H200",       kHopperA,          false, false, true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 0,  80,  4096.0, 1.98, 4800.0 / 1.98 / 132},
+  {"sm_100a", 10, 0, 'a', "B200, GB200",      kBlackwellA,       false, true,  true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 512, 86, 8192.0, 1.96, 8000.0 / 1.96 / 148},
+  {"sm_103a", 10, 3, 'a', "B300, GB300",      kBlackwellA,       false, true,  true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 512, 88, 8192.0, 2.03, 8000.0 / 2.03 / 148},
+  {"sm_120",  12, 0, 0,  "RTX 50",            kGeForceBlackwell, true,  false, true, true,  false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  87,   512.0, 2.41, 1792.0 / 2.41 / 170},
+  {"sm_120a", 12, 0, 'a', "RTX 50",           kGeForceBlackwell, true,  false, true, true,  false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  87,   512.0, 2.41, 1792.0 / 2.41 / 170},
 };
 // clang-format on
 

@@ -27,6 +27,10 @@ struct NVTargetInfo {
   char suffix;               ///< 'a' for architecture-specific targets, 0 otherwise
   const char *gpus;          ///< example GPUs
   unsigned instructions;     ///< the MMA table rows it offers: a mask of InstrSet
+  /// FP8 mma.sync runs on an FP8 datapath (QMMA in the SASS: sm_89, sm_120); elsewhere ptxas
+  /// unpacks e4m3/e5m2 to f16 and issues f16 HMMA (sm_90, sm_100a: their FP8 path is wgmma /
+  /// tcgen05), so it runs at the BF16 rate.
+  bool mmaSyncF8Native;
   bool ctaGroup2;            ///< tcgen05 cta_group::2 (CTA pair)
   bool cpAsync;              ///< cp.async (sm_80+)
   bool tma;                  ///< cp.async.bulk.tensor (sm_90+)
