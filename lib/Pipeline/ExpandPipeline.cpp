@@ -35,7 +35,13 @@ static void expand(GemmOp op, const GemmPlan &p) {
   Location loc = op.getLoc();
   std::string text;
   llvm::raw_string_ostream os(text);
-  op->print(os);
+  // Printed from a copy in a module of its own: printing the op in place makes the printer
+  // verify and number the whole enclosing module for each op, quadratic in the number of ops.
+  {
+    OwningOpRef<ModuleOp> alone = ModuleOp::create(op.getLoc());
+    alone->getBody()->push_back(op->clone());
+    alone->getBody()->front().print(os, OpPrintingFlags().assumeVerified());
+  }
 
   int64_t ctaGroup = op.getCtaGroup();
   SmallVector<int64_t> block{p.threads, 1, 1};
