@@ -526,12 +526,12 @@ int tilegen::explainMain(int argc, char **argv) {
     ex.shape.kSlices = 6;
   }
 
-  if (timelineTilesOption < 1)
+  if (timelineTilesOption < 1 || timelineTilesOption > 1000)
     return fail("--timeline-tiles = " + llvm::Twine(timelineTilesOption.getValue()) +
-                " must be at least 1");
-  if (widthOption < 41)
+                " must be from 1 to 1000");
+  if (widthOption < 41 || widthOption > 10000)
     return fail("--width = " + llvm::Twine(widthOption.getValue()) +
-                " must be at least 41 (the row labels take 12 columns)");
+                " must be from 41 (the row labels take 12 columns) to 10000");
 
   // Overrides: --costs, --stages, --accumulators, --tiles, --k-slices.
   auto apply = [&](const std::optional<double> &v, double &field, llvm::StringRef name) {
