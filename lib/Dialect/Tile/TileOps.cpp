@@ -203,8 +203,26 @@ Attribute MmaInstrAttr::parse(AsmParser &parser, Type) {
   }
   if (parser.parseGreater())
     return {};
-  return MmaInstrAttr::get(parser.getContext(), *family, shape[0], shape[1], shape[2], a, b,
-                           acc, ctaGroup, scaleA, scaleB, accumulation, promotion);
+  return parser.getChecked<MmaInstrAttr>(loc, parser.getContext(), *family, shape[0], shape[1],
+                                         shape[2], a, b, acc, ctaGroup, scaleA, scaleB,
+                                         accumulation, promotion);
+}
+
+LogicalResult MmaInstrAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   MmaFamily family, int64_t m, int64_t n, int64_t k, Type a,
+                                   Type b, Type acc, int64_t ctaGroup, ScaleAttr scaleA,
+                                   ScaleAttr scaleB, Accumulation accumulation,
+                                   int64_t promotion) {
+  for (int64_t v : {m, n, k})
+    if (v < 1 || v > kMaxMmaSize)
+      return emitError() << "an MMA shape [" << m << ", " << n << ", " << k
+                         << "] needs sizes from 1 to " << kMaxMmaSize;
+  if (ctaGroup != 1 && ctaGroup != 2)
+    return emitError() << "cta_group = " << ctaGroup << " must be 1 or 2";
+  if (promotion < 0 || promotion > INT32_MAX)
+    return emitError() << "promotion = " << promotion
+                       << " must be 0 (every K-slice) to 2147483647";
+  return success();
 }
 
 void MmaInstrAttr::print(AsmPrinter &p) const {
@@ -717,6 +735,11 @@ LogicalResult PipelineOp::verify() {
   EpilogueOp epilogue = *body.getOps<EpilogueOp>().begin();
   RoleOp mmaRole = roles[static_cast<unsigned>(RoleKind::Mma)];
   MmaInstrAttr mma = mmaRole.getInstrAttr();
+  // Sizes that later rules divide by.
+  int64_t ringSlots = ring.getSlots(), ringSliceK = ring.getSliceK();
+  if (ringSlots < 1 || ringSlots > kMaxStages || ringSliceK < 1 || ringSliceK > kMaxTileSize)
+    return ring.emitOpError() << "needs 1 to " << kMaxStages << " slots and slice_k from 1 to "
+                              << kMaxTileSize;
 
   // The instruction: a row of the table that the target offers, at a shape its family issues.
   std::optional<Elem> a = elemOf(mma.getAType()), b = elemOf(mma.getBType()),
