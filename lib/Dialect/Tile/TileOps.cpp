@@ -548,8 +548,9 @@ static std::string formatScalar(double v) {
 
 /// Whether `name` is a PTX identifier: a letter then letters, digits, `_` and `$`, or `_`/`$`
 /// followed by at least one of those (PTX ISA, "Identifiers"). `%` starts are left out (they
-/// name registers in tilegen's own PTX), and so are names starting with `__tilegen`, which the
-/// lowering uses for its own symbols.
+/// name registers in tilegen's own PTX), and so are PTX's predefined `WARP_SZ`, names starting
+/// with `__tilegen`, which the lowering uses for its own symbols, and with `__cuda`, which the
+/// CUDA toolchain keeps for itself.
 static bool isKernelName(StringRef name, std::string &why) {
   auto follow = [](char c) { return llvm::isAlnum(c) || c == '_' || c == '$'; };
   if (name.empty()) {
@@ -581,6 +582,15 @@ static bool isKernelName(StringRef name, std::string &why) {
     }
   if (name.starts_with("__tilegen")) {
     why = "names starting with '__tilegen' are reserved for tilegen's own symbols";
+    return false;
+  }
+  if (name.starts_with("__cuda")) {
+    why = "names starting with '__cuda' are the CUDA toolchain's own (ptxas reports nothing "
+          "about such entries)";
+    return false;
+  }
+  if (name == "WARP_SZ") {
+    why = "WARP_SZ is a predefined PTX identifier";
     return false;
   }
   return true;

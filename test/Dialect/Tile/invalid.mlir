@@ -298,3 +298,13 @@ tile.gemm @__tilegen_smem { a = bf16 row, b = bf16 col, c = bf16 row, tile = [12
 
 // expected-error @+1 {{'tile.gemm' op kernel name 'gggggggggggggggggggggggggggggggg...' is not a PTX identifier: it has 1025 characters; at most 1024}}
 tile.gemm @ggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32] }
+
+// -----
+
+// expected-error @+1 {{'tile.gemm' op kernel name 'WARP_SZ' is not a PTX identifier: WARP_SZ is a predefined PTX identifier}}
+tile.gemm @WARP_SZ { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32] }
+
+// -----
+
+// expected-error @+1 {{'tile.gemm' op kernel name '__cudaX' is not a PTX identifier: names starting with '__cuda' are the CUDA toolchain's own (ptxas reports nothing about such entries)}}
+tile.gemm @__cudaX { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32] }
