@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilegen/Target/NVTarget.h"
+#include "tilegen/Support/Suggest.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -65,6 +66,13 @@ std::string NVTarget::knownNames() {
     out += row.name;
   }
   return out;
+}
+
+std::string NVTarget::suggest(llvm::StringRef name) {
+  llvm::SmallVector<llvm::StringRef> names;
+  for (const NVTargetInfo &row : kTargets)
+    names.push_back(row.name);
+  return didYouMean(name, names);
 }
 
 MmaFamily NVTarget::preferredFamily() const {

@@ -475,7 +475,7 @@ int tilegen::explainMain(int argc, char **argv) {
 
   if (!explainTarget.empty() && !NVTarget::parse(explainTarget))
     return fail("unknown --target '" + explainTarget + "'; known targets: " +
-                NVTarget::knownNames());
+                NVTarget::knownNames() + NVTarget::suggest(explainTarget));
   CostOverrides overrides;
   if (costsOption.getNumOccurrences()) {
     auto parsed = parseCosts(costsOption);

@@ -155,7 +155,7 @@ int main(int argc, char **argv) {
 
   if (!targetName.empty() && !NVTarget::parse(targetName))
     return fail("unknown --target '" + targetName + "'; known targets: " +
-                NVTarget::knownNames());
+                NVTarget::knownNames() + NVTarget::suggest(targetName));
 
   DialectRegistry registry;
   registerAllDialects(registry);

@@ -58,6 +58,8 @@ public:
   static llvm::ArrayRef<NVTargetInfo> all();
   /// "sm_80, sm_86, ..." for diagnostics.
   static std::string knownNames();
+  /// "; did you mean 'sm_90a'?" when `name` is close to a known target, else "".
+  static std::string suggest(llvm::StringRef name);
 
   const NVTargetInfo &info() const { return *row; }
   llvm::StringRef name() const { return row->name; }

@@ -1,6 +1,7 @@
 //===- TileOps.cpp - tile dialect ops, parser, printer, verifiers ---------===//
 
 #include "tilegen/Dialect/Tile/TileDialect.h"
+#include "tilegen/Support/Suggest.h"
 #include "tilegen/Target/NVTarget.h"
 
 #include "mlir/IR/Builders.h"
@@ -315,7 +316,7 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
       if (!value)
         return parser.emitError(vloc, "field '")
                << key << "' must be one of " << llvm::join(allowed, ", ") << ", got '" << v
-               << "'";
+               << "'" << tilegen::didYouMean(v, allowed);
       out = *value;
       return success();
     };
@@ -411,11 +412,14 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
       f.target = t;
       return success();
     }
+    static constexpr StringRef kFields[] = {
+        "a",        "b",       "c",          "accumulator", "scale_a",  "scale_b",
+        "accumulation", "promotion", "tile",  "stages",      "accumulators", "schedule",
+        "copy",     "warps",   "mma",        "cluster",     "multicast", "cta_group",
+        "grid",     "raster",  "swizzle",    "alpha",       "beta",     "target"};
     return parser.emitError(loc, "unknown field '")
-           << key
-           << "'; expected a, b, c, accumulator, scale_a, scale_b, accumulation, promotion, tile, stages, accumulators, schedule, copy, "
-              "warps, mma, cluster, multicast, cta_group, grid, raster, swizzle, alpha, beta, "
-              "target";
+           << key << "'; expected " << llvm::join(ArrayRef<StringRef>(kFields), ", ")
+           << tilegen::didYouMean(key, kFields);
   };
   if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Braces, parseField))
     return failure();
@@ -700,7 +704,8 @@ LogicalResult PipelineOp::verify() {
   std::optional<NVTarget> target = NVTarget::parse(getTarget());
   if (!target)
     return emitOpError() << "unknown target '" << getTarget()
-                         << "'; known targets: " << NVTarget::knownNames();
+                         << "'; known targets: " << NVTarget::knownNames()
+                         << NVTarget::suggest(getTarget());
   StringRef tname = target->name();
   if (getBlock().size() != 3 || getCluster().size() != 3)
     return emitOpError() << "block and cluster must have three dimensions";
