@@ -26,6 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../CudaApi.h"
 #include "../Numeric.h"
 
 #include <cuda.h>
@@ -803,7 +804,9 @@ static int fakeLtValidate(const FakeLtDesc &Dc, const FakeLtLayout &A,
 
 __attribute__((visibility("default"))) int
 cublasLtMatmulAlgoGetHeuristic(void *, void *Op, void *A, void *B, void *C, void *D,
-                               void *Pref, int Requested, void *Results, int *Count) {
+                               void *Pref, int Requested,
+                               tilegen::run::CublasLt::HeuristicResult *ResultsOut, int *Count) {
+  void *Results = ResultsOut;
   *Count = 0;
   if (Requested < 1 || *static_cast<uint64_t *>(Pref) == 0)
     return LtInvalid;
@@ -825,7 +828,8 @@ cublasLtMatmulAlgoGetHeuristic(void *, void *Op, void *A, void *B, void *C, void
 __attribute__((visibility("default"))) int
 cublasLtMatmul(void *, void *Op, const void *Alpha, const void *A, void *Adesc,
                const void *B, void *Bdesc, const void *Beta, const void *C, void *Cdesc,
-               void *D, void *Ddesc, const void *Algo, void *, size_t, CUstream) {
+               void *D, void *Ddesc, const tilegen::run::CublasLt::Algo *Algo, void *, size_t,
+               CUstream) {
   const FakeLtDesc &Dc = *static_cast<FakeLtDesc *>(Op);
   const FakeLtLayout &LA = *static_cast<FakeLtLayout *>(Adesc),
                      &LB = *static_cast<FakeLtLayout *>(Bdesc),
@@ -865,3 +869,15 @@ cublasLtMatmul(void *, void *Op, const void *Alpha, const void *A, void *Adesc,
   return 0;
 }
 }
+
+// The fakes have exactly the types the runner calls them through (a call through a pointer of
+// another type is undefined behaviour, which the sanitizer build reports).
+static_assert(std::is_same<decltype(&cublasGemmEx), tilegen::run::Cublas::GemmExFn>::value, "");
+static_assert(std::is_same<decltype(&cublasLtMatmulDescCreate),
+                           tilegen::run::CublasLt::DescCreateFn>::value, "");
+static_assert(std::is_same<decltype(&cublasLtMatrixLayoutCreate),
+                           tilegen::run::CublasLt::LayoutCreateFn>::value, "");
+static_assert(std::is_same<decltype(&cublasLtMatmulAlgoGetHeuristic),
+                           tilegen::run::CublasLt::HeuristicFn>::value, "");
+static_assert(std::is_same<decltype(&cublasLtMatmul), tilegen::run::CublasLt::MatmulFn>::value,
+              "");
