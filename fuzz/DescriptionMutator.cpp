@@ -40,7 +40,7 @@ template <typename T, size_t N> const T &pick(Rng &rng, const T (&items)[N]) {
 const char *const kTargets[] = {"sm_80",  "sm_90",   "sm_90a", "sm_100a", "sm_120a",
                                 "sm_80",  "sm_90",   "sm_90a", "sm_100a", "sm_120a",
                                 "sm_86",  "sm_89",   "sm_103a", "sm_120", "none"};
-const char *const kStages[] = {"tile", "pipeline", "nvvm", "llvm", "ptx", "ptx", "ptx"};
+const char *const kStages[] = {"tile", "pipeline", "pipeline", "nvvm", "nvvm", "llvm", "ptx", "ptx"};
 
 const char *const kTypes[] = {"bf16",      "f16",        "f8E4M3FN",  "f8E5M2",   "f32",
                               "bf16",      "f16",        "f8E4M3FN",  "f8E5M2",   "f64",

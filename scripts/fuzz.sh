@@ -1,34 +1,46 @@
 #!/usr/bin/env bash
 # Builds the sanitizer build (as scripts/test.sh --sanitize does, in build-sanitize/) and runs the
-# two libFuzzer targets of fuzz/ for SECONDS in all (default 60): tilegen-fuzz (descriptions
-# through the whole compiler, ptxas included) for four fifths of it, tilegen-run-manifest-fuzz
-# (tilegen-run's manifest reader) for the rest. Prints, per fuzzer, the executions, libFuzzer's
-# coverage (cov: edges, ft: features), the corpus size and every finding (crash, sanitizer
-# report, timeout, out-of-memory, leak, ptxas rejection: fuzz/TilegenFuzz.cpp), replayed once so
-# that its report shows. Ends with one line "N passed, N failed" (a fuzzer without findings is one
-# pass; each finding is one failure) and exits non-zero on any finding.
+# two libFuzzer targets of fuzz/ for SECONDS in all (default 60), with a fixed seed:
+# tilegen-fuzz (descriptions through the whole compiler, ptxas included) for four fifths of it,
+# tilegen-run-manifest-fuzz (tilegen-run's manifest reader) for the rest. Prints, per fuzzer, the
+# executions, libFuzzer's coverage (cov: edges, ft: features), the corpus size and every finding
+# (crash, sanitizer report, timeout, out-of-memory, leak, ptxas rejection: fuzz/TilegenFuzz.cpp),
+# replayed once so that its report shows. Ends with one line "N passed, N failed" (a fuzzer
+# without findings is one pass; each finding is one failure) and exits non-zero on any finding.
 #
-#   scripts/fuzz.sh [SECONDS]
+#   scripts/fuzz.sh [--keep-going] [SECONDS]
+#
+# A fuzzer stops at its first finding; --keep-going runs it in libFuzzer's fork mode instead,
+# which goes on after findings and collects them all (for long runs: its jobs start slowly).
+# Before fuzzing, libFuzzer runs every corpus and seed input once (about two minutes for
+# tilegen-fuzz's seeds on two cores, less once ptxas has seen their PTX).
 #
 # Kept in the build folder, outside the source tree:
-#   fuzz/corpus/<fuzzer>/    the corpus, grown across runs
-#   fuzz/seeds/<fuzzer>/     seeds from the repository (fuzz/seeds.py): examples/*.mlir and the
-#                            test/ descriptions tagged with targets and stages; the manifests
-#                            tilegen writes for the examples
-#   fuzz/findings/<fuzzer>/  this run's findings (the previous run's move to <fuzzer>.previous)
-#   fuzz/ptxas-seen.txt      hashes of the PTX ptxas accepted (tilegen-fuzz runs ptxas on new PTX)
+#   fuzzing/corpus/<fuzzer>/    the corpus, grown across runs
+#   fuzzing/seeds/<fuzzer>/     seeds from the repository (fuzz/seeds.py): examples/*.mlir and
+#                               the test/ descriptions tagged with targets and stages; the
+#                               manifests tilegen writes for the examples
+#   fuzzing/findings/<fuzzer>/  this run's findings (the previous run's move to
+#                               <fuzzer>.previous), and <fuzzer>.log, libFuzzer's output
+#   fuzzing/ptxas-seen.txt      hashes of the PTX ptxas accepted (tilegen-fuzz runs ptxas on new
+#                               PTX only)
 #
 # Environment: TILEGEN_FUZZ_SEED (libFuzzer -seed, default 1), TILEGEN_FUZZ_RSS_MB (default 4096),
 # TILEGEN_FUZZ_RESEED=1 (rebuild the seed folders), TILEGEN_FUZZ_ARGS (more libFuzzer options),
-# and those of scripts/lib.sh. One fuzzing process at a time (-fork=1): the machines have 2 cores.
+# and those of scripts/lib.sh. One fuzzing process at a time: the machines have 2 cores.
 set -uo pipefail
 TG_SANITIZE=1
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-seconds=${1:-60}
-case "$seconds" in
-  ''|*[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS]" >&2; echo "0 passed, 1 failed"; exit 2 ;;
-esac
+keep_going=0
+seconds=60
+for arg in "$@"; do
+  case "$arg" in
+    --keep-going) keep_going=1 ;;
+    *[!0-9]*|'') echo "usage: scripts/fuzz.sh [--keep-going] [SECONDS]" >&2; echo "0 passed, 1 failed"; exit 2 ;;
+    *) seconds=$arg ;;
+  esac
+done
 
 summary() { echo "$1 passed, $2 failed"; }
 
@@ -37,7 +49,7 @@ if ! (tg_install_deps && tg_find_ptxas && tg_build); then
   exit 1
 fi
 
-work=$TG_BUILD/fuzz
+work=$TG_BUILD/fuzzing
 mkdir -p "$work"
 
 # The fuzzers carry their sanitizer options (fuzz/SanitizerDefaults.cpp); reports get a dedup
@@ -66,7 +78,7 @@ failed=0
 # Runs one fuzzer: NAME BINARY SECONDS DICT.
 fuzz_one() {
   local name=$1 bin=$2 secs=$3 dict=$4
-  local corpus=$work/corpus/$name findings=$work/findings/$name log=$work/$name.log
+  local corpus=$work/corpus/$name findings=$work/findings/$name log=$work/findings/$name.log
   mkdir -p "$corpus"
   if [ -d "$findings" ] && [ -n "$(ls -A "$findings")" ]; then
     rm -rf "$findings.previous"
@@ -74,20 +86,22 @@ fuzz_one() {
   fi
   mkdir -p "$findings"
   tg_say "fuzzing with $name for $secs s (seed ${TILEGEN_FUZZ_SEED:-1}; corpus $corpus)"
-  # -fork=1 runs the fuzzing in a child process and, with the -ignore_* options, goes on after a
-  # finding, so one run collects them all; each is saved under $findings.
-  (cd "$work" && "$bin" "$corpus" "$work/seeds/$name" \
-    -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+  local mode=()
+  # Fork mode runs the fuzzing in child processes and, with the -ignore_* options, goes on after
+  # a finding; each is saved under $findings.
+  [ "$keep_going" = 1 ] && mode=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+  local start=$SECONDS
+  (cd "$work" && "$bin" "$corpus" "$work/seeds/$name" "${mode[@]}" \
     -seed="${TILEGEN_FUZZ_SEED:-1}" -max_total_time="$secs" -timeout=10 \
     -rss_limit_mb="${TILEGEN_FUZZ_RSS_MB:-4096}" -max_len=16384 -dict="$dict" \
     -artifact_prefix="$findings/" -print_final_stats=1 ${TILEGEN_FUZZ_ARGS:-} \
     </dev/null >"$log" 2>&1)
   local status=$?
-  # Fork mode's progress lines: "#N: cov: C ft: F corp: K exec/s: E oom/timeout/crash: o/t/c time: Ts ..."
+  # The last progress line: "#N  NEW  cov: C ft: F corp: K/..." (fork mode: "#N: cov: C ...").
   local last
-  last=$(grep -E '^#[0-9]+: cov: ' "$log" | tail -1)
+  last=$(grep -aE '^#[0-9]+:?[[:space:]].*cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' "$log" | tail -1)
   if [ -n "$last" ]; then
-    echo "$name: $(echo "$last" | sed -E 's/^#([0-9]+): cov: ([0-9]+) ft: ([0-9]+) corp: ([0-9]+).* time: ([0-9]+)s.*/\1 executions, cov \2, ft \3, corpus \4, \5 s/')"
+    echo "$name: $(echo "$last" | sed -E 's/^#([0-9]+).*cov: ([0-9]+) ft: ([0-9]+) corp: ([0-9]+).*/\1 executions, cov \2, ft \3, corpus \4/'), $((SECONDS - start)) s"
   else
     echo "$name: no progress line (log: $log)"; tail -20 "$log"
   fi
