@@ -23,9 +23,13 @@ runner=$build/bin/tilegen-run
 dry=$root/.dev/gpu/dryrun
 rm -rf "$dry"
 mkdir -p "$dry/cubins" "$dry/out"
-python3 - "$root/.dev/gpu/cubins" "$dry/cubins" <<'PY'
-import glob, json, os, sys
-src, dst = sys.argv[1:3]
+python3 - "$root/.dev/gpu/cubins" "$dry/cubins" "$root/tools/tilegen-run/testing/make-fake-cubin.py" <<'PY'
+import glob, importlib.util, json, os, sys
+src, dst, maker = sys.argv[1:4]
+# The runner takes only ELF files for CUDA as cubins: the fake text goes inside one.
+spec = importlib.util.spec_from_file_location("make_fake_cubin", maker)
+make_fake_cubin = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(make_fake_cubin)
 for path in sorted(glob.glob(os.path.join(src, "*.json"))):
     m = json.load(open(path))
     stem = os.path.basename(path)[:-5]
@@ -38,12 +42,13 @@ for path in sorted(glob.glob(os.path.join(src, "*.json"))):
                    [{"name": d, "kind": "i32", "value": d} for d in "MNK"] +
                    [{"name": s, "kind": "f32", "value": s} for s in ("alpha", "beta")])
     json.dump(m, open(os.path.join(dst, stem + ".json"), "w"), indent=1)
-    with open(os.path.join(dst, stem + ".cubin"), "w") as f:
-        f.write("TILEGEN-FAKE-CUBIN\narch=90\nkernel=%s\nbehavior=correct\ntile=%dx%d\n"
-                "a=%s/%s b=%s/%s c=%s/%s\nparams=A,B,C,D,M,N,K,alpha,beta\n" % (
-                    m["kernel"], m["grid"]["tile_m"], m["grid"]["tile_n"],
-                    ops["a"]["type"], ops["a"]["layout"], ops["b"]["type"], ops["b"]["layout"],
-                    ops["c"]["type"], ops["c"]["layout"]))
+    text = ("TILEGEN-FAKE-CUBIN\narch=90\nkernel=%s\nbehavior=correct\ntile=%dx%d\n"
+            "a=%s/%s b=%s/%s c=%s/%s\nparams=A,B,C,D,M,N,K,alpha,beta\n" % (
+                m["kernel"], m["grid"]["tile_m"], m["grid"]["tile_n"],
+                ops["a"]["type"], ops["a"]["layout"], ops["b"]["type"], ops["b"]["layout"],
+                ops["c"]["type"], ops["c"]["layout"]))
+    with open(os.path.join(dst, stem + ".cubin"), "wb") as f:
+        f.write(make_fake_cubin.fake_cubin(text.encode()))
     print("fake cubin:", stem)
 PY
 printf '%s\n' "64 64 64" "127 136 136" "300 264 520" "128 128 1001" > "$dry/sweep.txt"

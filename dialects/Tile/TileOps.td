@@ -25,24 +25,30 @@ def Tile_GemmOp : Tile_Op<"gemm", [Symbol]> {
     | `a`, `b` | `bf16 row`, `f16 col`, `f8E4M3FN row`, `f8E5M2 col` | required | operand element type and layout (`row`: the second index is contiguous); A and B share a type, except that the two FP8 formats mix |
     | `c` | `bf16 row`, `f16 row`, `f32 row` | required | type and layout of C and D |
     | `accumulator` | `f32` | `f32` | accumulator element type |
-    | `scale_a`, `scale_b` | `f32 tensor`, `f32 [outer, k]` | none | FP8 operands only: one f32 scale per tensor, or per block of `outer` rows (M or N) by `k` elements of K; D = alpha * (scale_a A) x (scale_b B) + beta * C |
-    | `promotion` | integer | the tile's K | FP8 with per-tensor scales and `accumulation = promoted` on wgmma: K elements the tensor core accumulates between two promotions (a multiple of the tile's K) |
+    | `scale_a`, `scale_b` | `f32 tensor`, `f32 [outer, k]` (each 1 to 2147483647) | none | FP8 operands only: one f32 scale per tensor, or per block of `outer` rows (M or N) by `k` elements of K; D = alpha * (scale_a A) x (scale_b B) + beta * C |
+    | `promotion` | 1 to 2147483647 | the tile's K | FP8 with per-tensor scales and `accumulation = promoted` on wgmma: K elements the tensor core accumulates between two promotions (a multiple of the tile's K) |
     | `accumulation` | `promoted`, `fast` | `promoted` (FP8 only) | FP8 operands only: `promoted` adds each K block (the scale block with block scales, else one K-slice) from the tensor core into f32 accumulators in registers; `fast` lets the tensor core accumulate all of K (wgmma: reduced precision; per-tensor scales only; on mma.sync and tcgen05, which accumulate FP8 products in f32, it is accepted with a warning and recorded as `promoted`) |
-    | `tile` | `[M, N, K]` | required | CTA tile; K is the depth of one K-slice |
-    | `stages` | integer or `auto` | `auto` | depth of the shared-memory ring |
+    | `tile` | `[M, N, K]`, each 1 to 4096 | required | CTA tile; K is the depth of one K-slice |
+    | `stages` | 1 to 16 or `auto` | `auto` | depth of the shared-memory ring |
     | `accumulators` | 1 or 2 | 1 | accumulator buffers (2: the epilogue of one tile overlaps the MMA of the next) |
     | `schedule` | `auto`, `multistage`, `warp_specialized` | `auto` | warp roles: every warp loads and multiplies, or producer / MMA / epilogue roles |
     | `copy` | `auto`, `cp_async`, `tma` | `auto` | global-to-shared copy engine |
-    | `warps` | `[WM, WN]` | derived | layout of the MMA warps over the CTA tile |
-    | `mma` | `[m, n, k]` | derived | MMA instruction shape |
-    | `cluster` | `[X, Y, Z]` | `[1, 1, 1]` | thread-block cluster shape |
+    | `warps` | `[WM, WN]`, each 1 to 32 | derived | layout of the MMA warps over the CTA tile |
+    | `mma` | `[m, n, k]`, each 1 to 1024 | derived | MMA instruction shape |
+    | `cluster` | `[X, Y, Z]`, each 1 to 16 | `[1, 1, 1]` | thread-block cluster shape |
     | `multicast` | `none`, `a`, `b`, `ab` | `none` | operands multicast by TMA across the cluster |
     | `cta_group` | 1 or 2 | 1 | tcgen05 CTA pair (sm_100a family) |
     | `grid` | `tiles`, `persistent`, `stream_k` | `tiles` | one CTA per output tile; one per SM looping over tiles; or one per SM, which splits the tiles' K-slices evenly over the CTAs when there are fewer tiles than CTAs (partial tiles summed through a global workspace) and otherwise loops over whole tiles as `persistent` does (cooperative wgmma only) |
     | `raster` | `row`, `col` | `row` | order of output tiles |
-    | `swizzle` | integer >= 1 | 8 | tiles grouped along the raster's minor axis for L2 reuse |
-    | `alpha`, `beta` | floats | 1.0, 0.0 | epilogue scalars (run-time parameters; these are defaults) |
+    | `swizzle` | 1 to 65536 | 8 | tiles grouped along the raster's minor axis for L2 reuse (a group larger than the grid is the whole grid) |
+    | `alpha`, `beta` | finite floats within the f32 range | 1.0, 0.0 | epilogue scalars (run-time parameters; these are defaults) |
     | `target` | `"sm_90a"` ... | none | optional; `--target` overrides |
+
+    The name after `@` is the kernel's PTX entry name: a letter, then letters, digits, `_` and
+    `$`, or `_`/`$` followed by at least one of those; at most 1024 characters; names starting
+    with `__tilegen` are reserved. The bounds above are the description's own; what a target can
+    run is narrower (shared memory, registers, instruction shapes) and is checked per target.
+    `tilegen` refuses input nested more than 64 brackets deep before parsing it.
 
     Example:
 

@@ -10,6 +10,8 @@
 #include "tilegen/Pipeline/GemmPlan.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
 
 #define DEBUG_TYPE "tile-expand-pipeline"
@@ -30,12 +32,19 @@ static SmallVector<int64_t> sliceShape(Layout layout, bool isA, int64_t mn, int6
   return kContiguous ? SmallVector<int64_t>{mn, k} : SmallVector<int64_t>{k, mn};
 }
 
-static void expand(GemmOp op, const GemmPlan &p) {
-  OpBuilder b(op);
+PipelineOp tilegen::buildPlan(OpBuilder &builder, GemmOp op, const GemmPlan &p) {
+  OpBuilder::InsertionGuard guard(builder);
+  OpBuilder &b = builder;
   Location loc = op.getLoc();
   std::string text;
   llvm::raw_string_ostream os(text);
-  op->print(os);
+  // Printed from a copy in a module of its own: printing the op in place makes the printer
+  // verify and number the whole enclosing module for each op, quadratic in the number of ops.
+  {
+    OwningOpRef<ModuleOp> alone = ModuleOp::create(op.getLoc());
+    alone->getBody()->push_back(op->clone());
+    alone->getBody()->front().print(os, OpPrintingFlags().assumeVerified());
+  }
 
   int64_t ctaGroup = op.getCtaGroup();
   SmallVector<int64_t> block{p.threads, 1, 1};
@@ -101,7 +110,127 @@ static void expand(GemmOp op, const GemmPlan &p) {
                      op.getCType(), op.getCLayout(),
                      p.family == MmaFamily::MmaSync ? EpiloguePath::Direct : EpiloguePath::SmemTma,
                      p.smem.epilogueOffset, p.smem.epilogueBytes);
-  op.erase();
+  return pipeline;
+}
+
+/// The description a plan implements: every choice the plan records, written back as the
+/// description's fields (with the choices the resolver would derive given explicitly).
+static GemmOp descriptionOf(OpBuilder &b, PipelineOp plan) {
+  Block &body = plan.getBody().front();
+  RingOp ring = *body.getOps<RingOp>().begin();
+  AccumulatorsOp accs = *body.getOps<AccumulatorsOp>().begin();
+  ScheduleOp schedule = *body.getOps<ScheduleOp>().begin();
+  EpilogueOp epilogue = *body.getOps<EpilogueOp>().begin();
+  RoleOp mmaRole;
+  for (RoleOp role : body.getOps<RoleOp>())
+    if (role.getKind() == RoleKind::Mma)
+      mmaRole = role;
+  MmaInstrAttr mma = mmaRole.getInstrAttr();
+  MLIRContext *ctx = b.getContext();
+  ArrayRef<int64_t> cluster = plan.getCluster();
+  bool clusters = cluster[0] * cluster[1] * cluster[2] != 1;
+  bool fp8 = elemInfo(*elemOf(mma.getAType())).fp8;
+
+  OperationState state(plan.getLoc(), GemmOp::getOperationName());
+  auto &props = state.getOrAddProperties<GemmOp::Properties>();
+  props.sym_name = b.getStringAttr(plan.getSymName());
+  props.a_type = TypeAttr::get(ring.getAType());
+  props.a_layout = LayoutAttr::get(ctx, ring.getALayout());
+  props.b_type = TypeAttr::get(ring.getBType());
+  props.b_layout = LayoutAttr::get(ctx, ring.getBLayout());
+  props.c_type = TypeAttr::get(epilogue.getOutType());
+  props.c_layout = LayoutAttr::get(ctx, epilogue.getOutLayout());
+  props.acc_type = TypeAttr::get(accs.getType());
+  props.scale_a = mma.getScaleA();
+  props.scale_b = mma.getScaleB();
+  if (fp8)
+    props.accumulation = AccumulationAttr::get(ctx, mma.getAccumulation());
+  if (mma.getPromotion() != 0)
+    props.promotion = b.getI64IntegerAttr(mma.getPromotion());
+  props.tile = b.getDenseI64ArrayAttr(
+      {schedule.getTile()[0], schedule.getTile()[1], static_cast<int64_t>(ring.getSliceK())});
+  props.stages = b.getI64IntegerAttr(ring.getSlots());
+  props.accumulators = b.getI64IntegerAttr(accs.getCount());
+  bool mmaSync = mma.getFamily() == MmaFamily::MmaSync;
+  props.schedule =
+      ScheduleAttr::get(ctx, mmaSync ? Schedule::Multistage : Schedule::WarpSpecialized);
+  props.copy = CopyAttr::get(ctx, ring.getSync() == RingSync::CpAsyncGroups ? Copy::CpAsync
+                                                                            : Copy::Tma);
+  props.warps = b.getDenseI64ArrayAttr(mmaRole.getLayout());
+  props.mma = b.getDenseI64ArrayAttr({mma.getM(), mma.getN(), mma.getK()});
+  props.cluster = b.getDenseI64ArrayAttr(cluster);
+  // The wgmma lowering's clusters are CTA pairs along M multicasting B; tcgen05 pairs share B
+  // through cta_group = 2.
+  props.multicast = MulticastAttr::get(
+      ctx, clusters && mma.getFamily() == MmaFamily::Wgmma ? Multicast::B : Multicast::None);
+  props.cta_group = b.getI64IntegerAttr(mma.getCtaGroup());
+  props.grid = GridAttr::get(ctx, schedule.getGrid());
+  props.raster = RasterAttr::get(ctx, schedule.getRaster());
+  props.swizzle = b.getI64IntegerAttr(schedule.getSwizzle());
+  props.alpha = epilogue.getAlphaAttr();
+  props.beta = epilogue.getBetaAttr();
+  props.target = plan.getTargetAttr();
+  return cast<GemmOp>(b.create(state));
+}
+
+/// The op's properties, without the pipeline's description text (free-form).
+static DictionaryAttr propertiesOf(Operation *op) {
+  auto dict = dyn_cast_or_null<DictionaryAttr>(op->getPropertiesAsAttribute());
+  if (!dict)
+    return DictionaryAttr::get(op->getContext());
+  NamedAttrList list(dict);
+  list.erase("description");
+  return list.getDictionary(op->getContext());
+}
+
+LogicalResult tilegen::checkPlanIsBuilt(PipelineOp plan) {
+  // Built aside, in a module of its own.
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(plan.getLoc());
+  OpBuilder b = OpBuilder::atBlockEnd(scratch->getBody());
+  GemmOp desc = descriptionOf(b, plan);
+  auto explain = [&](InFlightDiagnostic &&d) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    desc->print(os, OpPrintingFlags().assumeVerified());
+    d.attachNote() << "the plan's choices, as a description: " << text;
+    return failure();
+  };
+  if (failed(mlir::verify(desc)))
+    return explain(plan.emitOpError()
+                   << "is not a plan tilegen builds: its description breaks a rule above");
+  std::optional<NVTarget> target = NVTarget::parse(plan.getTarget());
+  FailureOr<GemmPlan> resolved = failure();
+  if (target)
+    resolved = resolveGemm(desc, *target);
+  if (failed(resolved))
+    return explain(plan.emitOpError() << "is not a plan tilegen builds for target "
+                                      << plan.getTarget()
+                                      << ": its description breaks a rule above");
+  PipelineOp built = buildPlan(b, desc, *resolved);
+  // Op by op, every field but the description text.
+  auto given = plan.getBody().front().begin(), givenEnd = plan.getBody().front().end();
+  auto want = built.getBody().front().begin(), wantEnd = built.getBody().front().end();
+  auto printed = [](Operation &op) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    op.print(os, OpPrintingFlags().assumeVerified().useLocalScope());
+    return text;
+  };
+  for (; given != givenEnd && want != wantEnd; ++given, ++want)
+    if (given->getName() != want->getName() ||
+        propertiesOf(&*given) != propertiesOf(&*want))
+      return given->emitOpError() << "differs from the plan tilegen builds for the same choices "
+                                     "on target "
+                                  << plan.getTarget() << ", which is: " << printed(*want);
+  if (given != givenEnd || want != wantEnd)
+    return plan.emitOpError() << "has " << plan.getBody().front().getOperations().size()
+                              << " ops; the plan tilegen builds has "
+                              << built.getBody().front().getOperations().size();
+  if (propertiesOf(plan) != propertiesOf(built))
+    return plan.emitOpError() << "differs from the plan tilegen builds for the same choices: block "
+                              << "[" << built.getBlock()[0] << ", 1, 1], smem "
+                              << built.getSmemBytes() << " bytes";
+  return success();
 }
 
 namespace {
@@ -116,7 +245,9 @@ struct TileExpandPipelinePass : tile::impl::TileExpandPipelineBase<TileExpandPip
       FailureOr<GemmPlan> plan = resolveGemm(op, *target);
       if (failed(plan))
         return signalPassFailure();
-      expand(op, *plan);
+      OpBuilder b(op);
+      buildPlan(b, op, *plan);
+      op.erase();
     }
   }
 };

@@ -303,6 +303,18 @@ Error GpuSession::check(Row &R, bool &Passed) {
   Comparison Cmp;
   double BlasVsHost = -1;
   if (UseHost) {
+    {
+      // Ar (M x K), Bt (N x K) and the result (M x N), in double.
+      uint64_t Elems = 0, Bytes = 0;
+      bool Overflow = __builtin_add_overflow(tensorElems(Tensor::A, P),
+                                             tensorElems(Tensor::B, P), &Elems) ||
+                      __builtin_add_overflow(Elems, tensorElems(Tensor::C, P), &Elems) ||
+                      __builtin_mul_overflow(Elems, uint64_t(8), &Bytes);
+      if (BlasOk && !Overflow)
+        Overflow = __builtin_add_overflow(Bytes, uint64_t(D.Bytes), &Bytes);
+      TG_TRY(checkHostMemory(Bytes, Overflow,
+                             "the host fp64 reference (--ref cublas avoids it)"));
+    }
     reportPhase("host fp64 reference", false);
     hostReference(Man, P, Opts.Alpha, Opts.Beta, HostA, HostB, HostC, HostScaleA,
                   HostScaleB, HostRef);
@@ -321,6 +333,8 @@ Error GpuSession::check(Row &R, bool &Passed) {
     // the exactly rounded one in about 7% of the elements with integer inputs, so it cannot
     // be the reference of the exact mode.
     size_t Elems = size_t(M) * size_t(N);
+    TG_TRY(checkHostMemory(uint64_t(Elems) * 4, false,
+                           "the " + Vendor + " reference product (M x N f32)"));
     if (!Prod.Ptr)
       TG_TRY(alloc("the cuBLAS product (" + std::to_string(P.M) + " x " +
                        std::to_string(P.N) + " f32)",

@@ -12,6 +12,9 @@
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 using namespace tilegen::run;
 
@@ -190,6 +193,7 @@ ShapeOutcome tilegen::run::runShapeContained(const Options &Opts,
     return Fail(ExitCuda, "error", std::string("pipe: ") + std::strerror(errno));
   std::fflush(stdout);
   std::fflush(stderr);
+  const pid_t Parent = ::getpid();
   pid_t Pid = ::fork();
   if (Pid < 0) {
     ::close(Fds[0]);
@@ -199,6 +203,15 @@ ShapeOutcome tilegen::run::runShapeContained(const Options &Opts,
   if (Pid == 0) {
     // The child: do the GPU work, send the row, and leave without running the
     // parent's atexit handlers.
+#ifdef __linux__
+    // If the runner is killed, a child stuck in a hung kernel goes with it
+    // instead of holding the GPU (and the parent's deadline) forever.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != Parent)
+      ::_exit(ExitHang);
+#else
+    (void)Parent;
+#endif
     ::close(Fds[0]);
     ReportFd = Fds[1];
     ShapeOutcome Res = runShapeInProcess(Opts, Man, P, Dev.empty());

@@ -3,8 +3,10 @@
 #include "Json.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <unordered_set>
 
 using namespace tilegen::run::json;
 
@@ -15,12 +17,13 @@ Value Value::makeBool(bool B) {
   return V;
 }
 
-Value Value::makeNumber(double D, bool IsInteger, int64_t I) {
+Value Value::makeNumber(double D, bool IsInteger, int64_t I, std::string Text) {
   Value V;
   V.K = Kind::Number;
   V.D = D;
   V.IsInteger = IsInteger;
   V.I = I;
+  V.S = std::move(Text);
   return V;
 }
 
@@ -77,6 +80,10 @@ public:
   explicit Parser(const std::string &Text) : Text(Text) {}
 
   bool parseDocument(Value &Result, std::string &Err) {
+    if (Text.compare(0, 3, "\xEF\xBB\xBF") == 0) {
+      setError("byte-order mark at the start (JSON text has none)");
+      return fail(Err);
+    }
     skipSpace();
     if (!parseValue(Result, 0))
       return fail(Err);
@@ -89,7 +96,6 @@ public:
   }
 
 private:
-  static constexpr int MaxDepth = 64;
   const std::string &Text;
   size_t Pos = 0;
   size_t ErrPos = 0;
@@ -126,20 +132,53 @@ private:
       ++Pos;
   }
 
+  static std::string byteText(unsigned char C) {
+    char Buf[8];
+    std::snprintf(Buf, sizeof(Buf), "0x%02x", C);
+    return Buf;
+  }
+
+  /// Whether the text at Pos (after an optional '-') spells an infinity or a
+  /// NaN, which JSON cannot express.
+  bool atNonFinite() const {
+    size_t P = Pos;
+    if (P < Text.size() && Text[P] == '-')
+      ++P;
+    for (const char *W : {"inf", "Inf", "INF", "nan", "NaN", "NAN"})
+      if (Text.compare(P, 3, W) == 0)
+        return true;
+    return false;
+  }
+
+  /// The word at Pos ('-' and letters, at most 16), for messages.
+  std::string wordHere() const {
+    size_t E = Pos;
+    while (E < Text.size() && E - Pos < 16 &&
+           (Text[E] == '-' || (Text[E] >= 'a' && Text[E] <= 'z') ||
+            (Text[E] >= 'A' && Text[E] <= 'Z')))
+      ++E;
+    return Text.substr(Pos, E - Pos);
+  }
+
+  bool nonFiniteError() {
+    return setError("expected a value, found '" + wordHere() +
+                    "' (JSON has no infinity or NaN)");
+  }
+
   std::string describeHere() const {
     if (atEnd())
       return "end of input";
-    char C = Text[Pos];
+    unsigned char C = static_cast<unsigned char>(Text[Pos]);
     if (C == '/')
       return "'/' (comments are not JSON)";
-    if (static_cast<unsigned char>(C) < 0x20)
-      return "a control character";
-    return std::string("'") + C + "'";
+    if (C < 0x20 || C == 0x7F)
+      return "a control character (byte " + byteText(C) + ")";
+    if (C >= 0x80)
+      return "byte " + byteText(C);
+    return std::string("'") + static_cast<char>(C) + "'";
   }
 
   bool parseValue(Value &Result, int Depth) {
-    if (Depth > MaxDepth)
-      return setError("nesting deeper than 64 levels");
     char C = peek();
     if (C == '{')
       return parseObject(Result, Depth);
@@ -169,12 +208,25 @@ private:
       Result = Value();
       return true;
     }
+    if (atNonFinite())
+      return nonFiniteError();
     return setError("expected a value, found " + describeHere());
   }
 
+  /// Depth: how many arrays and objects enclose this one.
+  bool enter(int Depth) {
+    if (Depth >= MaxDepth)
+      return setError("arrays and objects nested more than " +
+                      std::to_string(MaxDepth) + " deep");
+    return true;
+  }
+
   bool parseObject(Value &Result, int Depth) {
+    if (!enter(Depth))
+      return false;
     ++Pos; // '{'
     std::vector<std::pair<std::string, Value>> Members;
+    std::unordered_set<std::string> Keys;
     skipSpace();
     if (peek() == '}') {
       ++Pos;
@@ -189,16 +241,14 @@ private:
       std::string Key;
       if (!parseString(Key))
         return false;
-      for (const auto &M : Members) {
-        if (M.first == Key) {
-          Pos = KeyPos;
-          return setError("duplicate key \"" + Key + "\"");
-        }
+      if (!Keys.insert(Key).second) {
+        Pos = KeyPos;
+        return setError("duplicate key " + quoteForMessage(Key));
       }
       skipSpace();
       if (peek() != ':')
-        return setError("expected ':' after key \"" + Key + "\", found " +
-                        describeHere());
+        return setError("expected ':' after key " + quoteForMessage(Key) +
+                        ", found " + describeHere());
       ++Pos;
       skipSpace();
       Value V;
@@ -221,6 +271,8 @@ private:
   }
 
   bool parseArray(Value &Result, int Depth) {
+    if (!enter(Depth))
+      return false;
     ++Pos; // '['
     std::vector<Value> Elements;
     skipSpace();
@@ -298,6 +350,15 @@ private:
       }
       if (static_cast<unsigned char>(C) < 0x20)
         return setError("control character in string (escape it)");
+      if (static_cast<unsigned char>(C) >= 0x80) {
+        size_t Len = utf8Length(Pos);
+        if (!Len)
+          return setError("invalid UTF-8 in string (byte " +
+                          byteText(static_cast<unsigned char>(C)) + ")");
+        Out.append(Text, Pos, Len);
+        Pos += Len;
+        continue;
+      }
       if (C != '\\') {
         Out += C;
         ++Pos;
@@ -335,6 +396,8 @@ private:
         uint32_t CP;
         if (!parseHex4(CP))
           return false;
+        if (CP >= 0xDC00 && CP < 0xE000)
+          return setError("unpaired surrogate in \\u escape");
         if (CP >= 0xD800 && CP < 0xDC00) {
           uint32_t Low;
           if (Text.compare(Pos, 2, "\\u") != 0)
@@ -356,9 +419,45 @@ private:
     }
   }
 
+  /// The length of the well-formed UTF-8 sequence at P (RFC 3629: no
+  /// overlong forms, no surrogates, at most U+10FFFF), or 0.
+  size_t utf8Length(size_t P) const {
+    auto Byte = [&](size_t I) -> unsigned {
+      return I < Text.size() ? static_cast<unsigned char>(Text[I]) : 0u;
+    };
+    unsigned B0 = Byte(P);
+    size_t Len;
+    unsigned Lo = 0x80, Hi = 0xBF; // the range of the second byte
+    if (B0 >= 0xC2 && B0 <= 0xDF) {
+      Len = 2;
+    } else if (B0 >= 0xE0 && B0 <= 0xEF) {
+      Len = 3;
+      if (B0 == 0xE0)
+        Lo = 0xA0;
+      else if (B0 == 0xED)
+        Hi = 0x9F;
+    } else if (B0 >= 0xF0 && B0 <= 0xF4) {
+      Len = 4;
+      if (B0 == 0xF0)
+        Lo = 0x90;
+      else if (B0 == 0xF4)
+        Hi = 0x8F;
+    } else {
+      return 0;
+    }
+    if (Byte(P + 1) < Lo || Byte(P + 1) > Hi)
+      return 0;
+    for (size_t I = 2; I < Len; ++I)
+      if (Byte(P + I) < 0x80 || Byte(P + I) > 0xBF)
+        return 0;
+    return Len;
+  }
+
   bool parseNumber(Value &Result) {
     size_t Start = Pos;
     bool IsInteger = true;
+    if (atNonFinite())
+      return nonFiniteError();
     if (peek() == '-')
       ++Pos;
     if (peek() == '0') {
@@ -388,6 +487,8 @@ private:
         ++Pos;
     }
     std::string Lexeme = Text.substr(Start, Pos - Start);
+    // strtod gives +-HUGE_VAL (inf) for 1e309 and 0 for 1e-400; either way the
+    // text is kept for messages.
     double D = std::strtod(Lexeme.c_str(), nullptr);
     int64_t I = 0;
     if (IsInteger) {
@@ -398,12 +499,43 @@ private:
       else
         I = LL;
     }
-    Result = Value::makeNumber(D, IsInteger, I);
+    if (Lexeme.size() > 40)
+      Lexeme = Lexeme.substr(0, 32) + "... (" + std::to_string(Lexeme.size()) +
+               " characters)";
+    Result = Value::makeNumber(D, IsInteger, I, std::move(Lexeme));
     return true;
   }
 };
 
 } // namespace
+
+std::string tilegen::run::json::quoteForMessage(const std::string &S,
+                                               size_t Max) {
+  std::string Out = "\"";
+  size_t I = 0;
+  for (; I < S.size() && I < Max; ++I) {
+    unsigned char C = static_cast<unsigned char>(S[I]);
+    if (C == '"' || C == '\\') {
+      Out += '\\';
+      Out += static_cast<char>(C);
+    } else if (C < 0x20 || C == 0x7F) {
+      char Buf[8];
+      std::snprintf(Buf, sizeof(Buf), "\\u%04x", C);
+      Out += Buf;
+    } else {
+      Out += static_cast<char>(C);
+    }
+  }
+  // Cut at a character boundary, not inside a UTF-8 sequence.
+  if (I < S.size()) {
+    while (!Out.empty() && (static_cast<unsigned char>(Out.back()) & 0xC0) == 0x80)
+      Out.pop_back();
+    if (!Out.empty() && static_cast<unsigned char>(Out.back()) >= 0xC0)
+      Out.pop_back();
+    return Out + "...\" (" + std::to_string(S.size()) + " bytes)";
+  }
+  return Out + "\"";
+}
 
 bool tilegen::run::json::parse(const std::string &Text, Value &Result,
                                std::string &Err) {

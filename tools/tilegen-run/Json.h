@@ -1,8 +1,10 @@
 //===- Json.h - A small strict JSON reader ----------------------*- C++ -*-===//
 //
-// Enough JSON (RFC 8259, strict: no comments, no trailing commas) to read the
-// kernel manifest, with line:column positions in syntax errors. Objects keep
-// their members in file order.
+// Enough JSON (RFC 8259, strict: no comments, no trailing commas, no
+// duplicate keys, UTF-8 strings) to read the kernel manifest, with line:column
+// positions in syntax errors. Objects keep their members in file order. It
+// never recurses deeper than MaxDepth nested arrays and objects, so any input
+// text is safe to parse.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,7 +27,8 @@ public:
 
   Value() = default;
   static Value makeBool(bool B);
-  static Value makeNumber(double D, bool IsInteger, int64_t I);
+  /// Text: the number as written (for messages).
+  static Value makeNumber(double D, bool IsInteger, int64_t I, std::string Text);
   static Value makeString(std::string S);
   static Value makeArray(std::vector<Value> Elements);
   static Value makeObject(std::vector<std::pair<std::string, Value>> Members);
@@ -41,7 +44,10 @@ public:
   bool isObject() const { return K == Kind::Object; }
 
   bool getBool() const { return B; }
+  /// The value as a double: +-inf when out of its range (1e309).
   double getNumber() const { return D; }
+  /// A number as it was written, e.g. "1e309" or "9223372036854775808".
+  const std::string &numberText() const { return S; }
   int64_t getInteger() const { return I; }
   const std::string &getString() const { return S; }
   const std::vector<Value> &getArray() const { return Elements; }
@@ -61,10 +67,17 @@ private:
   bool IsInteger = false;
   double D = 0;
   int64_t I = 0;
-  std::string S;
+  std::string S; ///< a string's value, or a number's text
   std::vector<Value> Elements;
   std::vector<std::pair<std::string, Value>> Members;
 };
+
+/// Arrays and objects nest at most this deep.
+constexpr int MaxDepth = 64;
+
+/// S in double quotes for an error message, with quotes, backslashes and
+/// control characters escaped, cut after Max bytes: "abc..." (5000 bytes)".
+std::string quoteForMessage(const std::string &S, size_t Max = 80);
 
 /// Parses Text as one JSON value. On failure returns false and sets Err to
 /// "LINE:COL: what was expected".

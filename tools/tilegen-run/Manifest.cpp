@@ -1,15 +1,18 @@
 //===- Manifest.cpp - The kernel manifest (docs/manifest.md) --------------===//
 
 #include "Manifest.h"
+#include "Cubin.h"
+#include "FileIO.h"
 #include "Json.h"
 
 #include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
+#include <cfloat>
+#include <cmath>
 
 using namespace tilegen::run;
 using json::Value;
+
+static std::string quote(const std::string &S) { return json::quoteForMessage(S); }
 
 const char *tilegen::run::layoutName(Layout L) {
   return L == Layout::Row ? "row" : "col";
@@ -108,12 +111,9 @@ public:
 
   static std::string describe(const Value &V) {
     if (V.isString())
-      return "\"" + V.getString() + "\"";
-    if (V.isNumber()) {
-      std::ostringstream OS;
-      OS << V.getNumber();
-      return OS.str();
-    }
+      return quote(V.getString());
+    if (V.isNumber())
+      return V.numberText();
     if (V.isBool())
       return V.getBool() ? "true" : "false";
     return V.kindName();
@@ -156,10 +156,8 @@ public:
 
   Error checkInt(const Value &V, const std::string &Field, int64_t Min,
                  int64_t Max, int64_t &Out) const {
-    std::string What = Min == 1 && Max == INT32_MAX
-                           ? "a positive integer"
-                           : "an integer in [" + std::to_string(Min) + ", " +
-                                 std::to_string(Max) + "]";
+    std::string What = "an integer in [" + std::to_string(Min) + ", " +
+                       std::to_string(Max) + "]";
     if (!V.isInteger() || V.getInteger() < Min || V.getInteger() > Max)
       return expected(Field, What, V);
     Out = V.getInteger();
@@ -174,13 +172,34 @@ public:
     return checkInt(*V, join(ObjField, Key), Min, Max, Out);
   }
 
-  Error getNumber(const Value &Obj, const std::string &ObjField,
-                  const std::string &Key, double &Out) const {
+  /// A number the kernel can take as an f32 parameter: finite, and at most
+  /// FLT_MAX in magnitude.
+  Error getF32(const Value &Obj, const std::string &ObjField,
+               const std::string &Key, double &Out) const {
     const Value *V;
     TG_TRY(member(Obj, ObjField, Key, V));
-    if (!V->isNumber())
-      return expected(join(ObjField, Key), "a number", *V);
+    if (!V->isNumber() || !std::isfinite(V->getNumber()) ||
+        std::fabs(V->getNumber()) > double(FLT_MAX))
+      return expected(join(ObjField, Key),
+                      "a number in the range of f32 (|x| <= 3.4028235e38)", *V);
     Out = V->getNumber();
+    return Error::success();
+  }
+
+  /// A string that names something (a kernel, a file, a parameter): not empty,
+  /// and without NUL or other control characters, which C APIs and terminals
+  /// would cut or garble.
+  Error getName(const Value &Obj, const std::string &ObjField,
+                const std::string &Key, const std::string &What,
+                std::string &Out) const {
+    TG_TRY(getString(Obj, ObjField, Key, Out));
+    if (Out.empty())
+      return error(join(ObjField, Key), "expected " + What + ", found \"\"");
+    for (char C : Out)
+      if (static_cast<unsigned char>(C) < 0x20 || C == 0x7F)
+        return error(join(ObjField, Key),
+                     "expected " + What + ", found " + quote(Out) +
+                         ", which holds a control character");
     return Error::success();
   }
 
@@ -280,8 +299,7 @@ Error readScale(const FieldReader &R, const Value &O, const std::string &Field,
   TG_TRY(R.getString(*S, SField, "type", Type));
   if (Type != "f32")
     return R.error(SField + ".type",
-                   "expected \"f32\" (scales are 32-bit floats), found \"" +
-                       Type + "\"");
+                   "expected \"f32\" (scales are 32-bit floats), found " + quote(Type));
   TG_TRY(R.getString(*S, SField, "granularity", Gran));
   const Value *Block = S->get("block");
   if (Gran == "tensor") {
@@ -293,7 +311,7 @@ Error readScale(const FieldReader &R, const Value &O, const std::string &Field,
   }
   if (Gran != "block")
     return R.error(SField + ".granularity",
-                   "expected \"tensor\" or \"block\", found \"" + Gran + "\"");
+                   "expected \"tensor\" or \"block\", found " + quote(Gran));
   Out.Scale.Gran = ScaleGranularity::Block;
   const char *Outer = std::string(Key) == "a" ? "M" : "N";
   if (!Block)
@@ -319,7 +337,7 @@ Error readOperand(const FieldReader &R, const Value &Ops, const char *Key,
   TG_TRY(R.getString(*O, Field, "type", Type));
   if (!parseElemType(Type, Out.Type))
     return R.error(Field + ".type", std::string("expected ") + ElemTypeList +
-                                        ", found \"" + Type + "\"");
+                                        ", found " + quote(Type));
   if ((Out.Type == ElemType::TF32 || isFp8(Out.Type)) && std::string(Key) == "c")
     return R.error(Field + ".type", Type + " is an input type; C and D are "
                                            "\"bf16\", \"f16\" or \"f32\"");
@@ -330,7 +348,7 @@ Error readOperand(const FieldReader &R, const Value &Ops, const char *Key,
     Out.Lay = Layout::Col;
   else
     return R.error(Field + ".layout",
-                   "expected \"row\" or \"col\", found \"" + Lay + "\"");
+                   "expected \"row\" or \"col\", found " + quote(Lay));
   return readScale(R, *O, Field, Key, Out);
 }
 
@@ -339,7 +357,7 @@ Error readParam(const FieldReader &R, const Value &V, unsigned Index,
   std::string Field = "params[" + std::to_string(Index) + "]";
   if (!V.isObject())
     return R.expected(Field, "an object", V);
-  TG_TRY(R.getString(V, Field, "name", P.Name));
+  TG_TRY(R.getName(V, Field, "name", "a parameter name", P.Name));
   std::string Kind;
   TG_TRY(R.getString(V, Field, "kind", Kind));
   auto readTensor = [&]() -> Error {
@@ -347,8 +365,7 @@ Error readParam(const FieldReader &R, const Value &V, unsigned Index,
     TG_TRY(R.getString(V, Field, "tensor", T));
     if (!parseTensorName(T, P.Tens))
       return R.error(Field + ".tensor", "expected \"A\", \"B\", \"C\", \"D\", "
-                                        "\"scale_a\" or \"scale_b\", found \"" +
-                                            T + "\"");
+                                        "\"scale_a\" or \"scale_b\", found " + quote(T));
     if (Kind == "tensormap" &&
         (P.Tens == Tensor::ScaleA || P.Tens == Tensor::ScaleB))
       return R.error(Field + ".tensor",
@@ -377,8 +394,7 @@ Error readParam(const FieldReader &R, const Value &V, unsigned Index,
     Dim D;
     if (!parseDimName(P.ValueName, D))
       return R.error(Field + ".value", "expected \"M\", \"N\" or \"K\" for an "
-                                       "i32 parameter, found \"" +
-                                           P.ValueName + "\"");
+                                       "i32 parameter, found " + quote(P.ValueName));
     return Error::success();
   }
   if (Kind == "f32") {
@@ -386,13 +402,12 @@ Error readParam(const FieldReader &R, const Value &V, unsigned Index,
     TG_TRY(R.getString(V, Field, "value", P.ValueName));
     if (P.ValueName != "alpha" && P.ValueName != "beta")
       return R.error(Field + ".value", "expected \"alpha\" or \"beta\" for an "
-                                       "f32 parameter, found \"" +
-                                           P.ValueName + "\"");
+                                       "f32 parameter, found " + quote(P.ValueName));
     return Error::success();
   }
   if (Kind != "tensormap")
     return R.error(Field + ".kind", "expected \"ptr\", \"i32\", \"f32\", \"tensormap\" or "
-                                    "\"scratch\", found \"" + Kind + "\"");
+                                    "\"scratch\", found " + quote(Kind));
 
   P.Kind = ParamKind::TensorMap;
   TG_TRY(readTensor());
@@ -400,7 +415,7 @@ Error readParam(const FieldReader &R, const Value &V, unsigned Index,
   TG_TRY(R.getString(V, Field, "elem", Elem));
   if (!parseElemType(Elem, P.Elem))
     return R.error(Field + ".elem", std::string("expected ") + ElemTypeList +
-                                        ", found \"" + Elem + "\"");
+                                        ", found " + quote(Elem));
   const OperandInfo &Op = M.operand(P.Tens);
   if (P.Elem != Op.Type)
     return R.error(Field + ".elem",
@@ -468,8 +483,16 @@ Error readParam(const FieldReader &R, const Value &V, unsigned Index,
   TG_TRY(R.getString(V, Field, "oob_fill", Oob));
   if (Oob != "zero" && Oob != "nan")
     return R.error(Field + ".oob_fill",
-                   "expected \"zero\" or \"nan\", found \"" + Oob + "\"");
+                   "expected \"zero\" or \"nan\", found " + quote(Oob));
   P.OobNan = Oob == "nan";
+  // cuTensorMapEncodeTiled takes the NaN fill only for floating-point data, and
+  // fp8 tensors are mapped as bytes (UINT8).
+  if (P.OobNan && isFp8(P.Elem))
+    return R.error(Field + ".oob_fill",
+                   "\"nan\" needs a floating-point tensor map, but " +
+                       std::string(elemTypeName(P.Elem)) +
+                       " tensors are mapped as bytes (CU_TENSOR_MAP_DATA_TYPE_UINT8); "
+                       "use \"zero\"");
   return Error::success();
 }
 
@@ -477,6 +500,10 @@ Error readParam(const FieldReader &R, const Value &V, unsigned Index,
 
 Error tilegen::run::parseManifest(const std::string &Text,
                                   const std::string &Path, Manifest &M) {
+  if (Text.size() > MaxManifestBytes)
+    return usageError("manifest " + Path + " is " + std::to_string(Text.size()) + " bytes (" +
+                      byteSizeText(Text.size()) + "), more than the " +
+                      byteSizeText(MaxManifestBytes) + " a manifest may have");
   Value Root;
   std::string JsonErr;
   if (!json::parse(Text, Root, JsonErr))
@@ -489,8 +516,7 @@ Error tilegen::run::parseManifest(const std::string &Text,
   std::string Format;
   TG_TRY(R.getString(Root, "", "format", Format));
   if (Format != "tilegen-manifest")
-    return R.error("format", "expected \"tilegen-manifest\", found \"" +
-                                 Format + "\"");
+    return R.error("format", "expected \"tilegen-manifest\", found " + quote(Format));
   int64_t Version;
   TG_TRY(R.getInt(Root, "", "version", 1, INT32_MAX, Version));
   if (Version != 1)
@@ -498,15 +524,13 @@ Error tilegen::run::parseManifest(const std::string &Text,
                                   std::to_string(Version));
   M.Version = static_cast<int>(Version);
   TG_TRY(R.getString(Root, "", "tilegen_version", M.TilegenVersion));
-  TG_TRY(R.getString(Root, "", "kernel", M.Kernel));
-  if (M.Kernel.empty())
-    return R.error("kernel", "expected the kernel's entry symbol, found \"\"");
-  TG_TRY(R.getString(Root, "", "cubin", M.CubinName));
+  TG_TRY(R.getName(Root, "", "kernel", "the kernel's entry symbol", M.Kernel));
+  TG_TRY(R.getName(Root, "", "cubin", "the cubin's file name", M.CubinName));
   std::string Target;
   TG_TRY(R.getString(Root, "", "target", Target));
   if (!NVTarget::parse(Target, M.Target))
     return R.error("target", "expected a target like \"sm_90a\" or "
-                             "\"sm_120\", found \"" + Target + "\"");
+                             "\"sm_120\", found " + quote(Target));
 
   TG_TRY(R.getDim3(Root, "block", 1024, M.Block));
   if (uint64_t(M.Block[0]) * M.Block[1] * M.Block[2] > 1024)
@@ -536,13 +560,14 @@ Error tilegen::run::parseManifest(const std::string &Text,
     M.Rule = GridRule::StreamK;
   else
     return R.error("grid.rule", "expected \"tiles\", \"persistent\" or \"stream_k\", "
-                                "found \"" + Rule + "\"");
+                                "found " + quote(Rule));
   int64_t X;
   TG_TRY(R.getInt(*Grid, "grid", "tile_m", 1, INT32_MAX, X));
   M.TileM = static_cast<unsigned>(X);
   TG_TRY(R.getInt(*Grid, "grid", "tile_n", 1, INT32_MAX, X));
   M.TileN = static_cast<unsigned>(X);
-  TG_TRY(R.getInt(*Grid, "grid", "ctas_per_sm", 1, INT32_MAX, X));
+  // No NVIDIA GPU keeps more than 32 CTAs resident on one SM.
+  TG_TRY(R.getInt(*Grid, "grid", "ctas_per_sm", 1, 32, X));
   M.CtasPerSM = static_cast<unsigned>(X);
 
   const Value *Ops;
@@ -563,7 +588,7 @@ Error tilegen::run::parseManifest(const std::string &Text,
   if (Acc != "f32")
     return R.error("operands.accumulator",
                    "expected \"f32\" (the only accumulator tilegen-run checks "
-                   "against), found \"" + Acc + "\"");
+                   "against), found " + quote(Acc));
   // FP8 kernels say how the tensor core's partial sums reach the f32 accumulators: "promoted"
   // (added in f32 every K block) or "fast" (the tensor core accumulates all of K); the
   // cuBLASLt baseline is timed with the same choice (CUBLASLT_MATMUL_DESC_FAST_ACCUM).
@@ -576,14 +601,14 @@ Error tilegen::run::parseManifest(const std::string &Text,
                          std::string(elemTypeName(M.A.Type)) + "\"");
     if (How != "fast" && How != "promoted")
       return R.error("operands.accumulation",
-                     "expected \"fast\" or \"promoted\", found \"" + How + "\"");
+                     "expected \"fast\" or \"promoted\", found " + quote(How));
     M.FastAccumulation = How == "fast";
   }
 
   const Value *Epi;
   TG_TRY(R.getObject(Root, "", "epilogue", Epi));
-  TG_TRY(R.getNumber(*Epi, "epilogue", "alpha", M.Alpha));
-  TG_TRY(R.getNumber(*Epi, "epilogue", "beta", M.Beta));
+  TG_TRY(R.getF32(*Epi, "epilogue", "alpha", M.Alpha));
+  TG_TRY(R.getF32(*Epi, "epilogue", "beta", M.Beta));
 
   const Value *Cons;
   TG_TRY(R.getArray(Root, "", "constraints", Cons));
@@ -596,8 +621,7 @@ Error tilegen::run::parseManifest(const std::string &Text,
     std::string DimStr;
     TG_TRY(R.getString(C, Field, "dim", DimStr));
     if (!parseDimName(DimStr, Con.D))
-      return R.error(Field + ".dim", "expected \"M\", \"N\" or \"K\", found \"" +
-                                         DimStr + "\"");
+      return R.error(Field + ".dim", "expected \"M\", \"N\" or \"K\", found " + quote(DimStr));
     TG_TRY(R.getInt(C, Field, "multiple", 1, INT32_MAX, Con.Multiple));
     TG_TRY(R.getString(C, Field, "reason", Con.Reason));
     M.Constraints.push_back(std::move(Con));
@@ -607,10 +631,47 @@ Error tilegen::run::parseManifest(const std::string &Text,
   TG_TRY(R.getArray(Root, "", "params", Params));
   if (Params->getArray().empty())
     return R.error("params", "expected at least one kernel parameter");
+  // The parameter space of a launch: 32764 bytes (CUDA 12.1 and later on
+  // sm_70 and newer), each parameter at its alignment.
+  uint64_t ParamBytes = 0;
   for (size_t I = 0; I < Params->getArray().size(); ++I) {
     Param P;
     TG_TRY(readParam(R, Params->getArray()[I], static_cast<unsigned>(I), M, P));
+    ParamBytes = (ParamBytes + P.alignment() - 1) / P.alignment() * P.alignment() + P.size();
+    if (ParamBytes > MaxParamBytes)
+      return R.error("params[" + std::to_string(I) + "]",
+                     "the parameters up to this one take " + std::to_string(ParamBytes) +
+                         " bytes, more than the " + std::to_string(MaxParamBytes) +
+                         " bytes a kernel launch can pass");
     M.Params.push_back(std::move(P));
+  }
+  // A tensor map moves boxes of one CTA's tile: along M and N a box is at
+  // most the tile.
+  for (size_t I = 0; I < M.Params.size(); ++I) {
+    const Param &P = M.Params[I];
+    if (P.Kind != ParamKind::TensorMap)
+      continue;
+    for (size_t J = 0; J < P.Dims.size(); ++J) {
+      if (P.Dims[J] == Dim::K)
+        continue;
+      const bool IsM = P.Dims[J] == Dim::M;
+      const unsigned Tile = IsM ? M.TileM : M.TileN;
+      if (P.Box[J] > Tile)
+        return R.error("params[" + std::to_string(I) + "].box[" + std::to_string(J) + "]",
+                       std::to_string(P.Box[J]) + " elements along " + dimName(P.Dims[J]) +
+                           " exceed the tile (grid." + (IsM ? "tile_m" : "tile_n") + " = " +
+                           std::to_string(Tile) + "): a box holds at most one tile");
+    }
+  }
+  // The kernel reads A and B and writes D through a ptr or tensormap parameter.
+  for (Tensor T : {Tensor::A, Tensor::B, Tensor::D}) {
+    bool Passed = false;
+    for (const Param &P : M.Params)
+      Passed |= (P.Kind == ParamKind::Ptr || P.Kind == ParamKind::TensorMap) && P.Tens == T;
+    if (!Passed)
+      return R.error("params", std::string("no parameter passes tensor ") + tensorName(T) +
+                                   ": expected a \"ptr\" or \"tensormap\" parameter with "
+                                   "\"tensor\": \"" + tensorName(T) + "\"");
   }
   // Each scaled operand has exactly the ptr parameter that passes its scales.
   for (Tensor Op : {Tensor::A, Tensor::B}) {
@@ -650,19 +711,6 @@ static bool endsWith(const std::string &S, const std::string &Suffix) {
          S.compare(S.size() - Suffix.size(), Suffix.size(), Suffix) == 0;
 }
 
-static bool readFile(const std::string &Path, std::string &Out,
-                     std::string &Why) {
-  std::ifstream In(Path, std::ios::binary);
-  if (!In) {
-    Why = std::strerror(errno);
-    return false;
-  }
-  std::ostringstream SS;
-  SS << In.rdbuf();
-  Out = SS.str();
-  return true;
-}
-
 Error tilegen::run::loadManifest(const std::string &Arg, Manifest &M) {
   std::string Dir;
   size_t Slash = Arg.rfind('/');
@@ -678,22 +726,21 @@ Error tilegen::run::loadManifest(const std::string &Arg, Manifest &M) {
                            : Arg;
     ManifestPath = Stem + ".json";
   }
-  std::string Text, Why;
-  if (!readFile(ManifestPath, Text, Why)) {
-    if (ArgIsManifest)
-      return usageError("cannot read manifest " + ManifestPath + ": " + Why);
-    return usageError("cannot read manifest " + ManifestPath + ": " + Why +
-                      " (tilegen writes it beside " + Arg +
+  std::string Text;
+  int OpenErrno = 0;
+  if (Error E = readInputFile(ManifestPath, "manifest", MaxManifestBytes,
+                              /*RegularOnly=*/true, Text, &OpenErrno)) {
+    if (ArgIsManifest || OpenErrno != ENOENT)
+      return E;
+    return usageError(E.message() + " (tilegen writes it beside " + Arg +
                       ", with the same stem)");
   }
   M.Path = ManifestPath;
   TG_TRY(parseManifest(Text, ManifestPath, M));
   M.CubinPath = ArgIsManifest ? Dir + M.CubinName : Arg;
-  std::ifstream Cubin(M.CubinPath, std::ios::binary);
-  if (!Cubin)
-    return usageError("cannot read cubin " + M.CubinPath + ": " +
-                      std::strerror(errno));
-  return Error::success();
+  TG_TRY(readInputFile(M.CubinPath, "cubin", MaxCubinBytes, /*RegularOnly=*/true,
+                       M.CubinImage));
+  return checkCubinImage(M.CubinImage, M.CubinPath, M.Target.Name);
 }
 
 uint64_t tilegen::run::tensorElems(Tensor T, const Problem &P) {
@@ -727,6 +774,20 @@ Error tilegen::run::checkProblem(const Manifest &Man, const Problem &P) {
                         std::to_string(INT32_MAX) +
                         " (the kernel takes it as i32)");
   }
+  // The kernel numbers output tiles with 32-bit integers, and a 1-D grid has at
+  // most 2^31 - 1 CTAs (the "tiles" rule launches one per tile, rounded up to
+  // the cluster size).
+  const uint64_t Tiles = tileCount(Man, P);
+  const uint64_t Cl = Man.Cluster[0] ? Man.Cluster[0] : 1;
+  const uint64_t TilesGrid = (Tiles + Cl - 1) / Cl * Cl;
+  if (Tiles > uint64_t(INT32_MAX) ||
+      (Man.Rule == GridRule::Tiles && TilesGrid > uint64_t(INT32_MAX)))
+    return usageError("problem size " + P.str() + " has " + std::to_string(Tiles) +
+                      " output tiles of " + std::to_string(Man.TileM) + " x " +
+                      std::to_string(Man.TileN) + ", more than " +
+                      std::to_string(INT32_MAX) +
+                      " (the kernel numbers tiles with 32-bit integers, and a grid "
+                      "has at most 2^31 - 1 CTAs)");
   for (const Constraint &C : Man.Constraints) {
     int64_t V = dimValue(C.D, P);
     if (V % C.Multiple != 0)
@@ -754,9 +815,23 @@ Error tilegen::run::checkProblem(const Manifest &Man, const Problem &P) {
     if (Pa.Kind != ParamKind::TensorMap)
       continue;
     unsigned Bytes = elemBytes(Pa.Elem);
+    // cuTensorMapEncodeTiled: every global dim at most 2^32, every stride a
+    // multiple of 16 below 2^40. With M, N, K below 2^31 and 4-byte elements
+    // at most, only the multiple of 16 can fail, but the limits are checked
+    // as the driver states them.
+    for (Dim D : Pa.Dims)
+      if (uint64_t(dimValue(D, P)) > (uint64_t(1) << 32))
+        return usageError(std::string("problem size ") + dimName(D) + " = " +
+                          std::to_string(dimValue(D, P)) + " is too large for param '" +
+                          Pa.Name + "': a tensor map dim is at most 2^32");
     // Rank 2: the one global stride is the extent of the inner dim in bytes.
     Dim Inner = Pa.Dims[0];
     int64_t Stride = dimValue(Inner, P) * Bytes;
+    if (uint64_t(Stride) >= (uint64_t(1) << 40))
+      return usageError(std::string("problem size ") + dimName(Inner) + " = " +
+                        std::to_string(dimValue(Inner, P)) + " gives param '" + Pa.Name +
+                        "' a stride of " + std::to_string(Stride) +
+                        " bytes; a tensor map stride is below 2^40 bytes");
     if (Stride % 16 != 0)
       return usageError(
           std::string("problem size ") + dimName(Inner) + " = " +

@@ -4,6 +4,10 @@
 // all without touching the GPU: every mistake a manifest or a size can carry is
 // reported before the driver is loaded.
 //
+// parseManifest and checkProblem are pure functions of their inputs: they never
+// abort, whatever the text, and need only Json.cpp, Numeric.cpp, FileIO.cpp and
+// Cubin.cpp besides this file (the static library tilegen-run-manifest).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEGEN_RUN_MANIFEST_H
@@ -95,9 +99,15 @@ struct Param {
 /// ctas_per_sm whatever the tile count (the kernel splits the K loop of the tiles among them).
 enum class GridRule { Tiles, Persistent, StreamK };
 
+/// A manifest file is at most this large (real ones are a few KiB).
+constexpr uint64_t MaxManifestBytes = uint64_t(4) << 20;
+/// The parameter bytes one launch can pass (CUDA 12.1+, sm_70 and newer).
+constexpr uint64_t MaxParamBytes = 32764;
+
 struct Manifest {
-  std::string Path;      ///< the manifest file
-  std::string CubinPath; ///< the cubin to load
+  std::string Path;       ///< the manifest file
+  std::string CubinPath;  ///< the cubin to load
+  std::string CubinImage; ///< its bytes, read and checked by loadManifest
   int Version = 0;
   std::string TilegenVersion, Kernel, CubinName, Description;
   NVTarget Target;
@@ -123,10 +133,12 @@ struct Manifest {
 };
 
 /// Finds the manifest for the command-line argument (a .cubin, whose manifest
-/// is the .json of the same stem, or the .json itself) and reads it.
+/// is the .json of the same stem, or the .json itself), reads it, and reads
+/// and checks the cubin (Cubin.h) into CubinImage.
 Error loadManifest(const std::string &Arg, Manifest &M);
 
-/// Parses a manifest from text; Path is used in messages.
+/// Parses a manifest from text (at most MaxManifestBytes); Path is used in
+/// messages. Checks each field and the fields against each other.
 Error parseManifest(const std::string &Text, const std::string &Path,
                     Manifest &M);
 
@@ -135,8 +147,9 @@ struct Problem {
   std::string str() const; ///< "MxNxK"
 };
 
-/// Checks sizes against the manifest's constraints and what its tensor maps
-/// need (16-byte strides, dims < 2^32), naming the dim, value and reason.
+/// Checks sizes against the kernel's limits (M, N, K and the tile count are
+/// 32-bit), the manifest's constraints and what its tensor maps need (16-byte
+/// strides below 2^40, dims up to 2^32), naming the dim, value and reason.
 Error checkProblem(const Manifest &Man, const Problem &P);
 
 /// Rows and columns of tensor T, and its leading dimension in elements.

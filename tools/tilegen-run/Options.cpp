@@ -1,12 +1,15 @@
 //===- Options.cpp - tilegen-run command line -----------------------------===//
 
 #include "Options.h"
+#include "FileIO.h"
+#include "Json.h"
 
 #include <cerrno>
+#include <cfloat>
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 
 using namespace tilegen::run;
@@ -21,7 +24,8 @@ checks and times it. Each shape runs in a child process, so a kernel that
 faults or hangs is reported and a sweep goes on.
 
 options:
-  --m M --n N --k K   problem size
+  --m M --n N --k K   problem size, each in [1, 2^31 - 1] (the kernel takes
+                      them as i32), at most 2^31 - 1 output tiles
   --check             compare with a reference (host fp64 when M*N*K <= 2^30,
                       else cuBLAS's A x B in fp32, alpha/beta on the host;
                       for fp8 operands cuBLASLt's scaled product, or the host
@@ -34,15 +38,18 @@ options:
   --iters N           timed runs (default 50)
   --warmup N          untimed runs first (default 10)
   --sweep LIST|FILE   comma-separated: square (1k..16k cubed), llm, odd, all,
-                      or a file with one "M N K" per line
-  --alpha X --beta Y  epilogue scalars (default: the manifest's)
+                      or a file (at most 16 MiB) with one "M N K" per line
+  --alpha X --beta Y  epilogue scalars, finite f32 values (default: the
+                      manifest's)
   --seed S            input seed (default 1)
   --int-inputs        integer inputs in [-3, 3]; exact results are checked
                       bit for bit
-  --timeout SEC       kill a shape that runs longer (default 300; 0 = never)
+  --timeout SEC       kill a shape that runs longer (default 300; 0 = never;
+                      at most 604800, a week)
   --device I          GPU ordinal (default 0)
   --json FILE         write results as JSON
-  --csv FILE          write results as CSV
+  --csv FILE          write results as CSV (both written whole at the end: a
+                      temporary file beside FILE, renamed onto it)
   --no-fork           run in this process (for debuggers; no --timeout)
   --help              this text
 
@@ -52,6 +59,10 @@ inputs: uniform in [-1, 1] rounded to the operand type (unscaled fp8 too).
   amax / fp8 max (448 e4m3, 57344 e5m2) and its codes x / scale rounded to
   nearest even with saturation. With --int-inputs: integer codes in [-3, 3],
   scales 0.5, 1 or 2 per block.
+
+The cubin must be an ELF file for CUDA (e_machine 190) with all its sections
+inside it; PTX, fat binaries and truncated files are refused before the driver
+sees them. A manifest is at most 4 MiB of strict JSON (docs/manifest.md).
 
 exit codes: 0 pass, 1 check failed, 2 usage/manifest/size error,
             3 CUDA driver/GPU/cuBLAS error or kernel fault, 4 hang/timeout
@@ -78,6 +89,30 @@ static bool parseInt64(const std::string &S, int64_t &Out) {
   long long V = std::strtoll(S.c_str(), &End, 10);
   if (errno || *End != '\0')
     return false;
+  Out = V;
+  return true;
+}
+
+/// Parses a matrix size (M, N or K): an integer in [1, 2^31 - 1]. On failure,
+/// Why says what is wrong ("not an integer", ...).
+static bool parseSize(const std::string &S, const char *Dim, int64_t &Out,
+                      std::string &Why) {
+  errno = 0;
+  char *End = nullptr;
+  long long V = S.empty() ? 0 : std::strtoll(S.c_str(), &End, 10);
+  if (S.empty() || End == S.c_str() || *End != '\0') {
+    Why = "not an integer";
+    return false;
+  }
+  if ((errno == ERANGE && V == LLONG_MIN) || V < 1) {
+    Why = "not positive";
+    return false;
+  }
+  if (errno == ERANGE || V > INT32_MAX) {
+    Why = std::string("more than 2^31 - 1: the kernel takes ") + Dim +
+          " as a 32-bit signed integer";
+    return false;
+  }
   Out = V;
   return true;
 }
@@ -131,12 +166,14 @@ Error tilegen::run::parseOptions(int Argc, char **Argv, Options &Opts) {
                    "], found '" + V + "'");
       return Error::success();
     };
-    auto takeDouble = [&](double &Out) -> Error {
+    // alpha and beta reach the kernel as f32 parameters.
+    auto takeF32 = [&](double &Out) -> Error {
       std::string V;
       TG_TRY(takeValue(V));
-      if (!parseDouble(V, Out))
-        return bad("option " + A + ": expected a finite number, found '" + V +
-                   "'");
+      if (!parseDouble(V, Out) || std::fabs(Out) > double(FLT_MAX))
+        return bad("option " + A +
+                   ": expected a finite number in the range of f32 (|x| <= "
+                   "3.4028235e38), found '" + V + "'");
       return Error::success();
     };
     auto noValue = [&]() -> Error {
@@ -149,7 +186,12 @@ Error tilegen::run::parseOptions(int Argc, char **Argv, Options &Opts) {
     if (A == "--help" || A == "-h") {
       Opts.Help = true;
     } else if (A == "--m" || A == "--n" || A == "--k") {
-      TG_TRY(takeInt(1, INT32_MAX, X));
+      std::string V, Why;
+      TG_TRY(takeValue(V));
+      const char *Dim = A == "--m" ? "M" : A == "--n" ? "N" : "K";
+      if (!parseSize(V, Dim, X, Why))
+        return bad("option " + A + ": expected an integer in [1, " +
+                   std::to_string(INT32_MAX) + "], found '" + V + "' (" + Why + ")");
       if (A == "--m")
         Opts.Size.M = X, Opts.HaveM = true;
       else if (A == "--n")
@@ -170,21 +212,27 @@ Error tilegen::run::parseOptions(int Argc, char **Argv, Options &Opts) {
       Opts.NoFork = true;
     } else if (A == "--json") {
       TG_TRY(takeValue(Opts.JsonOut));
+      Opts.JsonGiven = true;
     } else if (A == "--csv") {
       TG_TRY(takeValue(Opts.CsvOut));
+      Opts.CsvGiven = true;
     } else if (A == "--sweep") {
       TG_TRY(takeValue(Opts.Sweep));
     } else if (A == "--timeout") {
-      TG_TRY(takeDouble(Opts.TimeoutSec));
+      std::string V;
+      TG_TRY(takeValue(V));
       Opts.TimeoutGiven = true;
-      if (Opts.TimeoutSec < 0)
-        return bad("option --timeout: expected seconds >= 0, found '" +
-                   std::to_string(Opts.TimeoutSec) + "'");
+      // The deadline is kept in nanoseconds of a 64-bit clock: at most a week.
+      if (!parseDouble(V, Opts.TimeoutSec) || Opts.TimeoutSec < 0 ||
+          Opts.TimeoutSec > MaxTimeoutSec)
+        return bad("option --timeout: expected seconds in [0, " +
+                   std::to_string(static_cast<long>(MaxTimeoutSec)) + "] (0 = none), found '" +
+                   V + "'");
     } else if (A == "--alpha") {
-      TG_TRY(takeDouble(Opts.Alpha));
+      TG_TRY(takeF32(Opts.Alpha));
       Opts.HaveAlpha = true;
     } else if (A == "--beta") {
-      TG_TRY(takeDouble(Opts.Beta));
+      TG_TRY(takeF32(Opts.Beta));
       Opts.HaveBeta = true;
     } else if (A == "--seed") {
       TG_TRY(takeInt(0, INT64_MAX, X));
@@ -244,6 +292,14 @@ Error tilegen::run::parseOptions(int Argc, char **Argv, Options &Opts) {
   if (Opts.NoFork && !Opts.Sweep.empty())
     return bad("--no-fork cannot be used with --sweep (a faulting kernel "
                "would end the sweep)");
+  // Results are written at the end; a directory that is not there should not
+  // cost a whole sweep.
+  if (Opts.JsonGiven)
+    TG_TRY(checkOutputPath(Opts.JsonOut, "--json"));
+  if (Opts.CsvGiven)
+    TG_TRY(checkOutputPath(Opts.CsvOut, "--csv"));
+  if (Opts.JsonGiven && Opts.CsvGiven && Opts.JsonOut == Opts.CsvOut)
+    return bad("--json and --csv name the same file '" + Opts.JsonOut + "'");
   return Error::success();
 }
 
@@ -284,12 +340,19 @@ const std::vector<BuiltinList> &builtinLists() {
 }
 
 Error readShapeFile(const std::string &Path, std::vector<Problem> &Shapes) {
-  std::ifstream In(Path);
-  if (!In)
+  std::string Text;
+  int OpenErrno = 0;
+  // Not only regular files: --sweep <(...) is a pipe.
+  if (Error E = readInputFile(Path, "sweep file", MaxSweepFileBytes,
+                              /*RegularOnly=*/false, Text, &OpenErrno)) {
+    if (OpenErrno != ENOENT)
+      return E;
     return usageError("--sweep: '" + Path +
                       "' is neither a built-in list (square, llm, odd, all) "
                       "nor a readable file: " +
-                      std::strerror(errno));
+                      std::strerror(OpenErrno));
+  }
+  std::istringstream In(Text);
   std::string Line;
   unsigned LineNo = 0;
   size_t Before = Shapes.size();
@@ -298,6 +361,8 @@ Error readShapeFile(const std::string &Path, std::vector<Problem> &Shapes) {
     size_t Hash = Line.find('#');
     if (Hash != std::string::npos)
       Line = Line.substr(0, Hash);
+    if (!Line.empty() && Line.back() == '\r')
+      Line.pop_back();
     const std::string Original(Line.data(), Line.size());
     for (char &C : Line)
       if (C == 'x' || C == ',' || C == '\t')
@@ -311,14 +376,23 @@ Error readShapeFile(const std::string &Path, std::vector<Problem> &Shapes) {
       continue;
     Problem P;
     int64_t *Dst[3] = {&P.M, &P.N, &P.K};
-    bool Ok = Words.size() == 3;
-    for (unsigned I = 0; Ok && I < 3; ++I)
-      Ok = parseInt64(Words[I], *Dst[I]) && *Dst[I] >= 1 &&
-           *Dst[I] <= INT32_MAX;
-    if (!Ok)
+    std::string Why;
+    if (Words.size() != 3)
+      Why = std::to_string(Words.size()) + " value" + (Words.size() == 1 ? "" : "s");
+    for (unsigned I = 0; Why.empty() && I < 3; ++I) {
+      const char *Dim = I == 0 ? "M" : I == 1 ? "N" : "K";
+      std::string V;
+      if (!parseSize(Words[I], Dim, *Dst[I], V))
+        Why = std::string(Dim) + " = " +
+              (V == "not an integer" || Words[I].size() > 40
+                   ? json::quoteForMessage(Words[I], 40)
+                   : Words[I]) +
+              " is " + V;
+    }
+    if (!Why.empty())
       return usageError("sweep file " + Path + ":" + std::to_string(LineNo) +
-                        ": expected \"M N K\" (three positive integers), "
-                        "found \"" + Original + "\"");
+                        ": expected \"M N K\" (three positive integers), found " +
+                        json::quoteForMessage(Original) + ": " + Why);
     Shapes.push_back(P);
   }
   if (Shapes.size() == Before)

@@ -22,6 +22,7 @@ struct Options {
   bool HaveM = false, HaveN = false, HaveK = false;
   bool Check = false, Bench = false;
   std::string JsonOut, CsvOut;
+  bool JsonGiven = false, CsvGiven = false;
   double TimeoutSec = 300; ///< per shape; 0 = none
   bool TimeoutGiven = false; ///< --timeout was on the command line
   bool HaveAlpha = false, HaveBeta = false;
@@ -35,6 +36,11 @@ struct Options {
   bool NoFork = false;
   bool Help = false;
 };
+
+/// The longest --timeout, in seconds (a week).
+constexpr double MaxTimeoutSec = 7 * 24 * 3600;
+/// The largest sweep file tilegen-run reads.
+constexpr uint64_t MaxSweepFileBytes = uint64_t(16) << 20;
 
 /// Parses argv (usage errors exit with code 2).
 Error parseOptions(int Argc, char **Argv, Options &Opts);

@@ -1,12 +1,10 @@
 //===- Report.cpp - Result rows: table, JSON, CSV -------------------------===//
 
 #include "Report.h"
+#include "FileIO.h"
 
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <sstream>
 
 using namespace tilegen::run;
@@ -217,22 +215,40 @@ static std::string jsonString(const std::string &S) {
   return Out + "\"";
 }
 
+/// S if it is a finite number as JSON writes it, else null (JSON has no nan
+/// or inf, and strtod also takes "0x1p3", "+1" and " 1").
 static std::string jsonNumber(const std::string &S) {
   if (S.empty())
     return "null";
-  char *End = nullptr;
-  double V = std::strtod(S.c_str(), &End);
-  if (*End != '\0' || !std::isfinite(V))
-    return "null"; // JSON has no nan/inf
+  size_t I = 0;
+  auto Digits = [&] {
+    size_t Start = I;
+    while (I < S.size() && S[I] >= '0' && S[I] <= '9')
+      ++I;
+    return I > Start;
+  };
+  if (I < S.size() && S[I] == '-')
+    ++I;
+  const size_t IntStart = I;
+  if (!Digits() || (S[IntStart] == '0' && I - IntStart > 1))
+    return "null";
+  if (I < S.size() && S[I] == '.' && (++I, !Digits()))
+    return "null";
+  if (I < S.size() && (S[I] == 'e' || S[I] == 'E')) {
+    ++I;
+    if (I < S.size() && (S[I] == '+' || S[I] == '-'))
+      ++I;
+    if (!Digits())
+      return "null";
+  }
+  if (I != S.size() || !std::isfinite(std::strtod(S.c_str(), nullptr)))
+    return "null";
   return S;
 }
 
 Error tilegen::run::writeJson(const std::string &Path, const DeviceRow &Dev,
                               const std::vector<Row> &Rows) {
-  std::ofstream Out(Path);
-  if (!Out)
-    return usageError("cannot write --json file " + Path + ": " +
-                      std::strerror(errno));
+  std::ostringstream Out;
   Out << "{\n  \"format\": \"tilegen-run-results\",\n  \"version\": 1,\n";
   Out << "  \"device\": {";
   bool First = true;
@@ -254,13 +270,11 @@ Error tilegen::run::writeJson(const std::string &Path, const DeviceRow &Dev,
     Out << "}";
   }
   Out << "\n  ]\n}\n";
-  if (!Out)
-    return usageError("cannot write --json file " + Path);
-  return Error::success();
+  return writeFileAtomically(Path, "--json file", Out.str());
 }
 
 static std::string csvField(const std::string &S) {
-  if (S.find_first_of(",\"\n") == std::string::npos)
+  if (S.find_first_of(",\"\r\n") == std::string::npos)
     return S;
   std::string Out = "\"";
   for (char C : S)
@@ -270,10 +284,7 @@ static std::string csvField(const std::string &S) {
 
 Error tilegen::run::writeCsv(const std::string &Path,
                              const std::vector<Row> &Rows) {
-  std::ofstream Out(Path);
-  if (!Out)
-    return usageError("cannot write --csv file " + Path + ": " +
-                      std::strerror(errno));
+  std::ostringstream Out;
   bool First = true;
   for (const Column &C : rowColumns()) {
     Out << (First ? "" : ",") << C.Name;
@@ -288,7 +299,5 @@ Error tilegen::run::writeCsv(const std::string &Path,
     }
     Out << "\n";
   }
-  if (!Out)
-    return usageError("cannot write --csv file " + Path);
-  return Error::success();
+  return writeFileAtomically(Path, "--csv file", Out.str());
 }

@@ -2,12 +2,12 @@
 
 #include "Session.h"
 #include "Child.h"
+#include "Cubin.h"
+#include "FileIO.h"
 
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <unistd.h>
 
 using namespace tilegen::run;
 
@@ -201,14 +201,9 @@ Error GpuSession::open(DeviceRow &DevRow) {
   }
 
   reportPhase("loading the cubin", false);
-  std::ifstream In(Man.CubinPath, std::ios::binary);
-  if (!In)
-    return usageError("cannot read cubin " + Man.CubinPath + ": " +
-                      std::strerror(errno));
-  std::ostringstream SS;
-  SS << In.rdbuf();
-  std::string Image = SS.str();
-  CUresult R = Cu.cuModuleLoadData(&Mod, Image.data());
+  // loadManifest read and checked the image; the driver gets nothing else.
+  TG_TRY(checkCubinImage(Man.CubinImage, Man.CubinPath, Man.Target.Name));
+  CUresult R = Cu.cuModuleLoadData(&Mod, Man.CubinImage.data());
   if (R != CUDA_SUCCESS) {
     Mod = nullptr;
     std::string Msg = Cu.describe(R, "cuModuleLoadData(" + Man.CubinPath + ")");
@@ -442,8 +437,44 @@ Error GpuSession::buildParams() {
   return Error::success();
 }
 
+Error GpuSession::checkHostMemory(uint64_t Bytes, bool Overflow,
+                                  const std::string &What) const {
+  const long Pages = ::sysconf(_SC_PHYS_PAGES), PageSize = ::sysconf(_SC_PAGESIZE);
+  if (Pages <= 0 || PageSize <= 0)
+    return Error::success(); // unknown: let the allocation decide
+  const uint64_t Have = uint64_t(Pages) * uint64_t(PageSize);
+  uint64_t Total;
+  if (!Overflow && !__builtin_add_overflow(Bytes, HostInputBytes, &Total) && Total <= Have)
+    return Error::success();
+  std::string Need = Overflow ? "more than 2^64 bytes"
+                              : std::to_string(Bytes) + " bytes (" + byteSizeText(Bytes) + ")";
+  std::string Besides = HostInputBytes ? " besides the " + byteSizeText(HostInputBytes) +
+                                             " of the host copies of the inputs"
+                                       : "";
+  return usageError("problem " + P.str() + " needs " + Need + " of host memory for " + What +
+                    Besides + ", more than this machine's " + byteSizeText(Have));
+}
+
 Error GpuSession::prepare(const Problem &Size) {
   P = Size;
+  // The host keeps a copy of A, B and C (and reads D back for --check):
+  // refuse sizes this machine cannot hold before allocating anything.
+  {
+    uint64_t Bytes = 0;
+    bool Overflow = false;
+    for (Tensor T : {Tensor::A, Tensor::B, Tensor::C, Tensor::D}) {
+      if (T == Tensor::D && !Opts.Check)
+        continue;
+      uint64_t TB;
+      Overflow |= __builtin_mul_overflow(
+          tensorElems(T, P), uint64_t(elemBytes(Man.operand(T).Type)), &TB);
+      Overflow |= __builtin_add_overflow(Bytes, TB, &Bytes);
+    }
+    TG_TRY(checkHostMemory(Bytes, Overflow,
+                           Opts.Check ? "the host copies of A, B, C and D"
+                                      : "the host copies of A, B and C"));
+    HostInputBytes = Bytes;
+  }
   Grid = gridSize(Man, P, SmCount);
   TG_TRY(capPersistentClusters());
   if (Grid > 0x7FFFFFFFull)

@@ -94,6 +94,11 @@ private:
   std::vector<float> HostScaleA, HostScaleB;
   std::vector<DeviceBuffer> Scratch; ///< per parameter; empty buffers for other kinds
   std::vector<unsigned char> HostA, HostB, HostC;
+  uint64_t HostInputBytes = 0; ///< host copies of A, B, C and D (see prepare)
+
+  /// Fails, before allocating, when Bytes more of host memory (for What) on top
+  /// of HostInputBytes exceed the machine's physical memory.
+  Error checkHostMemory(uint64_t Bytes, bool Overflow, const std::string &What) const;
 
   struct alignas(64) ParamSlot {
     unsigned char Bytes[128];

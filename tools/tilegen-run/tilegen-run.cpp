@@ -131,11 +131,14 @@ int main(int Argc, char **Argv) {
                 Count[2], Count[3], Count[4], Count[5]);
   }
   std::fflush(stdout);
-  if (!Opts.JsonOut.empty())
+  // Each file is written whole or not at all (FileIO.h); a failure to write
+  // one does not keep the other from being written.
+  int WriteFailed = ExitPass;
+  if (Opts.JsonGiven)
     if (Error E = writeJson(Opts.JsonOut, Dev, Rows))
-      return fail(E);
-  if (!Opts.CsvOut.empty())
+      WriteFailed = fail(E);
+  if (Opts.CsvGiven)
     if (Error E = writeCsv(Opts.CsvOut, Rows))
-      return fail(E);
-  return Worst;
+      WriteFailed = fail(E);
+  return std::max(Worst, WriteFailed);
 }

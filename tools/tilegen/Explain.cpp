@@ -14,6 +14,7 @@
 #include "tilegen/Analysis/PipelineCosts.h"
 #include "tilegen/Analysis/PipelineModel.h"
 #include "tilegen/Analysis/Timeline.h"
+#include "tilegen/Codegen/Input.h"
 #include "tilegen/Dialect/Tile/TileDialect.h"
 #include "tilegen/InitAll.h"
 #include "tilegen/Pipeline/GemmPlan.h"
@@ -428,7 +429,7 @@ static int explainDescription(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   if (!file)
     return fail(errorMessage);
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  module = parseInput(sourceMgr, &context);
   if (!module)
     return 1;
   llvm::SmallVector<tile::GemmOp> ops;

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilegen/Codegen/Input.h"
 #include "tilegen/Codegen/Manifest.h"
 #include "tilegen/Codegen/PTX.h"
 #include "tilegen/Codegen/Pipeline.h"
@@ -173,7 +174,7 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseInput(sourceMgr, &context);
   if (!module)
     return 1;
 
@@ -217,14 +218,22 @@ int main(int argc, char **argv) {
   SmallVector<LLVM::LLVMFuncOp> kernels = findKernels(*module);
   if (kernels.empty())
     return fail("the input has no tile.gemm: nothing to compile");
-  std::string kernelTarget =
-      kernels.front()->getAttrOfType<StringAttr>("tilegen.target").getValue().str();
+  // The kernels are this run's own (parseInput takes descriptions and plans only), each with
+  // the target its plan was checked for.
+  auto targetOf = [](LLVM::LLVMFuncOp k) {
+    auto attr = k->getAttrOfType<StringAttr>("tilegen.target");
+    return attr ? attr.getValue() : StringRef();
+  };
+  StringRef kernelTarget = targetOf(kernels.front());
   for (LLVM::LLVMFuncOp k : kernels)
-    if (k->getAttrOfType<StringAttr>("tilegen.target").getValue() != kernelTarget)
+    if (targetOf(k) != kernelTarget)
       return fail("kernels for different targets in one file (" + kernelTarget + " and " +
-                  k->getAttrOfType<StringAttr>("tilegen.target").getValue().str() +
-                  "); pass --target or split the file");
-  NVTarget target = *NVTarget::parse(kernelTarget);
+                  targetOf(k) + "); pass --target or split the file");
+  std::optional<NVTarget> parsedTarget = NVTarget::parse(kernelTarget);
+  if (!parsedTarget)
+    return fail("tilegen bug: kernel '" + kernels.front().getSymName() +
+                "' carries no known target ('" + kernelTarget + "')");
+  NVTarget target = *parsedTarget;
 
   llvm::LLVMContext llvmContext;
   auto llvmModule = translateToLLVMIR(*module, target, llvmContext);

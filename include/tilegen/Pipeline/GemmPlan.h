@@ -74,6 +74,15 @@ mlir::FailureOr<NVTarget> targetFor(tile::GemmOp op, llvm::StringRef override);
 /// that the checked description prints what will be built.
 void recordPlan(tile::GemmOp op, const GemmPlan &plan);
 
+/// Builds the tile.pipeline plan of `op` resolved as `plan`, at the builder's insertion point.
+tile::PipelineOp buildPlan(mlir::OpBuilder &b, tile::GemmOp op, const GemmPlan &plan);
+
+/// A plan given as input (written by hand, or by another tilegen) is lowered only if it is the
+/// plan tilegen builds for the description its choices make: that description passes every
+/// rule a description must pass on the plan's target, and building its plan gives the same ops
+/// with the same fields (the description text aside). Reports the first difference and fails.
+mlir::LogicalResult checkPlanIsBuilt(tile::PipelineOp plan);
+
 /// "227 KB", "1.5 KB" or "128 B", as diagnostics and reports print sizes.
 std::string formatBytes(int64_t bytes);
 

@@ -283,12 +283,14 @@ std::pair<Value, Value> lowering::rasterTile(KernelBuilder &b, PipelineView &vie
   // Row raster: groups of `swizzle` tile rows; inside a group walk down the rows first so
   // that consecutive CTAs share B columns and A rows in L2. Column raster swaps M and N.
   bool row = view.schedule.getRaster() == tile::Raster::Row;
-  int64_t g = view.schedule.getSwizzle();
+  // A group is at most the whole major extent, so that `minor * g` stays within the tile
+  // count, which fits 32 bits, whatever the description's group size.
   Value major = row ? tilesM : tilesN, minor = row ? tilesN : tilesM;
+  Value g = b.minu(major, b.c32(view.schedule.getSwizzle()));
   Value perGroup = b.mul(minor, g);
   Value group = b.divu(tile, perGroup);
   Value first = b.mul(group, g);
-  Value inGroup = b.minu(b.sub(major, first), b.c32(g));
+  Value inGroup = b.minu(b.sub(major, first), g);
   Value within = b.remu(tile, perGroup);
   Value majorIdx = b.add(first, b.remu(within, inGroup));
   Value minorIdx = b.divu(within, inGroup);

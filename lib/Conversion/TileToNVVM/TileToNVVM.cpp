@@ -7,6 +7,7 @@
 
 #include "Common.h"
 #include "tilegen/Dialect/Tile/Passes.h"
+#include "tilegen/Pipeline/GemmPlan.h"
 
 #define DEBUG_TYPE "tile-lower-to-nvvm"
 
@@ -26,6 +27,8 @@ struct TileLowerToNVVMPass : tile::impl::TileLowerToNVVMBase<TileLowerToNVVMPass
     ModuleOp module = getOperation();
     SmallVector<tile::PipelineOp> pipelines(module.getOps<tile::PipelineOp>());
     for (tile::PipelineOp op : pipelines) {
+      if (failed(checkPlanIsBuilt(op)))
+        return signalPassFailure();
       FailureOr<PipelineView> view = PipelineView::get(op);
       if (failed(view))
         return signalPassFailure();

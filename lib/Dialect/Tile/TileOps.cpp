@@ -12,6 +12,10 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
 using namespace mlir;
 using namespace tilegen::tile;
 
@@ -517,8 +521,71 @@ void GemmOp::print(OpAsmPrinter &p) {
   p << "}";
 }
 
+/// `1e+39`, `inf`, `nan`: a double as a diagnostic shows it.
+static std::string formatScalar(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%g", v);
+  return buf;
+}
+
+/// Whether `name` is a PTX identifier: a letter then letters, digits, `_` and `$`, or `_`/`$`
+/// followed by at least one of those (PTX ISA, "Identifiers"). `%` starts are left out (they
+/// name registers in tilegen's own PTX), and so are names starting with `__tilegen`, which the
+/// lowering uses for its own symbols.
+static bool isKernelName(StringRef name, std::string &why) {
+  auto follow = [](char c) { return llvm::isAlnum(c) || c == '_' || c == '$'; };
+  if (name.empty()) {
+    why = "the name is empty";
+    return false;
+  }
+  if (name.size() > kMaxKernelNameLength) {
+    why = "it has " + std::to_string(name.size()) + " characters; at most " +
+          std::to_string(kMaxKernelNameLength);
+    return false;
+  }
+  char c0 = name.front();
+  if (!llvm::isAlpha(c0) && c0 != '_' && c0 != '$') {
+    why = "a PTX identifier starts with a letter, '_' or '$'";
+    return false;
+  }
+  if ((c0 == '_' || c0 == '$') && name.size() == 1) {
+    why = "a PTX identifier that starts with '_' or '$' needs at least one more character";
+    return false;
+  }
+  for (char c : name)
+    if (!follow(c)) {
+      why = "'" + std::string(1, c) +
+            "' is not allowed in a PTX identifier (letters, digits, '_' and '$')";
+      if (!llvm::isPrint(static_cast<unsigned char>(c)))
+        why = "byte 0x" + llvm::utohexstr(static_cast<unsigned char>(c)) +
+              " is not allowed in a PTX identifier (letters, digits, '_' and '$')";
+      return false;
+    }
+  if (name.starts_with("__tilegen")) {
+    why = "names starting with '__tilegen' are reserved for tilegen's own symbols";
+    return false;
+  }
+  return true;
+}
+
 /// Target-independent rules. What depends on the target is `tile-check-target`'s job.
+/// Every numeric field is bounded here, before any product of fields is formed, so that the
+/// resolver, the plan and the reports compute sizes far from int64 overflow (the bounds are
+/// listed in the op's description).
 LogicalResult GemmOp::verify() {
+  std::string why;
+  if (!isKernelName(getSymName(), why))
+    return emitOpError() << "kernel name '"
+                         << (getSymName().size() > 40 ? getSymName().take_front(32).str() + "..."
+                                                      : getSymName().str())
+                         << "' is not a PTX identifier: " << why;
+  for (auto [field, value] :
+       {std::pair<StringRef, double>{"alpha", getAlpha().convertToDouble()},
+        {"beta", getBeta().convertToDouble()}})
+    if (!std::isfinite(value) || std::fabs(value) > std::numeric_limits<float>::max())
+      return emitOpError() << "field '" << field << "' = " << formatScalar(value)
+                           << " must be a finite number that fits f32 (the epilogue computes "
+                              "in f32)";
   // Operand types: any element the MMA table knows (f32 operands are rejected per target, with
   // the reason); A and B share a type, except that the two FP8 formats mix.
   for (auto [field, type] : {std::pair<StringRef, Type>{"a", getAType()}, {"b", getBType()}})
@@ -542,25 +609,39 @@ LogicalResult GemmOp::verify() {
     if (scale && !fp8)
       return emitOpError() << "field '" << field << "' is given for an operand of type " << type
                            << ": scales apply to FP8 operands (f8E4M3FN, f8E5M2) only";
-  if (getTile().size() != 3 || llvm::any_of(getTile(), [](int64_t v) { return v <= 0; }))
-    return emitOpError() << "field 'tile' must be three positive sizes [M, N, K]";
-  if (getStages() < 0 || getStages() > 16)
-    return emitOpError() << "field 'stages' = " << getStages() << " must be auto or 1..16";
+  // A list field: `count` entries, each from 1 to `max`.
+  auto list = [&](StringRef field, ArrayRef<int64_t> values, size_t count, int64_t max,
+                  StringRef shape) -> LogicalResult {
+    if (values.size() == count && llvm::all_of(values, [&](int64_t v) {
+          return v >= 1 && v <= max;
+        }))
+      return success();
+    InFlightDiagnostic d = emitOpError() << "field '" << field << "' = [";
+    llvm::interleaveComma(values, d);
+    return d << "] must be " << count << " sizes " << shape << ", each from 1 to " << max;
+  };
+  if (failed(list("tile", getTile(), 3, kMaxTileSize, "[M, N, K]")))
+    return failure();
+  if (getStages() < 0 || getStages() > kMaxStages)
+    return emitOpError() << "field 'stages' = " << getStages() << " must be auto or 1 to "
+                         << kMaxStages;
   if (getAccumulators() != 1 && getAccumulators() != 2)
     return emitOpError() << "field 'accumulators' = " << getAccumulators()
                          << " must be 1 or 2";
   if (getCtaGroup() != 1 && getCtaGroup() != 2)
     return emitOpError() << "field 'cta_group' = " << getCtaGroup() << " must be 1 or 2";
-  if (!getWarps().empty() &&
-      (getWarps().size() != 2 || llvm::any_of(getWarps(), [](int64_t v) { return v <= 0; })))
-    return emitOpError() << "field 'warps' must be two positive counts [WM, WN]";
-  if (!getMma().empty() &&
-      (getMma().size() != 3 || llvm::any_of(getMma(), [](int64_t v) { return v <= 0; })))
-    return emitOpError() << "field 'mma' must be three positive sizes [m, n, k]";
-  if (getCluster().size() != 3 || llvm::any_of(getCluster(), [](int64_t v) { return v <= 0; }))
-    return emitOpError() << "field 'cluster' must be three positive sizes [X, Y, Z]";
-  if (getSwizzle() < 1)
-    return emitOpError() << "field 'swizzle' = " << getSwizzle() << " must be at least 1";
+  if (!getWarps().empty() && failed(list("warps", getWarps(), 2, kMaxWarps, "[WM, WN]")))
+    return failure();
+  if (!getMma().empty() && failed(list("mma", getMma(), 3, kMaxMmaSize, "[m, n, k]")))
+    return failure();
+  if (failed(list("cluster", getCluster(), 3, kMaxClusterDim, "[X, Y, Z]")))
+    return failure();
+  if (getSwizzle() < 1 || getSwizzle() > kMaxSwizzle)
+    return emitOpError() << "field 'swizzle' = " << getSwizzle() << " must be from 1 to "
+                         << kMaxSwizzle;
+  if (std::optional<uint64_t> k = getPromotion(); k && (*k < 1 || *k > INT32_MAX))
+    return emitOpError() << "field 'promotion' = " << static_cast<int64_t>(*k)
+                         << " must be from 1 to 2147483647 K elements";
   int64_t clusterSize = getCluster()[0] * getCluster()[1] * getCluster()[2];
   if (getMulticast() != Multicast::None && clusterSize == 1)
     return emitOpError() << "field 'multicast' = " << stringifyMulticast(getMulticast())
@@ -722,10 +803,12 @@ LogicalResult PipelineOp::verify() {
     return accs.emitOpError() << "must be 1 or 2 buffers of the MMA's accumulator type "
                               << mma.getAccType();
   ArrayRef<int64_t> tile = schedule.getTile();
-  if (tile.size() != 2 || tile[0] < 1 || tile[1] < 1 || schedule.getSliceK() != ring.getSliceK() ||
-      schedule.getSwizzle() < 1 || schedule.getSwizzle() > (int64_t(1) << 30))
-    return schedule.emitOpError() << "needs a positive tile [M, N], the ring's slice_k and a "
-                                     "swizzle from 1 to 2^30";
+  if (tile.size() != 2 || tile[0] < 1 || tile[1] < 1 || tile[0] > kMaxTileSize ||
+      tile[1] > kMaxTileSize || schedule.getSliceK() != ring.getSliceK() ||
+      ring.getSliceK() > kMaxTileSize || schedule.getSwizzle() < 1 ||
+      schedule.getSwizzle() > kMaxSwizzle)
+    return schedule.emitOpError() << "needs a tile [M, N] and the ring's slice_k from 1 to "
+                                  << kMaxTileSize << " and a swizzle from 1 to " << kMaxSwizzle;
   // The ring's slices and the accumulators are the CTA's share of the tile (a tcgen05 CTA pair
   // splits M, and B's N, between its two CTAs).
   int64_t ctaGroup = mma.getCtaGroup(), sliceK = ring.getSliceK();

@@ -63,7 +63,7 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], 
 
 // -----
 
-// expected-error @+1 {{'tile.gemm' op field 'stages' = 17 must be auto or 1..16}}
+// expected-error @+1 {{'tile.gemm' op field 'stages' = 17 must be auto or 1 to 16}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], stages = 17 }
 
 // -----
@@ -88,12 +88,12 @@ tile.gemm @g { a = f16 row, b = f16 col, c = f16 row, accumulator = f16, tile = 
 
 // -----
 
-// expected-error @+1 {{'tile.gemm' op field 'tile' must be three positive sizes [M, N, K]}}
+// expected-error @+1 {{'tile.gemm' op field 'tile' = [128, 128] must be 3 sizes [M, N, K], each from 1 to 4096}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128] }
 
 // -----
 
-// expected-error @+1 {{'tile.gemm' op field 'tile' must be three positive sizes [M, N, K]}}
+// expected-error @+1 {{'tile.gemm' op field 'tile' = [128, 0, 32] must be 3 sizes [M, N, K], each from 1 to 4096}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 0, 32] }
 
 // -----
@@ -108,22 +108,22 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], 
 
 // -----
 
-// expected-error @+1 {{'tile.gemm' op field 'warps' must be two positive counts [WM, WN]}}
+// expected-error @+1 {{'tile.gemm' op field 'warps' = [2, 2, 2] must be 2 sizes [WM, WN], each from 1 to 32}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], warps = [2, 2, 2] }
 
 // -----
 
-// expected-error @+1 {{'tile.gemm' op field 'mma' must be three positive sizes [m, n, k]}}
+// expected-error @+1 {{'tile.gemm' op field 'mma' = [16, 8] must be 3 sizes [m, n, k], each from 1 to 1024}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], mma = [16, 8] }
 
 // -----
 
-// expected-error @+1 {{'tile.gemm' op field 'cluster' must be three positive sizes [X, Y, Z]}}
+// expected-error @+1 {{'tile.gemm' op field 'cluster' = [2, 0, 1] must be 3 sizes [X, Y, Z], each from 1 to 16}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], cluster = [2, 0, 1] }
 
 // -----
 
-// expected-error @+1 {{'tile.gemm' op field 'swizzle' = 0 must be at least 1}}
+// expected-error @+1 {{'tile.gemm' op field 'swizzle' = 0 must be from 1 to 65536}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], swizzle = 0 }
 
 // -----
@@ -210,3 +210,91 @@ tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [
 // expected-error @+1 {{field 'promotion' must be from 1 to 2147483647 K elements, got 0}}
 tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, promotion = 0, tile = [128, 128, 128] }
 
+
+// -----
+
+// Sizes are bounded before any product of them is formed.
+// expected-error @+1 {{'tile.gemm' op field 'tile' = [128, 4294967296, 32] must be 3 sizes [M, N, K], each from 1 to 4096}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 4294967296, 32] }
+
+// -----
+
+// expected-error @+1 {{'tile.gemm' op field 'warps' = [2, 9223372036854775807] must be 2 sizes [WM, WN], each from 1 to 32}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], warps = [2, 9223372036854775807] }
+
+// -----
+
+// expected-error @+1 {{'tile.gemm' op field 'mma' = [16, 8, 2048] must be 3 sizes [m, n, k], each from 1 to 1024}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], mma = [16, 8, 2048] }
+
+// -----
+
+// expected-error @+1 {{'tile.gemm' op field 'cluster' = [2, 1, 65536] must be 3 sizes [X, Y, Z], each from 1 to 16}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], cluster = [2, 1, 65536] }
+
+// -----
+
+// expected-error @+1 {{'tile.gemm' op field 'swizzle' = 4294967296 must be from 1 to 65536}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], swizzle = 4294967296 }
+
+// -----
+
+// The generic form skips the custom parser's range check; the verifier repeats it.
+// expected-error @+1 {{'tile.gemm' op field 'promotion' = -128 must be from 1 to 2147483647 K elements}}
+"tile.gemm"() <{a_layout = #tile<layout row>, a_type = f8E4M3FN, acc_type = f32, accumulators = 1 : i64, alpha = 1.000000e+00 : f64, b_layout = #tile<layout col>, b_type = f8E4M3FN, beta = 0.000000e+00 : f64, c_layout = #tile<layout row>, c_type = bf16, cluster = array<i64: 1, 1, 1>, copy = #tile<copy auto>, cta_group = 1 : i64, grid = #tile<grid tiles>, mma = array<i64>, multicast = #tile<multicast none>, promotion = -128 : i64, raster = #tile<raster row>, schedule = #tile<schedule auto>, stages = 0 : i64, swizzle = 8 : i64, sym_name = "g", tile = array<i64: 128, 128, 128>, warps = array<i64>}> : () -> ()
+
+// -----
+
+// expected-error @+1 {{'tile.gemm' op field 'alpha' = inf must be a finite number that fits f32 (the epilogue computes in f32)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], alpha = 1.0e309 }
+
+// -----
+
+// expected-error @+1 {{'tile.gemm' op field 'beta' = 1e+39 must be a finite number that fits f32 (the epilogue computes in f32)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], beta = 1.0e39 }
+
+// -----
+
+// expected-error @+1 {{'tile.gemm' op field 'alpha' = nan must be a finite number that fits f32 (the epilogue computes in f32)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], alpha = 0x7FF8000000000000 }
+
+// -----
+
+// Kernel names must be PTX identifiers.
+// expected-error @+1 {{'tile.gemm' op kernel name 'my-gemm' is not a PTX identifier: '-' is not allowed in a PTX identifier (letters, digits, '_' and '$')}}
+tile.gemm @"my-gemm" { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32] }
+
+// -----
+
+// expected-error @+1 {{'tile.gemm' op kernel name 'gemm.v2' is not a PTX identifier: '.' is not allowed in a PTX identifier (letters, digits, '_' and '$')}}
+tile.gemm @gemm.v2 { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32] }
+
+// -----
+
+// expected-error @+1 {{'tile.gemm' op kernel name '_' is not a PTX identifier: a PTX identifier that starts with '_' or '$' needs at least one more character}}
+tile.gemm @_ { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32] }
+
+// -----
+
+// expected-error @+1 {{'tile.gemm' op kernel name '' is not a PTX identifier: the name is empty}}
+tile.gemm @"" { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32] }
+
+// -----
+
+// expected-error @+1 {{'tile.gemm' op kernel name '9lives' is not a PTX identifier: a PTX identifier starts with a letter, '_' or '$'}}
+tile.gemm @"9lives" { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32] }
+
+// -----
+
+// expected-error @+1 {{'tile.gemm' op kernel name 'café' is not a PTX identifier: byte 0xC3 is not allowed in a PTX identifier (letters, digits, '_' and '$')}}
+tile.gemm @"café" { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32] }
+
+// -----
+
+// expected-error @+1 {{'tile.gemm' op kernel name '__tilegen_smem' is not a PTX identifier: names starting with '__tilegen' are reserved for tilegen's own symbols}}
+tile.gemm @__tilegen_smem { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32] }
+
+// -----
+
+// expected-error @+1 {{'tile.gemm' op kernel name 'gggggggggggggggggggggggggggggggg...' is not a PTX identifier: it has 1025 characters; at most 1024}}
+tile.gemm @ggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32] }

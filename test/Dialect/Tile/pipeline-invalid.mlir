@@ -247,7 +247,7 @@ tile.pipeline @p target "sm_90" block [256, 1, 1] cluster [1, 1, 1] smem 65536 a
   tile.role producer warps [0, 8] layout [] regs 0
   tile.role mma warps [0, 8] issues <mma_sync [16, 8, 16] bf16 x bf16 -> f32> layout [2, 4] regs 0
   tile.role epilogue warps [0, 8] layout [2, 4] regs 0
-// expected-error @+1 {{'tile.schedule' op needs a positive tile [M, N], the ring's slice_k and a swizzle from 1 to 2^30}}
+// expected-error @+1 {{'tile.schedule' op needs a tile [M, N] and the ring's slice_k from 1 to 4096 and a swizzle from 1 to 65536}}
   tile.schedule tiles [128, 128] slice_k 64 grid tiles raster row swizzle 8
   tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 row via direct offset 65536 bytes 0
 }
@@ -261,7 +261,7 @@ tile.pipeline @p target "sm_90" block [256, 1, 1] cluster [1, 1, 1] smem 65536 a
   tile.role producer warps [0, 8] layout [] regs 0
   tile.role mma warps [0, 8] issues <mma_sync [16, 8, 16] bf16 x bf16 -> f32> layout [2, 4] regs 0
   tile.role epilogue warps [0, 8] layout [2, 4] regs 0
-// expected-error @+1 {{'tile.schedule' op needs a positive tile [M, N], the ring's slice_k and a swizzle from 1 to 2^30}}
+// expected-error @+1 {{'tile.schedule' op needs a tile [M, N] and the ring's slice_k from 1 to 4096 and a swizzle from 1 to 65536}}
   tile.schedule tiles [128, 128] slice_k 32 grid tiles raster row swizzle 8589934592
   tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 row via direct offset 65536 bytes 0
 }

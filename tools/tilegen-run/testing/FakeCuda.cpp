@@ -5,7 +5,9 @@
 // parameters, tensor maps, launch, --check, --bench, faults, hangs) can be
 // tested on machines without a GPU: `TILEGEN_RUN_LIBCUDA=<this .so>`.
 //
-// A "cubin" for it is a text file:
+// A "cubin" for it is an ELF file for EM_CUDA (tilegen-run takes nothing else)
+// whose bytes from offset 64 are a NUL-terminated text; make-fake-cubin.py
+// writes one from the text:
 //   TILEGEN-FAKE-CUBIN
 //   arch=90                     compute capability it was "built" for
 //   kernel=gemm_bf16            entry symbol
@@ -235,7 +237,10 @@ bool parseOperand(const std::string &V, ElemType &T, bool &Row) {
 }
 
 CUresult fModuleLoadData(CUmodule *M, const void *Image) {
-  const char *Text = static_cast<const char *>(Image);
+  const char *Elf = static_cast<const char *>(Image);
+  if (std::memcmp(Elf, "\x7f" "ELF", 4) != 0)
+    return CUDA_ERROR_INVALID_IMAGE;
+  const char *Text = Elf + 64;
   if (std::strncmp(Text, "TILEGEN-FAKE-CUBIN", 18) != 0)
     return CUDA_ERROR_INVALID_IMAGE;
   auto *K = new FakeKernel;

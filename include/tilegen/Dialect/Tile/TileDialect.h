@@ -13,6 +13,21 @@
 #include "tilegen/Dialect/Tile/TileDialect.h.inc"
 #include "tilegen/Dialect/Tile/TileEnums.h"
 
+#include <cstdint>
+
+namespace tilegen::tile {
+/// Bounds on the description's numeric fields (checked by the tile.gemm verifier and listed in
+/// its reference). They keep every product the resolver forms of them far from int64 overflow;
+/// what a target can really run is narrower and checked per target.
+inline constexpr int64_t kMaxTileSize = 4096;      ///< each of tile M, N, K
+inline constexpr int64_t kMaxMmaSize = 1024;       ///< each of mma m, n, k
+inline constexpr int64_t kMaxWarps = 32;           ///< each of warps WM, WN
+inline constexpr int64_t kMaxClusterDim = 16;      ///< each of cluster X, Y, Z
+inline constexpr int64_t kMaxStages = 16;          ///< ring depth
+inline constexpr int64_t kMaxSwizzle = 65536;      ///< raster group, in tiles
+inline constexpr size_t kMaxKernelNameLength = 1024;
+} // namespace tilegen::tile
+
 #define GET_ATTRDEF_CLASSES
 #include "tilegen/Dialect/Tile/TileAttrs.h.inc"
 
