@@ -370,7 +370,7 @@ bool nestBrackets(std::string &s, Rng &rng, size_t maxSize) {
   if (fields.empty())
     return false;
   const Field &f = fields[below(rng, fields.size())];
-  static const size_t depths[] = {3, 10, 50, 200, 1000, 5000};
+  static const size_t depths[] = {3, 10, 50, 62, 63, 64, 65, 200, 1000};
   size_t depth = pick(rng, depths);
   size_t room = maxSize > s.size() ? (maxSize - s.size()) / 2 : 0;
   depth = std::min(depth, room);

@@ -4,10 +4,11 @@
 //   build-sanitize/bin/tilegen-fuzz crash-<sha1>          (replays one input)
 //
 // Runs one input (format: FuzzInput.h; the first line says target and stage) the way
-// tools/tilegen/tilegen.cpp does, with the same library functions: parse and verify, the pass
-// pipeline of buildTilegenPipeline (resolve, plan, lower, to the LLVM dialect), findKernels,
-// translateToLLVMIR, emitPTX and manifestJSON; before the pipeline, the core of `tilegen
-// explain` (targetFor, resolveGemm, costsFor, checkModel, simulatePipeline, the timelines).
+// tools/tilegen/tilegen.cpp does, with the same library functions: parseInput (nesting bound,
+// parse, verify, descriptions and plans only), the pass pipeline of buildTilegenPipeline
+// (resolve, plan, lower, to the LLVM dialect), findKernels, translateToLLVMIR, emitPTX and
+// manifestJSON; before the pipeline, the core of `tilegen explain` (targetFor, resolveGemm,
+// costsFor, checkModel, simulatePipeline, the timelines).
 // Diagnostics go to a handler that counts them; nothing is printed unless a check fails.
 //
 // A finding is a sanitizer report, a crash, a timeout (-timeout), an out-of-memory
@@ -15,13 +16,14 @@
 // libFuzzer's dedup token tells them apart) after a line "tilegen-fuzz: FINDING <kind>: ...":
 //   silent-failure     parsing or the pass pipeline failed without an error diagnostic
 //   error-but-success  an error diagnostic was emitted but the pipeline succeeded
-//   round-trip         --emit=tile/pipeline output that tilegen cannot parse back
-//   driver-crash       a lowered kernel the driver would dereference without checking
+//   round-trip         --emit=tile/pipeline output that tilegen cannot read back
+//   kernel-target      a lowered kernel without a known tilegen.target (the driver calls it a
+//                      tilegen bug)
 //   translation        translateToLLVMIR or emitPTX failed after the pipeline succeeded
 //   manifest           a manifest that is not JSON or that tilegen-run's reader rejects
 //   ptxas              ptxas rejected the PTX
-// The last four are checked only when the input holds nothing but tile.gemm / tile.pipeline
-// ops (hand-written LLVM dialect may be wrong in ways that are the writer's fault).
+// Since tilegen reads only descriptions and plans, every failure after a successful pipeline is
+// tilegen's.
 //
 // ptxas is a subprocess (0.3-1 s), so it runs only on PTX whose hash (with the target) it has
 // not seen assemble: in this process, and across processes through the file named by
@@ -38,6 +40,7 @@
 #include "tilegen/Analysis/PipelineCosts.h"
 #include "tilegen/Analysis/PipelineModel.h"
 #include "tilegen/Analysis/Timeline.h"
+#include "tilegen/Codegen/Input.h"
 #include "tilegen/Codegen/Manifest.h"
 #include "tilegen/Codegen/PTX.h"
 #include "tilegen/Codegen/Pipeline.h"
@@ -179,8 +182,8 @@ static void reportFinding(llvm::StringRef kind, const llvm::Twine &message) {
   reportFinding("round-trip", m);
   std::abort();
 }
-[[noreturn]] LLVM_ATTRIBUTE_NOINLINE static void driverCrash(const llvm::Twine &m) {
-  reportFinding("driver-crash", m);
+[[noreturn]] LLVM_ATTRIBUTE_NOINLINE static void kernelTarget(const llvm::Twine &m) {
+  reportFinding("kernel-target", m);
   std::abort();
 }
 [[noreturn]] LLVM_ATTRIBUTE_NOINLINE static void translationFailure(const llvm::Twine &m) {
@@ -338,7 +341,7 @@ static void checkRoundTrip(llvm::StringRef printed, llvm::StringRef stage) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(printed, "printed"),
                                llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseInput(sourceMgr, &context);
   if (!module)
     roundTripFailure("the --emit=" + stage + " output does not parse back: " + firstError +
                      "\n--- output ---\n" + printed);
@@ -372,23 +375,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "input"),
                                llvm::SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseInput(sourceMgr, &context);
   if (!module) {
     if (!diags.errors)
       silentFailure("parsing failed without an error diagnostic");
     return 0;
   }
-
-  // Whether the module is nothing but descriptions and plans: then every later failure is
-  // tilegen's.
-  bool onlyTileOps = true;
-  llvm::SmallVector<tile::GemmOp> gemms;
-  for (Operation &op : module->getBody()->getOperations()) {
-    if (auto gemm = llvm::dyn_cast<tile::GemmOp>(op))
-      gemms.push_back(gemm);
-    else if (!llvm::isa<tile::PipelineOp>(op))
-      onlyTileOps = false;
-  }
+  llvm::SmallVector<tile::GemmOp> gemms(module->getBody()->getOps<tile::GemmOp>());
 
   // `tilegen explain` on each description (it refuses more than one per file; the model does
   // not care).
@@ -419,19 +412,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
 
-  // The driver from here on (tools/tilegen/tilegen.cpp), with its unchecked steps checked.
+  // The driver from here on (tools/tilegen/tilegen.cpp).
   SmallVector<LLVM::LLVMFuncOp> kernels = findKernels(*module);
   if (kernels.empty())
     return 0; // "the input has no tile.gemm"
   for (LLVM::LLVMFuncOp k : kernels) {
     auto attr = k->getAttrOfType<StringAttr>("tilegen.target");
-    if (!attr)
-      driverCrash("kernel @" + k.getSymName() +
-                  " has tilegen.params but no tilegen.target string: the driver reads it "
-                  "without a check");
-    if (!NVTarget::parse(attr.getValue()))
-      driverCrash("kernel @" + k.getSymName() + " has tilegen.target '" + attr.getValue() +
-                  "', which NVTarget::parse refuses: the driver dereferences the result");
+    if (!attr || !NVTarget::parse(attr.getValue()))
+      kernelTarget("kernel @" + k.getSymName() + " carries no known tilegen.target");
   }
   StringRef kernelTarget = kernels.front()->getAttrOfType<StringAttr>("tilegen.target");
   for (LLVM::LLVMFuncOp k : kernels)
@@ -441,19 +429,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   llvm::LLVMContext llvmContext;
   auto llvmModule = translateToLLVMIR(*module, target, llvmContext);
-  if (!llvmModule) {
-    std::string message = llvm::toString(llvmModule.takeError());
-    if (onlyTileOps)
-      translationFailure("translateToLLVMIR: " + message + " " + diags.firstError);
-    return 0;
-  }
+  if (!llvmModule)
+    translationFailure("translateToLLVMIR: " + llvm::toString(llvmModule.takeError()) + " " +
+                       diags.firstError);
 
   // The manifests: JSON, and accepted by tilegen-run's reader.
   for (LLVM::LLVMFuncOp k : kernels) {
     std::string cubinName = (k.getSymName() + ".cubin").str();
     std::string manifest = manifestJSON(k, cubinName);
-    if (!onlyTileOps)
-      continue;
     if (auto parsed = llvm::json::parse(manifest); !parsed)
       manifestFailure("manifestJSON wrote invalid JSON (" + llvm::toString(parsed.takeError()) +
                       "):\n" + manifest);
@@ -469,13 +452,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   auto ptx = emitPTX(**llvmModule, target);
-  if (!ptx) {
-    std::string message = llvm::toString(ptx.takeError());
-    if (onlyTileOps)
-      translationFailure("emitPTX: " + message);
-    return 0;
-  }
-  if (onlyTileOps)
-    ptxas().check(*ptx, target);
+  if (!ptx)
+    translationFailure("emitPTX: " + llvm::toString(ptx.takeError()));
+  ptxas().check(*ptx, target);
   return 0;
 }

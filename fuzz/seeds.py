@@ -6,9 +6,10 @@
                                           description or plan in test/**/*.mlir (split at
                                           '// -----'), tagged with the targets and stages of its
                                           RUN lines
-  seeds.py manifests ROOT TILEGEN OUT     tilegen-run-manifest-fuzz seeds: the manifests TILEGEN
-                                          writes for examples/*.mlir on the five targets, and
-                                          test/tools/tilegen-run/Inputs/*.json
+  seeds.py runner ROOT TILEGEN MOUT COUT  tilegen-run-manifest-fuzz seeds (MOUT) and
+                                          tilegen-run-cubin-fuzz seeds (COUT): the manifests and
+                                          cubins TILEGEN writes for examples/*.mlir on the five
+                                          targets, and test/tools/tilegen-run/Inputs/*.json, *.cubin
 
 Each description seed starts with tilegen-fuzz's options line (fuzz/FuzzInput.h).
 """
@@ -93,13 +94,14 @@ def descriptions(root, out):
     print(f"seeds.py: {count} description seeds in {out}")
 
 
-def manifests(root, tilegen, out):
-    os.makedirs(out, exist_ok=True)
-    count = 0
-    for path in sorted(glob.glob(os.path.join(root, "test", "tools", "tilegen-run", "Inputs",
-                                              "*.json"))):
-        shutil.copy(path, os.path.join(out, "test-" + os.path.basename(path)))
-        count += 1
+def runner(root, tilegen, mout, cout):
+    os.makedirs(mout, exist_ok=True)
+    os.makedirs(cout, exist_ok=True)
+    inputs = os.path.join(root, "test", "tools", "tilegen-run", "Inputs")
+    for path in sorted(glob.glob(os.path.join(inputs, "*.json"))):
+        shutil.copy(path, os.path.join(mout, "test-" + os.path.basename(path)))
+    for path in sorted(glob.glob(os.path.join(inputs, "*.cubin"))):
+        shutil.copy(path, os.path.join(cout, "test-" + os.path.basename(path)))
     with tempfile.TemporaryDirectory() as tmp:
         for path in sorted(glob.glob(os.path.join(root, "examples", "*.mlir"))):
             name = os.path.splitext(os.path.basename(path))[0]
@@ -109,16 +111,17 @@ def manifests(root, tilegen, out):
                                     cubin], capture_output=True, text=True, timeout=300)
                 manifest = cubin[:-len(".cubin")] + ".json"
                 if r.returncode == 0 and os.path.exists(manifest):
-                    shutil.copy(manifest, os.path.join(out, f"{name}.{target}.json"))
-                    count += 1
-    print(f"seeds.py: {count} manifest seeds in {out}")
+                    shutil.copy(manifest, os.path.join(mout, f"{name}.{target}.json"))
+                    shutil.copy(cubin, os.path.join(cout, f"{name}.{target}.cubin"))
+    print(f"seeds.py: {len(os.listdir(mout))} manifest seeds in {mout}, "
+          f"{len(os.listdir(cout))} cubin seeds in {cout}")
 
 
 def main(argv):
     if len(argv) == 4 and argv[1] == "descriptions":
         descriptions(argv[2], argv[3])
-    elif len(argv) == 5 and argv[1] == "manifests":
-        manifests(argv[2], argv[3], argv[4])
+    elif len(argv) == 6 and argv[1] == "runner":
+        runner(argv[2], argv[3], argv[4], argv[5])
     else:
         sys.stderr.write(__doc__)
         return 2

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the sanitizer build (as scripts/test.sh --sanitize does, in build-sanitize/) and runs the
-# two libFuzzer targets of fuzz/ for SECONDS in all (default 60), with a fixed seed:
-# tilegen-fuzz (descriptions through the whole compiler, ptxas included) for four fifths of it,
-# tilegen-run-manifest-fuzz (tilegen-run's manifest reader) for the rest. Prints, per fuzzer, the
+# libFuzzer targets of fuzz/ for SECONDS in all (default 60), with a fixed seed: tilegen-fuzz
+# (descriptions through the whole compiler, ptxas included) for four fifths of it,
+# tilegen-run-manifest-fuzz (tilegen-run's manifest reader and size checks) and
+# tilegen-run-cubin-fuzz (its check of the cubin file) for a tenth each. Prints, per fuzzer, the
 # executions, libFuzzer's coverage (cov: edges, ft: features), the corpus size and every finding
 # (crash, sanitizer report, timeout, out-of-memory, leak, ptxas rejection: fuzz/TilegenFuzz.cpp),
 # replayed once so that its report shows. Ends with one line "N passed, N failed" (a fuzzer
@@ -19,7 +20,7 @@
 #   fuzzing/corpus/<fuzzer>/    the corpus, grown across runs
 #   fuzzing/seeds/<fuzzer>/     seeds from the repository (fuzz/seeds.py): examples/*.mlir and
 #                               the test/ descriptions tagged with targets and stages; the
-#                               manifests tilegen writes for the examples
+#                               manifests and cubins tilegen writes for the examples
 #   fuzzing/findings/<fuzzer>/  this run's findings (the previous run's move to
 #                               <fuzzer>.previous), and <fuzzer>.log, libFuzzer's output
 #   fuzzing/ptxas-seen.txt      hashes of the PTX ptxas accepted (tilegen-fuzz runs ptxas on new
@@ -66,10 +67,11 @@ if [ "${TILEGEN_FUZZ_RESEED:-0}" = 1 ]; then
 fi
 rm -rf "$work/seeds/tilegen" # cheap, and follows the repository
 python3 "$TG_ROOT/fuzz/seeds.py" descriptions "$TG_ROOT" "$work/seeds/tilegen" || { summary 0 1; exit 1; }
-if [ ! -d "$work/seeds/manifest" ] || [ -z "$(ls -A "$work/seeds/manifest" 2>/dev/null)" ]; then
-  tg_say "writing manifest seeds (tilegen --emit=cubin for every example and target)"
-  python3 "$TG_ROOT/fuzz/seeds.py" manifests "$TG_ROOT" "$TG_BUILD/bin/tilegen" "$work/seeds/manifest" ||
-    { summary 0 1; exit 1; }
+if [ ! -d "$work/seeds/cubin" ] || [ -z "$(ls -A "$work/seeds/cubin" 2>/dev/null)" ]; then
+  tg_say "writing manifest and cubin seeds (tilegen --emit=cubin for every example and target)"
+  rm -rf "$work/seeds/manifest" "$work/seeds/cubin"
+  python3 "$TG_ROOT/fuzz/seeds.py" runner "$TG_ROOT" "$TG_BUILD/bin/tilegen" \
+    "$work/seeds/manifest" "$work/seeds/cubin" || { summary 0 1; exit 1; }
 fi
 
 passed=0
@@ -93,7 +95,7 @@ fuzz_one() {
   local start=$SECONDS
   (cd "$work" && "$bin" "$corpus" "$work/seeds/$name" "${mode[@]}" \
     -seed="${TILEGEN_FUZZ_SEED:-1}" -max_total_time="$secs" -timeout=10 \
-    -rss_limit_mb="${TILEGEN_FUZZ_RSS_MB:-4096}" -max_len=16384 -dict="$dict" \
+    -rss_limit_mb="${TILEGEN_FUZZ_RSS_MB:-4096}" -max_len=16384 ${dict:+-dict="$dict"} \
     -artifact_prefix="$findings/" -print_final_stats=1 ${TILEGEN_FUZZ_ARGS:-} \
     </dev/null >"$log" 2>&1)
   local status=$?
@@ -135,13 +137,15 @@ fuzz_one() {
   [ ${#files[@]} -gt 20 ] && echo "($((${#files[@]} - 20)) more not replayed)"
 }
 
-total=$seconds
-manifest_secs=$((total / 5))
-[ "$manifest_secs" -lt 1 ] && manifest_secs=1
-compiler_secs=$((total - manifest_secs))
+# Four fifths of the time to the compiler, a tenth to each of tilegen-run's readers (they run
+# thousands of inputs a second).
+runner_secs=$((seconds / 10))
+[ "$runner_secs" -lt 1 ] && runner_secs=1
+compiler_secs=$((seconds - 2 * runner_secs))
 [ "$compiler_secs" -lt 1 ] && compiler_secs=1
 fuzz_one tilegen "$TG_BUILD/bin/tilegen-fuzz" "$compiler_secs" "$TG_ROOT/fuzz/tilegen.dict"
-fuzz_one manifest "$TG_BUILD/bin/tilegen-run-manifest-fuzz" "$manifest_secs" "$TG_ROOT/fuzz/manifest.dict"
+fuzz_one manifest "$TG_BUILD/bin/tilegen-run-manifest-fuzz" "$runner_secs" "$TG_ROOT/fuzz/manifest.dict"
+fuzz_one cubin "$TG_BUILD/bin/tilegen-run-cubin-fuzz" "$runner_secs" ""
 
 summary "$passed" "$failed"
 [ "$failed" -eq 0 ]
