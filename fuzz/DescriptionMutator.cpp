@@ -87,7 +87,8 @@ const char *const kNames[] = {
     "@\"\\00\"", "@\"a b\"", "@\"a/b\"", "@\"../x\"",  "@\"$\"",      "@a$b",
     "@a.b",  "@_1",    "@\"0abc\"", "@\"\\E5\\90\\8D\\E5\\89\\8D\"", "@\"\\F0\\9F\\99\\82\"",
     "@\"\\22q\"", "@\"back\\\\slash\"", "@\"nl\\0A\"", "@gemm", "@a-b", "@\"-a\"", "@\"%r1\"",
-    "@\"main\"", "@\"__nv_x\"", "@\"a.b.c\"", "@\"$$\""};
+    "@\"main\"", "@\"__nv_x\"", "@\"a.b.c\"", "@\"$$\"", "@WARP_SZ", "@__cudaX",
+    "@__cuda", "@__tilegen_smem", "@__local_depot0", "@reg", "@ret", "@entry", "@_Z1k"};
 
 /// Integers around powers of two, their products with small odd factors, and the edges of
 /// the integer types.
@@ -263,7 +264,11 @@ bool mutateOptions(std::string &s, Rng &rng) {
   default: {
     static const char *const keys[] = {"stages", "accumulators", "tiles", "k-slices",
                                        "timeline-tiles", "width"};
-    setOption(s, pick(rng, keys), interestingInt(rng));
+    static const char *const costs[] = {"load", "mma", "epilogue", "issue"};
+    if (below(rng, 2))
+      setOption(s, pick(rng, keys), interestingInt(rng));
+    else
+      setOption(s, pick(rng, costs), below(rng, 2) ? pick(rng, kFloats) : interestingInt(rng));
     return true;
   }
   }
@@ -359,8 +364,10 @@ bool renameKernel(std::string &s, Rng &rng) {
     return false;
   auto [at, len] = names[below(rng, names.size())];
   std::string name = pick(rng, kNames);
-  if (below(rng, 10) == 0)
-    name = "@" + std::string(below(rng, 2) ? 300 : 5000, 'k');
+  if (below(rng, 10) == 0) {
+    static const size_t lengths[] = {300, 1023, 1024, 1025, 5000};
+    name = "@" + std::string(pick(rng, lengths), 'k');
+  }
   s.replace(at, len, name);
   return true;
 }
@@ -407,7 +414,7 @@ bool duplicateDescription(std::string &s, Rng &rng, size_t maxSize) {
   if (end == s.size())
     return false;
   std::string op = s.substr(begin, end + 1 - begin);
-  size_t copies = 1 + below(rng, below(rng, 4) == 0 ? 40 : 4);
+  size_t copies = 1 + below(rng, below(rng, 4) == 0 ? 16 : 3);
   bool rename = below(rng, 4) != 0;
   std::string extra;
   for (size_t i = 0; i < copies; ++i) {

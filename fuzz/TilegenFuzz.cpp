@@ -17,6 +17,9 @@
 //   silent-failure     parsing or the pass pipeline failed without an error diagnostic
 //   error-but-success  an error diagnostic was emitted but the pipeline succeeded
 //   round-trip         --emit=tile/pipeline output that tilegen cannot read back
+//   recheck            the --emit=tile output (the description with every choice written
+//                      back) does not plan exactly as the input did (`tile.pipeline` text,
+//                      without its `description` copy)
 //   kernel-target      a lowered kernel without a known tilegen.target (the driver calls it a
 //                      tilegen bug)
 //   translation        translateToLLVMIR or emitPTX failed after the pipeline succeeded
@@ -24,6 +27,9 @@
 //   ptxas              ptxas rejected the PTX
 // Since tilegen reads only descriptions and plans, every failure after a successful pipeline is
 // tilegen's.
+//
+// A file with more than two kernels stops after the pass pipeline: translation and PTX cost a
+// second or two per kernel, and size alone would turn into timeouts.
 //
 // ptxas is a subprocess (0.3-1 s), so it runs only on PTX whose hash (with the target) it has
 // not seen assemble: in this process, and across processes through the file named by
@@ -130,6 +136,10 @@ FuzzOptions tilegen::fuzz::parseOptions(llvm::StringRef text) {
       integer(o.timelineTiles);
     } else if (key == "width") {
       integer(o.width);
+    } else if (key == "load" || key == "mma" || key == "epilogue" || key == "issue") {
+      double v;
+      if (!value.getAsDouble(v))
+        (key == "load" ? o.load : key == "mma" ? o.mma : key == "epilogue" ? o.epilogue : o.issue) = v;
     }
   }
   return o;
@@ -180,6 +190,10 @@ static void reportFinding(llvm::StringRef kind, const llvm::Twine &message) {
 }
 [[noreturn]] LLVM_ATTRIBUTE_NOINLINE static void roundTripFailure(const llvm::Twine &m) {
   reportFinding("round-trip", m);
+  std::abort();
+}
+[[noreturn]] LLVM_ATTRIBUTE_NOINLINE static void recheckFailure(const llvm::Twine &m) {
+  reportFinding("recheck", m);
   std::abort();
 }
 [[noreturn]] LLVM_ATTRIBUTE_NOINLINE static void kernelTarget(const llvm::Twine &m) {
@@ -310,6 +324,18 @@ static void explainModel(tile::GemmOp op, const FuzzOptions &o) {
   int timelineTiles = o.timelineTiles.value_or(3), width = o.width.value_or(100);
   if (timelineTiles < 1 || width < 41)
     return; // explain refuses these
+  // --costs, as explain's parseCosts reads them (checkModel bounds them further).
+  for (auto [given, field, isMma] :
+       {std::tuple<std::optional<double>, double *, bool>{o.load, &costs.load, false},
+        {o.mma, &costs.mma, true},
+        {o.epilogue, &costs.epilogue, false},
+        {o.issue, &costs.issue, false}}) {
+    if (!given)
+      continue;
+    if (!std::isfinite(*given) || *given < 0 || (isMma && *given == 0))
+      return;
+    *field = *given;
+  }
   if (llvm::Error e = checkModel(shape, costs)) {
     llvm::consumeError(std::move(e));
     return;
@@ -345,6 +371,51 @@ static void checkRoundTrip(llvm::StringRef printed, llvm::StringRef stage) {
   if (!module)
     roundTripFailure("the --emit=" + stage + " output does not parse back: " + firstError +
                      "\n--- output ---\n" + printed);
+}
+
+/// `text` planned for `target` (tilegen --emit=pipeline), printed without the plans'
+/// `description` attributes; std::nullopt with the first error if it does not plan.
+static std::optional<std::string> planOf(llvm::StringRef text, llvm::StringRef target,
+                                         std::string &firstError) {
+  MLIRContext context(registry(), MLIRContext::Threading::DISABLED);
+  context.loadAllAvailableDialects();
+  context.getDiagEngine().registerHandler([&](Diagnostic &d) {
+    if (d.getSeverity() == DiagnosticSeverity::Error && firstError.empty())
+      firstError = d.str();
+    return success();
+  });
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "input"),
+                               llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseInput(sourceMgr, &context);
+  if (!module)
+    return std::nullopt;
+  PassManager pm(&context, ModuleOp::getOperationName());
+  buildTilegenPipeline(pm, PipelineOptions{target.str()}, Stage::Pipeline);
+  if (failed(pm.run(*module)))
+    return std::nullopt;
+  module->walk([](tile::PipelineOp plan) { plan->removeAttr("description"); });
+  std::string printed;
+  llvm::raw_string_ostream os(printed);
+  module->print(os);
+  return printed;
+}
+
+/// The checked description (`printed`, the --emit=tile output of `input`) must plan exactly as
+/// the input does: the choices written back are the ones that were made.
+static void checkRecheck(llvm::StringRef input, llvm::StringRef printed, llvm::StringRef target) {
+  std::string inputError, printedError;
+  std::optional<std::string> fromInput = planOf(input, target, inputError);
+  if (!fromInput)
+    return; // planning fails after checking: not this check's business
+  std::optional<std::string> fromPrinted = planOf(printed, target, printedError);
+  if (!fromPrinted)
+    recheckFailure("the --emit=tile output does not plan, the input does: " + printedError +
+                   "\n--- --emit=tile output ---\n" + printed);
+  if (*fromInput != *fromPrinted)
+    recheckFailure("the --emit=tile output plans differently from the input\n--- input's "
+                   "plan ---\n" +
+                   *fromInput + "\n--- the --emit=tile output's plan ---\n" + *fromPrinted);
 }
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
@@ -383,10 +454,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   llvm::SmallVector<tile::GemmOp> gemms(module->getBody()->getOps<tile::GemmOp>());
 
-  // `tilegen explain` on each description (it refuses more than one per file; the model does
-  // not care).
-  for (tile::GemmOp gemm : llvm::ArrayRef(gemms).take_front(4))
-    explainModel(gemm, o);
+  // `tilegen explain`, which takes a file with one description.
+  if (gemms.size() == 1)
+    explainModel(gemms.front(), o);
 
   diags.reset();
   Stage stop = o.emit == Emit::Tile       ? Stage::Tile
@@ -409,6 +479,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     module->print(os);
     if (o.emit != Emit::NVVM)
       checkRoundTrip(printed, fuzz::emitName(o.emit));
+    if (o.emit == Emit::Tile)
+      checkRecheck(text, printed, o.target);
     return 0;
   }
 
@@ -416,6 +488,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   SmallVector<LLVM::LLVMFuncOp> kernels = findKernels(*module);
   if (kernels.empty())
     return 0; // "the input has no tile.gemm"
+  // Translation and PTX cost a second or two per kernel and nothing in them depends on how many
+  // kernels a file has: with more than two, only the MLIR part is run, so that the size of a
+  // file does not turn into timeouts.
+  if (kernels.size() > 2)
+    return 0;
   for (LLVM::LLVMFuncOp k : kernels) {
     auto attr = k->getAttrOfType<StringAttr>("tilegen.target");
     if (!attr || !NVTarget::parse(attr.getValue()))
