@@ -174,6 +174,7 @@ def Tile_MmaInstrAttr : Tile_Attr<"MmaInstr", "mma"> {
                             $accumulation,
                         DefaultValuedParameter<"int64_t", "0">:$promotion);
   let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
 }
 
 #endif // TILEGEN_DIALECT_TILE_TILEATTRS_TD

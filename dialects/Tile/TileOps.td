@@ -45,8 +45,8 @@ def Tile_GemmOp : Tile_Op<"gemm", [Symbol]> {
     | `target` | `"sm_90a"` ... | none | optional; `--target` overrides |
 
     The name after `@` is the kernel's PTX entry name: a letter, then letters, digits, `_` and
-    `$`, or `_`/`$` followed by at least one of those; at most 1024 characters; names starting
-    with `__tilegen` are reserved. The bounds above are the description's own; what a target can
+    `$`, or `_`/`$` followed by at least one of those; at most 1024 characters; `WARP_SZ` (predefined in PTX)
+    and names starting with `__tilegen` or `__cuda` are reserved. The bounds above are the description's own; what a target can
     run is narrower (shared memory, registers, instruction shapes) and is checked per target.
     `tilegen` refuses input nested more than 64 brackets deep before parsing it.
 

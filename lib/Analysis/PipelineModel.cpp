@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 using namespace tilegen;
 
@@ -41,7 +42,21 @@ llvm::Error tilegen::checkModel(const ModelShape &shape, const ModelCosts &costs
                      .str());
     if (c.value < 0)
       return err(llvm::formatv("cost {0} = {1}: must be >= 0", c.name, c.value).str());
+    // Far from where sums of costs lose every digit or overflow, and from denormals whose
+    // sums never advance the timeline's columns.
+    if (c.value != 0 && (c.value < kMinCost || c.value > kMaxCost))
+    {
+      char text[96];
+      std::snprintf(text, sizeof(text), "cost %s = %g: must be 0 or from %g to %g", c.name,
+                    c.value, kMinCost, kMaxCost);
+      return err(text);
+    }
   }
+  if (shape.stages > kMaxModelCount || shape.accumulators > kMaxModelCount)
+    return err(llvm::formatv("stages = {0}, accumulators = {1}: the model takes at most {2} "
+                             "of each",
+                             shape.stages, shape.accumulators, kMaxModelCount)
+                   .str());
   if (costs.mma <= 0)
     return err("cost mma = 0: must be > 0 (the tensor core's time per slice)");
   return llvm::Error::success();

@@ -43,7 +43,7 @@ FailureOr<NVTarget> tilegen::targetFor(GemmOp op, StringRef override) {
   std::optional<NVTarget> t = NVTarget::parse(name);
   if (!t)
     return op.emitOpError() << "unknown target '" << name << "'; known targets: "
-                            << NVTarget::knownNames();
+                            << NVTarget::knownNames() << NVTarget::suggest(name);
   return *t;
 }
 

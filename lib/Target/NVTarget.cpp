@@ -12,10 +12,20 @@
 //   (sm_90a wgmma), 8192 (sm_100a),
 //   and the GeForce parts' halved/narrow rates; bandwidth shares from the datasheets. These feed
 //   only the pipeline model's default costs.
+// - SMs, L2 and rated clock (the problem-size model, lib/Analysis/ProblemModel): the H200 row
+//   (sm_90, sm_90a) has what the CUDA driver reports on the H200 used for bench/RESULTS.md
+//   (tilegen-run's device line: 132 SMs, L2 60 MiB, SM clock 1980 MHz); the other rows have the
+//   SM count their bandwidth share already divides by and the L2 of public spec sheets,
+//   unchecked. The rated clock is the clock at which the
+//   datasheet's dense tensor peak is computed: 989.4 dense BF16 TFLOP/s / (132 SMs x 4096
+//   flop/cycle) = 1.83 GHz on H100/H200 (below its 1.98 GHz boost clock); A100 312 TFLOP/s /
+//   (108 x 2048) = 1.41 GHz, the boost clock. The other rows use their boost clock, unchecked
+//   (no such part has run tilegen's kernels).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilegen/Target/NVTarget.h"
+#include "tilegen/Support/Suggest.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -23,6 +33,7 @@
 using namespace tilegen;
 
 static constexpr unsigned KiB = 1024;
+static constexpr uint64_t MiB = 1024 * 1024;
 
 // clang-format off
 // Instruction sets (MmaTable.h): mma.sync bf16/f16 everywhere; its FP8 shape from sm_89; wgmma
@@ -35,16 +46,16 @@ static constexpr unsigned kBlackwellA = MmaSyncF16 | MmaSyncF8 | Tcgen05F16 | Tc
 static constexpr unsigned kGeForceBlackwell = MmaSyncF16 | MmaSyncF8;
 
 static const NVTargetInfo kTargets[] = {
-  // name      maj min sfx gpus                instructions       f8mma  cg2    cpas  tma    mcast  clus smem/blk   smem/SM    warps regs   tmem ptx  flop/cyc clk   B/cyc/SM
-  {"sm_80",    8, 0, 0,  "A100",              kAmpere,           false, false, true, false, false, 1, 163 * KiB, 164 * KiB, 64, 65536, 0,  70,  2048.0, 1.41, 1555.0 / 1.41 / 108},
-  {"sm_86",    8, 6, 0,  "RTX 30, A40",       kAmpere,           false, false, true, false, false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  71,   512.0, 1.74,  936.0 / 1.74 / 82},
-  {"sm_89",    8, 9, 0,  "RTX 40, L40S",      kAda,              true,  false, true, false, false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  78,   512.0, 2.52, 1008.0 / 2.52 / 128},
-  {"sm_90",    9, 0, 0,  "H100, H200",        kHopper,           false, false, true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 0,  80,  2048.0, 1.98, 4800.0 / 1.98 / 132},
-  {"sm_90a",   9, 0, 'a', "H100, H200",       kHopperA,          false, false, true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 0,  80,  4096.0, 1.98, 4800.0 / 1.98 / 132},
-  {"sm_100a", 10, 0, 'a', "B200, GB200",      kBlackwellA,       false, true,  true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 512, 86, 8192.0, 1.96, 8000.0 / 1.96 / 148},
-  {"sm_103a", 10, 3, 'a', "B300, GB300",      kBlackwellA,       false, true,  true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 512, 88, 8192.0, 2.03, 8000.0 / 2.03 / 148},
-  {"sm_120",  12, 0, 0,  "RTX 50",            kGeForceBlackwell, true,  false, true, true,  false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  87,   512.0, 2.41, 1792.0 / 2.41 / 170},
-  {"sm_120a", 12, 0, 'a', "RTX 50",           kGeForceBlackwell, true,  false, true, true,  false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  87,   512.0, 2.41, 1792.0 / 2.41 / 170},
+  // name      maj min sfx gpus                instructions       f8mma  cg2    cpas  tma    mcast  clus smem/blk   smem/SM    warps regs   tmem ptx  flop/cyc clk   B/cyc/SM  SMs  L2         rated
+  {"sm_80",    8, 0, 0,  "A100",              kAmpere,           false, false, true, false, false, 1, 163 * KiB, 164 * KiB, 64, 65536, 0,  70,  2048.0, 1.41, 1555.0 / 1.41 / 108, 108,  40 * MiB, 1.41},
+  {"sm_86",    8, 6, 0,  "RTX 30, A40",       kAmpere,           false, false, true, false, false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  71,   512.0, 1.74,  936.0 / 1.74 / 82,  82,   6 * MiB, 1.74},
+  {"sm_89",    8, 9, 0,  "RTX 40, L40S",      kAda,              true,  false, true, false, false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  78,   512.0, 2.52, 1008.0 / 2.52 / 128, 128,  72 * MiB, 2.52},
+  {"sm_90",    9, 0, 0,  "H100, H200",        kHopper,           false, false, true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 0,  80,  2048.0, 1.98, 4800.0 / 1.98 / 132, 132,  60 * MiB, 1.83},
+  {"sm_90a",   9, 0, 'a', "H100, H200",       kHopperA,          false, false, true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 0,  80,  4096.0, 1.98, 4800.0 / 1.98 / 132, 132,  60 * MiB, 1.83},
+  {"sm_100a", 10, 0, 'a', "B200, GB200",      kBlackwellA,       false, true,  true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 512, 86, 8192.0, 1.96, 8000.0 / 1.96 / 148, 148, 126 * MiB, 1.96},
+  {"sm_103a", 10, 3, 'a', "B300, GB300",      kBlackwellA,       false, true,  true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 512, 88, 8192.0, 2.03, 8000.0 / 2.03 / 148, 148, 126 * MiB, 2.03},
+  {"sm_120",  12, 0, 0,  "RTX 50",            kGeForceBlackwell, true,  false, true, true,  false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  87,   512.0, 2.41, 1792.0 / 2.41 / 170, 170,  96 * MiB, 2.41},
+  {"sm_120a", 12, 0, 'a', "RTX 50",           kGeForceBlackwell, true,  false, true, true,  false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  87,   512.0, 2.41, 1792.0 / 2.41 / 170, 170,  96 * MiB, 2.41},
 };
 // clang-format on
 
@@ -65,6 +76,13 @@ std::string NVTarget::knownNames() {
     out += row.name;
   }
   return out;
+}
+
+std::string NVTarget::suggest(llvm::StringRef name) {
+  llvm::SmallVector<llvm::StringRef> names;
+  for (const NVTargetInfo &row : kTargets)
+    names.push_back(row.name);
+  return didYouMean(name, names);
 }
 
 MmaFamily NVTarget::preferredFamily() const {

@@ -3,16 +3,20 @@
 //   tilegen explain desc.mlir --target=sm_90a [--svg out.svg]
 //   tilegen explain desc.mlir --target=sm_100a --stages=3 --accumulators=1 --json
 //   tilegen explain --costs load=12,mma=4,epilogue=8,issue=1 --tiles=3 --k-slices=6 --json
+//   tilegen explain desc.mlir --target=sm_90a --m 4096 --n 4096 --k 4096 [--json]
 //
 // Evaluates the seed's max-plus recurrences (lib/Analysis/PipelineModel) for a description on a
 // target, with costs from the target table (lib/Analysis/PipelineCosts) or given by --costs,
 // and reports the shared-memory and TMEM budget, the steady-state period and what binds it,
-// the tensor core's busy share, the fewest stages that feed it and a timeline.
+// the tensor core's busy share, the fewest stages that feed it and a timeline. With a problem
+// size (--m, --n, --k) it predicts the kernel's time and TFLOP/s for it
+// (lib/Analysis/ProblemModel): tiles, grid, waves, the busiest CTA's run, DRAM traffic.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilegen/Analysis/PipelineCosts.h"
 #include "tilegen/Analysis/PipelineModel.h"
+#include "tilegen/Analysis/ProblemModel.h"
 #include "tilegen/Analysis/Timeline.h"
 #include "tilegen/Codegen/Input.h"
 #include "tilegen/Dialect/Tile/TileDialect.h"
@@ -63,13 +67,14 @@ static cl::opt<std::string> costsOption(
              "load=L,mma=M,epilogue=E,issue=I (any subset with a description, all four "
              "without)"),
     cl::init(""), cl::sub(explainCommand), cl::cat(explainCategory));
-static cl::opt<int> tilesOption("tiles",
-                                cl::desc("output tiles one CTA computes (default 3)"),
-                                cl::init(3), cl::sub(explainCommand), cl::cat(explainCategory));
+static cl::opt<int> tilesOption(
+    "tiles",
+    cl::desc("output tiles one CTA computes (default 3; with --m/--n/--k, the busiest CTA's)"),
+    cl::init(3), cl::sub(explainCommand), cl::cat(explainCategory));
 static cl::opt<int> kSlicesOption(
     "k-slices",
     cl::desc("K-slices per tile (default: K = 4096 over the tile's K with a description, 6 "
-             "without)"),
+             "without; with --m/--n/--k, K over the tile's K)"),
     cl::init(0), cl::sub(explainCommand), cl::cat(explainCategory));
 static cl::opt<int> stagesOption("stages",
                                  cl::desc("ring stages (overrides the description's)"),
@@ -95,6 +100,22 @@ static cl::opt<int> timelineTilesOption("timeline-tiles",
                                         cl::desc("tiles the timelines show (default 3)"),
                                         cl::init(3), cl::sub(explainCommand),
                                         cl::cat(explainCategory));
+static cl::opt<std::string> mOption("m",
+                                    cl::desc("problem size: rows of A and D (1 to 2^31 - 1); with "
+                                             "--n and --k, predict the kernel's time"),
+                                    cl::value_desc("M"), cl::init(""), cl::sub(explainCommand),
+                                    cl::cat(explainCategory));
+static cl::opt<std::string> nOption("n", cl::desc("problem size: columns of B and D"),
+                                    cl::value_desc("N"), cl::init(""), cl::sub(explainCommand),
+                                    cl::cat(explainCategory));
+static cl::opt<std::string> kOption("k", cl::desc("problem size: the reduction dimension"),
+                                    cl::value_desc("K"), cl::init(""), cl::sub(explainCommand),
+                                    cl::cat(explainCategory));
+static cl::opt<std::string> clockOption(
+    "clock-ghz",
+    cl::desc("with --m/--n/--k, the SM clock that turns cycles into time (default: the "
+             "target's rated tensor clock, 1.83 on sm_90a)"),
+    cl::value_desc("GHz"), cl::init(""), cl::sub(explainCommand), cl::cat(explainCategory));
 static cl::opt<int> widthOption("width",
                                 cl::desc("columns of the text timeline (default 100)"),
                                 cl::init(100), cl::sub(explainCommand),
@@ -126,6 +147,12 @@ struct Explained {
   ModelShape shape;
   ModelCosts costs;
   int kSlicesFromK = 0; ///< the K the default k-slices stand for (0: not defaulted)
+  // With --m/--n/--k: the problem, its costs and the prediction. The model's shape (above) is
+  // then the busiest CTA's run, or a window of it when the run is long (windowed).
+  std::optional<ProblemLayout> problem;
+  ProblemCosts problemCosts;
+  Prediction prediction;
+  bool windowed = false;
 };
 } // namespace
 
@@ -182,6 +209,47 @@ static std::string percent(double share) {
   return llvm::formatv("{0:F1}%", 100.0 * share).str();
 }
 
+/// Decimal units for traffic (bandwidths are decimal GB/s): "805.3 MB", "4.2 GB", "512 B".
+static std::string bytesText(double bytes) {
+  if (bytes < 1e3)
+    return llvm::formatv("{0:F0} B", bytes).str();
+  const char *units[] = {"KB", "MB", "GB", "TB", "PB", "EB", "ZB"};
+  int u = 0;
+  double v = bytes / 1e3;
+  while (v >= 1e3 && u < 6)
+    v /= 1e3, ++u;
+  return llvm::formatv("{0:F1} {1}", v, units[u]).str();
+}
+
+/// "1 tile", "4 tiles".
+static std::string count(uint64_t n, llvm::StringRef noun) {
+  return llvm::formatv("{0} {1}{2}", n, noun, n == 1 ? "" : "s").str();
+}
+
+static std::string flopText(double flops) {
+  if (flops < 1e6)
+    return llvm::formatv("{0:F0} flop", flops).str();
+  if (flops < 1e12)
+    return llvm::formatv("{0:F3} GFLOP", flops / 1e9).str();
+  if (flops < 1e18)
+    return llvm::formatv("{0:F3} TFLOP", flops / 1e12).str();
+  return llvm::formatv("{0:E3} flop", flops).str();
+}
+
+static std::string mib(uint64_t bytes) {
+  return llvm::formatv("{0} MiB", bytes / (1024 * 1024)).str();
+}
+
+static std::string timeText(double seconds) {
+  if (seconds < 1e-3)
+    return llvm::formatv("{0:F1} us", seconds * 1e6).str();
+  if (seconds < 1)
+    return llvm::formatv("{0:F3} ms", seconds * 1e3).str();
+  if (seconds < 1e6)
+    return llvm::formatv("{0:F3} s", seconds).str();
+  return llvm::formatv("{0:E3} s", seconds).str();
+}
+
 /// Writes the shared-memory and TMEM budget of `ex.plan` with ex.shape's stages/accumulators.
 static void printBudget(llvm::raw_ostream &os, const Explained &ex) {
   const GemmPlan &p = *ex.plan;
@@ -232,6 +300,41 @@ static void printCosts(llvm::raw_ostream &os, const Explained &ex) {
   const GemmPlan &p = *ex.plan;
   const CostBreakdown &b = ex.breakdown;
   const NVTargetInfo &info = p.target.info();
+  if (ex.problem) {
+    const ProblemLayout &l = *ex.problem;
+    const ProblemCosts &pc = ex.problemCosts;
+    os << llvm::formatv("costs per K-slice for this problem, in cycles of one SM at {0} GHz:\n"
+                        "  {1} flop/cycle per SM{2}{3}; DRAM {4} GB/s shared by {5} CTAs at "
+                        "work = {6} B/cycle each\n",
+                        pc.clockGHz, num(info.tensorFlopsPerCyclePerSM),
+                        b.mmaSyncHalved ? " (halved for mma.sync)" : "",
+                        b.rate != 1.0 ? llvm::formatv(" x {0} for {1}", num(b.rate),
+                                                      ex.op.getAType())
+                                            .str()
+                                      : std::string(),
+                        num(l.dramBytesPerSecond / 1e9), l.concurrentCtas,
+                        num(pc.shareBytesPerCycle));
+    os << llvm::formatv("  mma       {0} flop / {1} flop/cycle = {2}{3}\n",
+                        num(b.flopsPerSlice), num(b.flopsPerCycle), num(ex.costs.mma),
+                        mark("mma"));
+    os << llvm::formatv("  load      {0} latency + {1} B from DRAM (a slice's average) / {2} "
+                        "B/cycle = {3}{4}\n",
+                        num(pc.loadLatency), num(pc.loadBytes), num(pc.shareBytesPerCycle),
+                        num(ex.costs.load), mark("load"));
+    if (p.copy == tile::Copy::Tma)
+      os << llvm::formatv("  issue     one TMA copy per slice x {0} = {1}{2}\n",
+                          num(b.issuePerLoad), num(ex.costs.issue), mark("issue"));
+    else
+      os << llvm::formatv("  issue     {0} cp.async per thread x {1} = {2}{3}\n",
+                          num(b.issueInstructions), num(b.issuePerLoad), num(ex.costs.issue),
+                          mark("issue"));
+    os << llvm::formatv("  epilogue  {0} latency + {1} B ({2}, a tile's average) / {3} B/cycle "
+                        "= {4}{5}\n",
+                        num(pc.epilogueLatency), num(pc.epilogueBytes),
+                        l.cReadBytes > 0 ? "C read and D written" : "D written",
+                        num(pc.shareBytesPerCycle), num(ex.costs.epilogue), mark("epilogue"));
+    return;
+  }
   os << llvm::formatv("costs per K-slice, in cycles of one SM, from the target table's {0} "
                       "row:\n  {1} flop/cycle per SM{2}{5}, {3} B/cycle per SM of DRAM bandwidth, "
                       "{4} GHz\n",
@@ -257,6 +360,120 @@ static void printCosts(llvm::raw_ostream &os, const Explained &ex) {
   os << llvm::formatv("  epilogue  {0} latency + {1} B / {2} B/cycle = {3}{4}\n",
                       num(b.epilogueLatency), num(b.epilogueBytes), num(b.bytesPerCycle),
                       num(ex.costs.epilogue), mark("epilogue"));
+}
+
+static const char *gridName(tile::Grid g) { return tile::stringifyGrid(g).data(); }
+
+/// The problem-size report: tiles, grid, waves, the busiest CTA, memory and the prediction.
+static void printProblem(llvm::raw_ostream &os, const Explained &ex) {
+  const ProblemLayout &l = *ex.problem;
+  const Prediction &pr = ex.prediction;
+  const GemmPlan &p = *ex.plan;
+  os << llvm::formatv("problem: M {0} x N {1} x K {2} = {3}\n", l.size.m, l.size.n, l.size.k,
+                      flopText(l.flops));
+  llvm::SmallVector<llvm::StringRef> edges;
+  if (l.partialM)
+    edges.push_back("last tile row");
+  if (l.partialN)
+    edges.push_back("last tile column");
+  if (l.size.k % l.tileK)
+    edges.push_back("last K-slice");
+  std::string partial =
+      edges.empty() ? std::string("no partial tiles")
+                    : llvm::formatv("partial: {0}; edge tiles do whole-tile MMAs, {1} of the "
+                                    "flops are padding",
+                                    llvm::join(edges, ", "),
+                                    percent(1.0 - l.flops / l.paddedFlops))
+                          .str();
+  os << llvm::formatv("  tiles     {0} x {1} = {2} of {3} x {4} ({5})\n", l.tilesM, l.tilesN,
+                      count(l.tiles, "tile"), l.tileM, l.tileN, partial);
+  const char *gridRule = l.grid == tile::Grid::Tiles        ? "one CTA per tile"
+                         : l.grid == tile::Grid::Persistent ? "min(tiles, SMs), each looping "
+                                                              "over tiles"
+                                                            : "one per SM";
+  os << llvm::formatv("  grid      {0}: {1} ({2}; {3} SMs{4})\n", gridName(l.grid),
+                      count(l.gridCtas, "CTA"), gridRule, l.smCount,
+                      l.clusterSize > 1 ? llvm::formatv(", clusters of {0}", l.clusterSize).str()
+                                        : std::string());
+  os << llvm::formatv("  resident  {0} per SM, limited by {1} ({2} + 1 KB reserved of {3} "
+                      "per SM allows {4}; {5} threads allow {6})\n",
+                      count(l.resident, "CTA"), l.residentLimit, formatBytes(l.smemPerCta),
+                      formatBytes(p.target.info().smemPerSM), l.residentBySmem, p.threads,
+                      l.residentByThreads);
+  if (l.streamKSplit)
+    os << llvm::formatv("  waves     1: {0} tiles fewer than {1} CTAs, so stream_k splits their "
+                        "{2} K-slices over {3} CTAs\n            (at most {4} each; a tile "
+                        "summed from {5} parts)\n",
+                        l.tiles, l.gridCtas, l.tiles * static_cast<uint64_t>(l.kSlices),
+                        l.splitCtas, l.splitSlices, l.splitWays);
+  else
+    os << llvm::formatv("  waves     {0} / {1} at a time = {2}, the last {3} full ({4} of "
+                        "{1})\n",
+                        count(l.tiles, "tile"), l.waveTiles, count(l.waves, "wave"),
+                        percent(l.lastWaveFill), l.lastWaveTiles);
+  os << llvm::formatv("  K loop    {0} K-slices of {1} per tile (K = {2})\n", l.kSlices, l.tileK,
+                      l.size.k);
+  std::string busiest;
+  if (l.streamKSplit)
+    busiest = llvm::formatv("{0} K-slices, then the fix-up of {1} partial tiles ({2} cycles)",
+                            l.splitSlices, l.splitWays, num(pr.fixupCycles))
+                  .str();
+  else if (l.freshCtaPerTile)
+    busiest = llvm::formatv("{0} CTAs in turn on one SM, {1} cycles each (a cold start per "
+                            "tile)",
+                            l.busiestTiles, num(pr.tileCycles))
+                  .str();
+  else if (l.grid == tile::Grid::Tiles)
+    busiest = llvm::formatv("an SM with {0} ({1} resident CTAs sharing its tensor core, taken "
+                            "as one CTA with {1}x the stages and accumulators), {2} cycles per "
+                            "tile",
+                            count(l.busiestTiles, "tile"), l.resident, num(pr.tileCycles))
+                  .str();
+  else
+    busiest = llvm::formatv("{0}, {1} cycles per tile in steady state",
+                            count(l.busiestTiles, "tile"), num(pr.tileCycles))
+                  .str();
+  os << llvm::formatv("  busiest   {0}\n            = {1} cycles = {2} at {3} GHz; first MMA "
+                      "after {4} cycles{5}\n",
+                      busiest, num(pr.ctaCycles), timeText(pr.cta), ex.problemCosts.clockGHz,
+                      num(pr.fillCycles),
+                      pr.extrapolated ? "; extrapolated from a simulated prefix" : "");
+
+  os << llvm::formatv("memory: DRAM {0} GB/s, L2 {1}\n", num(l.dramBytesPerSecond / 1e9),
+                      mib(l.l2Bytes));
+  if (l.operandsFitL2)
+    os << llvm::formatv("  A {0} + B {1} fit in L2: each read from DRAM once\n",
+                        bytesText(l.aBytes), bytesText(l.bBytes));
+  else
+    os << llvm::formatv("  A {0} + B {1} exceed L2: no reuse across waves; a wave of {2} tiles "
+                        "({3} raster, groups of {4})\n  touches {5} A row panels and {6} B "
+                        "column panels on average{7}\n",
+                        bytesText(l.aBytes), bytesText(l.bBytes), l.waveTiles,
+                        tile::stringifyRaster(ex.op.getRaster()), ex.op.getSwizzle(),
+                        llvm::formatv("{0:F1}", l.aPanelsPerWave).str(),
+                        llvm::formatv("{0:F1}", l.bPanelsPerWave).str(),
+                        l.wavesSampled ? " (first waves counted, scaled to all)" : "");
+  os << llvm::formatv("  operands  {0} from DRAM of {1} the CTAs load ({2})\n",
+                      bytesText(l.dramOperandBytes), bytesText(l.l2ToSmBytes),
+                      percent(l.dramOperandBytes / l.l2ToSmBytes));
+  os << llvm::formatv("  epilogue  D {0} written; {1}\n", bytesText(l.dWriteBytes),
+                      l.cReadBytes > 0
+                          ? llvm::formatv("C {0} read (beta = {1})", bytesText(l.cReadBytes),
+                                          l.beta)
+                                .str()
+                          : std::string("C not read (beta = 0)"));
+  os << llvm::formatv("  DRAM      {0} / {1} GB/s = {2}\n", bytesText(l.dramBytes),
+                      num(l.dramBytesPerSecond / 1e9), timeText(pr.dram));
+  os << llvm::formatv("prediction: launch {0} + max(busiest CTA {1}, DRAM {2}) = {3} = {4} "
+                      "TFLOP/s\n",
+                      timeText(pr.launch), timeText(pr.cta), timeText(pr.dram),
+                      timeText(pr.seconds), llvm::formatv("{0:F1}", pr.tflops).str());
+  os << llvm::formatv("  {0} binds; the terms: tensor cores of all SMs on 2 M N K {1}, partial "
+                      "tiles and idle SMs {2},\n  pipeline (fill, loads, epilogues{3}) {4}, "
+                      "DRAM beyond compute {5}, launch {6}; largest: {7}\n",
+                      pr.binding, timeText(pr.ideal), timeText(pr.waveLoss),
+                      l.streamKSplit ? ", fix-up" : "", timeText(pr.pipelineLoss),
+                      timeText(pr.memoryExcess), timeText(pr.launch), pr.dominant);
 }
 
 static void printText(llvm::raw_ostream &os, const Explained &ex, const ModelSchedule &s,
@@ -308,12 +525,15 @@ static void printText(llvm::raw_ostream &os, const Explained &ex, const ModelSch
                       percent(steadyBusy), feed);
   if (ex.costs.issue > ex.costs.mma)
     os << "  (the issue stream is slower than the MMA: no ring depth feeds the tensor core)\n";
-  os << llvm::formatv("run: {0} tiles x {1} K-slices{2} = {3} {4}\n  tensor core busy {5} "
+  os << llvm::formatv("run{7}: {0} x {1} K-slices{2} = {3} {4}\n  tensor core busy {5} "
                       "({6} of {3})\n",
-                      sh.tiles, sh.kSlices,
+                      count(sh.tiles, "tile"), sh.kSlices,
                       ex.kSlicesFromK ? llvm::formatv(" (K = {0})", ex.kSlicesFromK).str()
                                       : std::string(),
-                      num(s.run), ex.unit, percent(s.busy()), num(s.mmaBusy));
+                      num(s.run), ex.unit, percent(s.busy()), num(s.mmaBusy),
+                      !ex.problem     ? ""
+                      : ex.windowed   ? " (the busiest CTA's first tiles and slices)"
+                                      : " (the busiest CTA)");
   if (ex.plan) {
     const CostBreakdown &b = ex.breakdown;
     double intensity = b.flopsPerSlice / b.sliceBytes;
@@ -321,12 +541,20 @@ static void printText(llvm::raw_ostream &os, const Explained &ex, const ModelSch
     os << llvm::formatv("memory: the tile does {0} flop per loaded byte; the SM's ridge is {1} "
                         "flop/byte\n ",
                         num(intensity), num(ridge));
-    if (intensity < ridge)
+    if (intensity < ridge && ex.problem)
+      os << llvm::formatv(" it needs {0}x reuse from L2 to be compute-bound (the problem's "
+                          "DRAM\n  traffic and its L2 reuse are below)\n",
+                          llvm::formatv("{0:F1}", ridge / intensity).str());
+    else if (intensity < ridge)
       os << llvm::formatv(" it needs {0}x reuse from L2 to be compute-bound (the model "
                           "counts\n  bandwidth in t_load only, not as a ceiling)\n",
                           llvm::formatv("{0:F1}", ridge / intensity).str());
     else
       os << " compute-bound even from DRAM\n";
+  }
+  if (ex.problem) {
+    os << "\n";
+    printProblem(os, ex);
   }
   os << "\n";
   printTextTimeline(os, s, timelineTilesOption, widthOption, ex.unit);
@@ -403,6 +631,94 @@ static void printJSON(llvm::raw_ostream &os, const Explained &ex, const ModelSch
           j.attribute("limit", (int64_t)p.target.tmemColumns());
         });
     }
+    if (ex.problem) {
+      const ProblemLayout &l = *ex.problem;
+      const ProblemCosts &pc = ex.problemCosts;
+      const Prediction &pr = ex.prediction;
+      j.attributeObject("problem", [&] {
+        j.attribute("m", l.size.m);
+        j.attribute("n", l.size.n);
+        j.attribute("k", l.size.k);
+        j.attribute("flops", l.flops);
+        j.attribute("beta", l.beta);
+        j.attributeArray("tile", [&] {
+          j.value(l.tileM);
+          j.value(l.tileN);
+          j.value(l.tileK);
+        });
+        j.attribute("tiles_m", (int64_t)l.tilesM);
+        j.attribute("tiles_n", (int64_t)l.tilesN);
+        j.attribute("tiles", (int64_t)l.tiles);
+        j.attribute("partial_m", l.partialM);
+        j.attribute("partial_n", l.partialN);
+        j.attribute("k_slices", l.kSlices);
+        j.attribute("padded_flops", l.paddedFlops);
+        j.attribute("grid", gridName(l.grid));
+        j.attribute("grid_ctas", (int64_t)l.gridCtas);
+        j.attribute("sm_count", (int64_t)l.smCount);
+        j.attribute("cluster_size", l.clusterSize);
+        j.attribute("cta_group", l.ctaGroup);
+        j.attribute("smem_per_cta", l.smemPerCta);
+        j.attribute("resident_per_sm", l.resident);
+        j.attribute("resident_limit", l.residentLimit);
+        j.attribute("concurrent_ctas", (int64_t)l.concurrentCtas);
+        j.attribute("wave_tiles", (int64_t)l.waveTiles);
+        j.attribute("waves", (int64_t)l.waves);
+        j.attribute("last_wave_tiles", (int64_t)l.lastWaveTiles);
+        j.attribute("last_wave_fill", l.lastWaveFill);
+        j.attribute("busiest_tiles", (int64_t)l.busiestTiles);
+        j.attribute("fresh_cta_per_tile", l.freshCtaPerTile);
+        if (l.streamKSplit)
+          j.attributeObject("stream_k_split", [&] {
+            j.attribute("ctas", (int64_t)l.splitCtas);
+            j.attribute("slices_per_cta", l.splitSlices);
+            j.attribute("ways", l.splitWays);
+            j.attribute("partial_bytes", l.partialBytes);
+            j.attribute("fixup_cycles", pr.fixupCycles);
+          });
+        else
+          j.attribute("stream_k_split", nullptr);
+        j.attribute("clock_ghz", pc.clockGHz);
+        j.attribute("dram_share_bytes_per_cycle", pc.shareBytesPerCycle);
+        j.attribute("load_dram_bytes_per_slice", pc.loadBytes);
+        j.attribute("epilogue_bytes_per_tile", pc.epilogueBytes);
+        j.attributeObject("memory", [&] {
+          j.attribute("a_bytes", l.aBytes);
+          j.attribute("b_bytes", l.bBytes);
+          j.attribute("c_read_bytes", l.cReadBytes);
+          j.attribute("d_write_bytes", l.dWriteBytes);
+          j.attribute("l2_to_sm_operand_bytes", l.l2ToSmBytes);
+          j.attribute("dram_operand_bytes", l.dramOperandBytes);
+          j.attribute("dram_bytes", l.dramBytes);
+          j.attribute("l2_bytes", (int64_t)l.l2Bytes);
+          j.attribute("operands_fit_l2", l.operandsFitL2);
+          j.attribute("a_panels_per_wave", l.aPanelsPerWave);
+          j.attribute("b_panels_per_wave", l.bPanelsPerWave);
+          j.attribute("waves_sampled", l.wavesSampled);
+          j.attribute("dram_bytes_per_second", l.dramBytesPerSecond);
+        });
+        j.attributeObject("busiest_cta", [&] {
+          j.attribute("cycles", pr.ctaCycles);
+          j.attribute("mma_cycles", pr.mmaCycles);
+          j.attribute("fill_cycles", pr.fillCycles);
+          j.attribute("tile_cycles", pr.tileCycles);
+          j.attribute("extrapolated", pr.extrapolated);
+        });
+        j.attributeObject("time", [&] {
+          j.attribute("launch_seconds", pr.launch);
+          j.attribute("cta_seconds", pr.cta);
+          j.attribute("dram_seconds", pr.dram);
+          j.attribute("ideal_seconds", pr.ideal);
+          j.attribute("wave_loss_seconds", pr.waveLoss);
+          j.attribute("pipeline_loss_seconds", pr.pipelineLoss);
+          j.attribute("memory_excess_seconds", pr.memoryExcess);
+          j.attribute("seconds", pr.seconds);
+          j.attribute("tflops", pr.tflops);
+          j.attribute("binding", pr.binding);
+          j.attribute("dominant", pr.dominant);
+        });
+      });
+    }
     if (jsonScheduleOption)
       j.attributeObject("schedule_times", [&] {
         auto array = [&](llvm::StringRef name, const std::vector<double> &v) {
@@ -471,17 +787,65 @@ int tilegen::explainMain(int argc, char **argv) {
       "  tilegen explain DESC [--target=T] [--svg FILE]\n"
       "  tilegen explain DESC --target=T --costs load=L,mma=M,epilogue=E,issue=I --tiles=T\n"
       "                  --k-slices=K [--stages=S] [--accumulators=A] --json\n"
-      "  tilegen explain --costs load=L,mma=M,epilogue=E,issue=I [--stages=S] ... --json\n");
+      "  tilegen explain --costs load=L,mma=M,epilogue=E,issue=I [--stages=S] ... --json\n"
+      "  tilegen explain DESC --target=T --m M --n N --k K [--clock-ghz=F] [--json]\n"
+      "\n"
+      "With --m, --n and --k (each 1 to 2^31 - 1) it predicts the kernel's time and TFLOP/s for\n"
+      "that problem: output tiles, the grid tilegen-run launches, CTAs resident per SM, waves,\n"
+      "the busiest CTA's run through the pipeline model, DRAM traffic with an L2 reuse\n"
+      "estimate, and launch + max(busiest CTA, DRAM) with every term shown.\n");
 
   if (!explainTarget.empty() && !NVTarget::parse(explainTarget))
     return fail("unknown --target '" + explainTarget + "'; known targets: " +
-                NVTarget::knownNames());
+                NVTarget::knownNames() + NVTarget::suggest(explainTarget));
   CostOverrides overrides;
   if (costsOption.getNumOccurrences()) {
     auto parsed = parseCosts(costsOption);
     if (!parsed)
       return fail(llvm::toString(parsed.takeError()));
     overrides = *parsed;
+  }
+
+  // The problem size: all three or none, each a whole number from 1 to 2^31 - 1.
+  std::optional<ProblemSize> problem;
+  double clockGHz = 0;
+  {
+    struct Dim {
+      const char *flag;
+      cl::opt<std::string> &opt;
+      int64_t *field;
+    };
+    ProblemSize size;
+    Dim dims[] = {{"m", mOption, &size.m}, {"n", nOption, &size.n}, {"k", kOption, &size.k}};
+    llvm::SmallVector<llvm::StringRef> given, missing;
+    for (Dim &d : dims)
+      (d.opt.getNumOccurrences() ? given : missing).push_back(d.flag);
+    if (!given.empty()) {
+      if (!missing.empty())
+        return fail("--m, --n and --k go together; missing: --" + llvm::join(missing, ", --"));
+      for (Dim &d : dims) {
+        llvm::Expected<int64_t> v = parseProblemDim(d.flag, d.opt);
+        if (!v)
+          return fail(llvm::toString(v.takeError()));
+        *d.field = *v;
+      }
+      if (descFile.empty())
+        return fail("--m, --n and --k need a description: the tile, the grid and the types "
+                    "come from it");
+      if (tilesOption.getNumOccurrences() || kSlicesOption.getNumOccurrences())
+        return fail("--tiles and --k-slices follow from --m, --n and --k; give one or the "
+                    "other");
+      problem = size;
+    }
+    if (clockOption.getNumOccurrences()) {
+      if (!problem)
+        return fail("--clock-ghz needs a problem size (--m, --n, --k)");
+      double v;
+      if (llvm::StringRef(clockOption).getAsDouble(v) || !std::isfinite(v) || v < 0.1 ||
+          v > 10)
+        return fail("--clock-ghz '" + clockOption + "': expected a clock from 0.1 to 10 GHz");
+      clockGHz = v;
+    }
   }
 
   // The context outlives `ex`, which holds the description's op.
@@ -526,14 +890,56 @@ int tilegen::explainMain(int argc, char **argv) {
     ex.shape.kSlices = 6;
   }
 
-  if (timelineTilesOption < 1)
+  if (timelineTilesOption < 1 || timelineTilesOption > 1000)
     return fail("--timeline-tiles = " + llvm::Twine(timelineTilesOption.getValue()) +
-                " must be at least 1");
-  if (widthOption < 41)
+                " must be from 1 to 1000");
+  if (widthOption < 41 || widthOption > 10000)
     return fail("--width = " + llvm::Twine(widthOption.getValue()) +
-                " must be at least 41 (the row labels take 12 columns)");
+                " must be from 41 (the row labels take 12 columns) to 10000");
 
-  // Overrides: --costs, --stages, --accumulators, --tiles, --k-slices.
+  // Overrides: --stages, --accumulators; with a problem size its costs and the busiest CTA's
+  // run; then --costs, --tiles, --k-slices.
+  if (stagesOption.getNumOccurrences()) {
+    ex.shape.stages = stagesOption;
+    ex.stagesSource = "--stages";
+  }
+  if (accumulatorsOption.getNumOccurrences())
+    ex.shape.accumulators = accumulatorsOption;
+  if (problem) {
+    if (ex.shape.stages < 1 || ex.shape.stages > kMaxModelCount || ex.shape.accumulators < 1 ||
+        ex.shape.accumulators > kMaxModelCount)
+      return fail(llvm::formatv("stages = {0}, accumulators = {1}: each must be from 1 to {2}",
+                                ex.shape.stages, ex.shape.accumulators, kMaxModelCount)
+                      .str());
+    ProblemLayout layout = layoutProblem(ex.op, *ex.plan, *problem, ex.shape.stages);
+    const NVTargetInfo &info = ex.plan->target.info();
+    if (layout.resident < 1)
+      return fail(llvm::formatv("a CTA of {0} threads and {1} of shared memory (+ 1 KB "
+                                "reserved) does not fit on an SM of {2} ({3} resident "
+                                "threads, {4} of shared memory): nothing to predict",
+                                ex.plan->threads, formatBytes(layout.smemPerCta),
+                                ex.target, info.residentWarps * 32,
+                                formatBytes(info.smemPerSM))
+                      .str());
+    ex.problemCosts = problemCosts(layout, ex.costs, ex.breakdown,
+                                   clockGHz > 0 ? clockGHz : info.ratedClockGHz);
+    ex.costs = ex.problemCosts.costs;
+    // The model's shape is the busiest CTA's run when it is short enough to draw and print;
+    // else its first tiles and slices (the prediction extrapolates the whole run).
+    int64_t tiles = static_cast<int64_t>(std::min<uint64_t>(layout.busiestTiles, 1 << 20));
+    int64_t slices = layout.streamKSplit ? layout.splitSlices : layout.kSlices;
+    if (layout.freshCtaPerTile)
+      tiles = 1;
+    if (tiles * slices > (1 << 20)) {
+      ex.windowed = true;
+      tiles = std::min<int64_t>(tiles, 3);
+      slices = std::min<int64_t>(slices, (1 << 20) / 3);
+    }
+    ex.shape.tiles = static_cast<int>(tiles);
+    ex.shape.kSlices = static_cast<int>(slices);
+    ex.kSlicesFromK = !layout.streamKSplit && !ex.windowed ? static_cast<int>(problem->k) : 0;
+    ex.problem = layout;
+  }
   auto apply = [&](const std::optional<double> &v, double &field, llvm::StringRef name) {
     if (!v)
       return;
@@ -545,13 +951,8 @@ int tilegen::explainMain(int argc, char **argv) {
   apply(overrides.mma, ex.costs.mma, "mma");
   apply(overrides.epilogue, ex.costs.epilogue, "epilogue");
   apply(overrides.issue, ex.costs.issue, "issue");
-  if (stagesOption.getNumOccurrences()) {
-    ex.shape.stages = stagesOption;
-    ex.stagesSource = "--stages";
-  }
-  if (accumulatorsOption.getNumOccurrences())
-    ex.shape.accumulators = accumulatorsOption;
-  ex.shape.tiles = tilesOption;
+  if (!ex.problem)
+    ex.shape.tiles = tilesOption;
   if (kSlicesOption.getNumOccurrences()) {
     ex.shape.kSlices = kSlicesOption;
     ex.kSlicesFromK = 0;
@@ -562,6 +963,11 @@ int tilegen::explainMain(int argc, char **argv) {
     // The budget of what is explained, not of what the description asked for.
     ex.plan->accumulators = ex.shape.accumulators;
     ex.plan->stages = ex.shape.stages;
+  }
+  if (ex.problem) {
+    ex.problemCosts.costs = ex.costs; // with --costs applied
+    ex.prediction = predictProblem(*ex.problem, ex.problemCosts, ex.shape.stages,
+                                   ex.shape.accumulators, ex.breakdown.flopsPerCycle);
   }
 
   ModelSchedule s = simulatePipeline(ex.shape, ex.costs);

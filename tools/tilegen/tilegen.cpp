@@ -121,7 +121,7 @@ static std::string summarisePtxas(llvm::StringRef info) {
     out += ", " + m[1].str() + " bytes stack frame";
   if (spills.match(info, &m))
     out += ", " + m[1].str() + " bytes spill stores, " + m[2].str() + " bytes spill loads";
-  return out;
+  return out.empty() ? "no resource report" : out;
 }
 
 /// --help lists tilegen's options and the MLIR pass-manager, context and printer options
@@ -155,7 +155,7 @@ int main(int argc, char **argv) {
 
   if (!targetName.empty() && !NVTarget::parse(targetName))
     return fail("unknown --target '" + targetName + "'; known targets: " +
-                NVTarget::knownNames());
+                NVTarget::knownNames() + NVTarget::suggest(targetName));
 
   DialectRegistry registry;
   registerAllDialects(registry);

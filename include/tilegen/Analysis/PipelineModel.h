@@ -43,6 +43,11 @@ struct ModelShape {
 
 /// Fails, naming the field and its value, unless every count is >= 1, every cost is finite
 /// and >= 0 and the MMA cost is > 0.
+/// Bounds checkModel applies: costs are 0 or within [kMinCost, kMaxCost]; stages and
+/// accumulators at most kMaxModelCount.
+inline constexpr double kMinCost = 1e-3, kMaxCost = 1e9;
+inline constexpr int kMaxModelCount = 1024;
+
 llvm::Error checkModel(const ModelShape &shape, const ModelCosts &costs);
 
 /// The whole schedule: per slice load start (L), MMA start (M), MMA done (D); per tile epilogue

@@ -46,6 +46,12 @@ struct NVTargetInfo {
   double tensorFlopsPerCyclePerSM; ///< dense BF16 FLOP per cycle per SM
   double clockGHz;                 ///< boost clock of the reference part
   double dramBytesPerCyclePerSM;   ///< HBM/GDDR bandwidth share per SM per cycle
+  // The reference part as a whole, for the problem-size model (lib/Analysis/ProblemModel).
+  unsigned smCount;                ///< SMs of the reference part
+  uint64_t l2Bytes;                ///< L2 cache bytes of the reference part
+  /// SM clock at which the datasheet's dense tensor peak is rated (peak / (SMs x flop per
+  /// cycle per SM)); below the boost clock on H100/H200. Converts the model's cycles to time.
+  double ratedClockGHz;
 };
 
 /// A parsed target: `sm_90a` -> {9, 0, 'a'}. The value type passes use; predicates answer from
@@ -58,6 +64,8 @@ public:
   static llvm::ArrayRef<NVTargetInfo> all();
   /// "sm_80, sm_86, ..." for diagnostics.
   static std::string knownNames();
+  /// "; did you mean 'sm_90a'?" when `name` is close to a known target, else "".
+  static std::string suggest(llvm::StringRef name);
 
   const NVTargetInfo &info() const { return *row; }
   llvm::StringRef name() const { return row->name; }

@@ -240,7 +240,7 @@ LogicalResult MmaSyncEmitter::emit() {
   a = {true, ring.getALayout() == tile::Layout::Row, ring.getAShape()[0], ring.getAShape()[1],
        eb, 0};
   bl = {false, ring.getBLayout() == tile::Layout::Col, ring.getBShape()[0],
-        ring.getBShape()[1], eb, ring.getBOffset()};
+        ring.getBShape()[1], eb, static_cast<int64_t>(ring.getBOffset())};
   for (const SliceLayout *s : {&a, &bl})
     if (s->chunksPerRow() < 2 || s->chunks() % 8 != 0)
       return v.ring.emitOpError() << "slice of " << s->rows << "x" << s->cols

@@ -1,6 +1,7 @@
 //===- TileOps.cpp - tile dialect ops, parser, printer, verifiers ---------===//
 
 #include "tilegen/Dialect/Tile/TileDialect.h"
+#include "tilegen/Support/Suggest.h"
 #include "tilegen/Target/NVTarget.h"
 
 #include "mlir/IR/Builders.h"
@@ -203,8 +204,26 @@ Attribute MmaInstrAttr::parse(AsmParser &parser, Type) {
   }
   if (parser.parseGreater())
     return {};
-  return MmaInstrAttr::get(parser.getContext(), *family, shape[0], shape[1], shape[2], a, b,
-                           acc, ctaGroup, scaleA, scaleB, accumulation, promotion);
+  return parser.getChecked<MmaInstrAttr>(loc, parser.getContext(), *family, shape[0], shape[1],
+                                         shape[2], a, b, acc, ctaGroup, scaleA, scaleB,
+                                         accumulation, promotion);
+}
+
+LogicalResult MmaInstrAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   MmaFamily family, int64_t m, int64_t n, int64_t k, Type a,
+                                   Type b, Type acc, int64_t ctaGroup, ScaleAttr scaleA,
+                                   ScaleAttr scaleB, Accumulation accumulation,
+                                   int64_t promotion) {
+  for (int64_t v : {m, n, k})
+    if (v < 1 || v > kMaxMmaSize)
+      return emitError() << "an MMA shape [" << m << ", " << n << ", " << k
+                         << "] needs sizes from 1 to " << kMaxMmaSize;
+  if (ctaGroup != 1 && ctaGroup != 2)
+    return emitError() << "cta_group = " << ctaGroup << " must be 1 or 2";
+  if (promotion < 0 || promotion > INT32_MAX)
+    return emitError() << "promotion = " << promotion
+                       << " must be 0 (every K-slice) to 2147483647";
+  return success();
 }
 
 void MmaInstrAttr::print(AsmPrinter &p) const {
@@ -297,7 +316,7 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
       if (!value)
         return parser.emitError(vloc, "field '")
                << key << "' must be one of " << llvm::join(allowed, ", ") << ", got '" << v
-               << "'";
+               << "'" << tilegen::didYouMean(v, allowed);
       out = *value;
       return success();
     };
@@ -393,11 +412,14 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
       f.target = t;
       return success();
     }
+    static constexpr StringRef kFields[] = {
+        "a",        "b",       "c",          "accumulator", "scale_a",  "scale_b",
+        "accumulation", "promotion", "tile",  "stages",      "accumulators", "schedule",
+        "copy",     "warps",   "mma",        "cluster",     "multicast", "cta_group",
+        "grid",     "raster",  "swizzle",    "alpha",       "beta",     "target"};
     return parser.emitError(loc, "unknown field '")
-           << key
-           << "'; expected a, b, c, accumulator, scale_a, scale_b, accumulation, promotion, tile, stages, accumulators, schedule, copy, "
-              "warps, mma, cluster, multicast, cta_group, grid, raster, swizzle, alpha, beta, "
-              "target";
+           << key << "'; expected " << llvm::join(ArrayRef<StringRef>(kFields), ", ")
+           << tilegen::didYouMean(key, kFields);
   };
   if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Braces, parseField))
     return failure();
@@ -530,8 +552,9 @@ static std::string formatScalar(double v) {
 
 /// Whether `name` is a PTX identifier: a letter then letters, digits, `_` and `$`, or `_`/`$`
 /// followed by at least one of those (PTX ISA, "Identifiers"). `%` starts are left out (they
-/// name registers in tilegen's own PTX), and so are names starting with `__tilegen`, which the
-/// lowering uses for its own symbols.
+/// name registers in tilegen's own PTX), and so are PTX's predefined `WARP_SZ`, names starting
+/// with `__tilegen`, which the lowering uses for its own symbols, and with `__cuda`, which the
+/// CUDA toolchain keeps for itself.
 static bool isKernelName(StringRef name, std::string &why) {
   auto follow = [](char c) { return llvm::isAlnum(c) || c == '_' || c == '$'; };
   if (name.empty()) {
@@ -563,6 +586,15 @@ static bool isKernelName(StringRef name, std::string &why) {
     }
   if (name.starts_with("__tilegen")) {
     why = "names starting with '__tilegen' are reserved for tilegen's own symbols";
+    return false;
+  }
+  if (name.starts_with("__cuda")) {
+    why = "names starting with '__cuda' are the CUDA toolchain's own (ptxas reports nothing "
+          "about such entries)";
+    return false;
+  }
+  if (name == "WARP_SZ") {
+    why = "WARP_SZ is a predefined PTX identifier";
     return false;
   }
   return true;
@@ -672,7 +704,8 @@ LogicalResult PipelineOp::verify() {
   std::optional<NVTarget> target = NVTarget::parse(getTarget());
   if (!target)
     return emitOpError() << "unknown target '" << getTarget()
-                         << "'; known targets: " << NVTarget::knownNames();
+                         << "'; known targets: " << NVTarget::knownNames()
+                         << NVTarget::suggest(getTarget());
   StringRef tname = target->name();
   if (getBlock().size() != 3 || getCluster().size() != 3)
     return emitOpError() << "block and cluster must have three dimensions";
@@ -717,6 +750,11 @@ LogicalResult PipelineOp::verify() {
   EpilogueOp epilogue = *body.getOps<EpilogueOp>().begin();
   RoleOp mmaRole = roles[static_cast<unsigned>(RoleKind::Mma)];
   MmaInstrAttr mma = mmaRole.getInstrAttr();
+  // Sizes that later rules divide by.
+  int64_t ringSlots = ring.getSlots(), ringSliceK = ring.getSliceK();
+  if (ringSlots < 1 || ringSlots > kMaxStages || ringSliceK < 1 || ringSliceK > kMaxTileSize)
+    return ring.emitOpError() << "needs 1 to " << kMaxStages << " slots and slice_k from 1 to "
+                              << kMaxTileSize;
 
   // The instruction: a row of the table that the target offers, at a shape its family issues.
   std::optional<Elem> a = elemOf(mma.getAType()), b = elemOf(mma.getBType()),

@@ -298,3 +298,24 @@ tile.gemm @__tilegen_smem { a = bf16 row, b = bf16 col, c = bf16 row, tile = [12
 
 // expected-error @+1 {{'tile.gemm' op kernel name 'gggggggggggggggggggggggggggggggg...' is not a PTX identifier: it has 1025 characters; at most 1024}}
 tile.gemm @ggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32] }
+
+// -----
+
+// expected-error @+1 {{'tile.gemm' op kernel name 'WARP_SZ' is not a PTX identifier: WARP_SZ is a predefined PTX identifier}}
+tile.gemm @WARP_SZ { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32] }
+
+// -----
+
+// expected-error @+1 {{'tile.gemm' op kernel name '__cudaX' is not a PTX identifier: names starting with '__cuda' are the CUDA toolchain's own (ptxas reports nothing about such entries)}}
+tile.gemm @__cudaX { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32] }
+
+// -----
+
+// A misspelt field or keyword gets the closest name.
+// expected-error @+1 {{unknown field 'stagse'; expected a, b, c, accumulator, scale_a, scale_b, accumulation, promotion, tile, stages, accumulators, schedule, copy, warps, mma, cluster, multicast, cta_group, grid, raster, swizzle, alpha, beta, target; did you mean 'stages'?}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], stagse = 3 }
+
+// -----
+
+// expected-error @+1 {{field 'schedule' must be one of auto, multistage, warp_specialized, got 'warp_specialised'; did you mean 'warp_specialized'?}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], schedule = warp_specialised }

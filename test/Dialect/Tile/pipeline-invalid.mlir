@@ -321,3 +321,45 @@ tile.pipeline @p target "sm_90" block [256, 1, 1] cluster [1, 1, 1] smem 65536 a
   tile.schedule tiles [128, 128] slice_k 32 grid tiles raster row swizzle 8
   tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 row via direct offset 65536 bytes 0
 }
+
+// -----
+
+// An MMA attribute whose CTA group would divide the tile by zero.
+tile.pipeline @p target "sm_100a" block [192, 1, 1] cluster [1, 1, 1] smem 100000 attributes {description = "d"} {
+  tile.ring slots 4 slice_k 64 a [128, 64] bf16 row b [128, 64] bf16 col sync mbarrier_full_empty swizzle b128 offset 0 slot_bytes 32768 b_offset 16384 barriers 98304
+  tile.accumulators 1 x [128, 128] f32 in tmem
+  tile.role producer warps [0, 1] layout [] regs 0
+// expected-error @+1 {{cta_group = 0 must be 1 or 2}}
+  tile.role mma warps [1, 1] issues <tcgen05 [128, 128, 16] bf16 x bf16 -> f32, cta_group = 0> layout [1, 1] regs 0
+  tile.role epilogue warps [2, 4] layout [1, 1] regs 0
+  tile.schedule tiles [128, 128] slice_k 64 grid tiles raster row swizzle 8
+  tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 row via smem_tma offset 98304 bytes 16384
+}
+
+// -----
+
+// An MMA shape beyond any instruction's.
+tile.pipeline @p target "sm_90" block [256, 1, 1] cluster [1, 1, 1] smem 65536 attributes {description = "d"} {
+  tile.ring slots 4 slice_k 32 a [128, 32] bf16 row b [128, 32] bf16 col sync cp_async_groups swizzle xor16x8 offset 0 slot_bytes 16384 b_offset 8192 barriers 65536
+  tile.accumulators 1 x [128, 128] f32 in registers
+  tile.role producer warps [0, 8] layout [] regs 0
+// expected-error @+1 {{an MMA shape [16, 8, 9223372036854775807] needs sizes from 1 to 1024}}
+  tile.role mma warps [0, 8] issues <mma_sync [16, 8, 9223372036854775807] bf16 x bf16 -> f32> layout [2, 4] regs 0
+  tile.role epilogue warps [0, 8] layout [2, 4] regs 0
+  tile.schedule tiles [128, 128] slice_k 32 grid tiles raster row swizzle 8
+  tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 row via direct offset 65536 bytes 0
+}
+
+// -----
+
+// A ring with no K-slice (the promotion rule divides by it).
+tile.pipeline @p target "sm_90a" block [384, 1, 1] cluster [1, 1, 1] smem 200000 attributes {description = "d"} {
+// expected-error @+1 {{'tile.ring' op needs 1 to 16 slots and slice_k from 1 to 4096}}
+  tile.ring slots 6 slice_k 0 a [128, 128] f8E4M3FN row b [256, 128] f8E4M3FN col sync mbarrier_full_empty swizzle b128 offset 0 slot_bytes 49152 b_offset 16384 barriers 196608
+  tile.accumulators 1 x [128, 256] f32 in registers
+  tile.role producer warps [0, 4] layout [] regs 40
+  tile.role mma warps [4, 8] issues <wgmma [64, 256, 32] f8E4M3FN x f8E4M3FN -> f32, scale_a = #tile.scale<f32 tensor>, scale_b = #tile.scale<f32 tensor>, promotion = 512> layout [2, 1] regs 232
+  tile.role epilogue warps [4, 8] layout [2, 1] regs 232
+  tile.schedule tiles [128, 256] slice_k 128 grid persistent raster row swizzle 8
+  tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 row via smem_tma offset 196608 bytes 32768
+}

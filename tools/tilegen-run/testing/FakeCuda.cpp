@@ -615,9 +615,9 @@ __attribute__((visibility("default"))) const char *cublasGetStatusString(int S) 
 }
 __attribute__((visibility("default"))) int
 cublasGemmEx(void *, int TransA, int TransB, int M, int N, int K,
-             const void *Alpha, const void *A, int AType, int Lda,
-             const void *B, int BType, int Ldb, const void *Beta, void *C,
-             int CType, int Ldc, int Compute, int) {
+             const void *Alpha, const void *A, cudaDataType AType, int Lda,
+             const void *B, cudaDataType BType, int Ldb, const void *Beta, void *C,
+             cudaDataType CType, int Ldc, int Compute, int) {
   ElemType TA, TB, TC;
   if (!fromCudaType(AType, TA) || !fromCudaType(BType, TB) ||
       !fromCudaType(CType, TC) || (Compute != 68 && Compute != 77))
@@ -715,7 +715,7 @@ __attribute__((visibility("default"))) const char *cublasLtGetStatusString(int S
                                : "an invalid value was used as an argument";
 }
 __attribute__((visibility("default"))) int cublasLtMatmulDescCreate(void **D, int Compute,
-                                                                    int Scale) {
+                                                                    cudaDataType Scale) {
   auto *Dc = new FakeLtDesc;
   Dc->Compute = Compute;
   Dc->Scale = Scale;
@@ -752,7 +752,8 @@ cublasLtMatmulDescSetAttribute(void *D, int Attr, const void *Buf, size_t Size) 
   return LtInvalid;
 }
 __attribute__((visibility("default"))) int
-cublasLtMatrixLayoutCreate(void **L, int Type, uint64_t Rows, uint64_t Cols, int64_t Ld) {
+cublasLtMatrixLayoutCreate(void **L, cudaDataType Type, uint64_t Rows, uint64_t Cols,
+                           int64_t Ld) {
   if (Ld < int64_t(Rows))
     return LtInvalid;
   *L = new FakeLtLayout{Type, Rows, Cols, Ld};

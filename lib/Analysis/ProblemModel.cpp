@@ -1,0 +1,401 @@
+//===- ProblemModel.cpp - predicted time of a GEMM of one problem size ----===//
+//
+// ProblemModel.h says what each term is. The constants below are the model's own; the GPU's
+// (SMs, clocks, tensor rate, DRAM bandwidth, L2, shared memory, warps) come from the target
+// table and the per-slice latencies from PipelineCosts.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilegen/Analysis/ProblemModel.h"
+
+#include "llvm/ADT/APInt.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace tilegen;
+
+//===----------------------------------------------------------------------===//
+// Constants, each with its source.
+//===----------------------------------------------------------------------===//
+
+// The fixed cost of one launch as tilegen-run times it (CUDA events around the launch alone,
+// after an L2 flush): calibrated once, from one measurement. The default example
+// (examples/gemm_bf16.mlir, sm_90a) at M = 1, N = 8, K = 8 ran 0.00629 ms (median of 50, the
+// run of 2026-11-29, commit 76855dd, bench/results-2026-11-29-final-sweep.csv); the model
+// predicts its one tile of one K-slice at 1.05 us (first load, one slice of MMAs, the
+// epilogue: 1924 cycles at 1.83 GHz), which leaves 5.24 us for launching, starting the CTA
+// and retiring it. It is the only constant fitted to a measurement; bench/model_error.py
+// leaves that row out of the model's error.
+static constexpr double kLaunchSeconds = 5.24e-6;
+
+// Shared memory the CUDA runtime reserves per resident block (CUDA C++ Programming Guide,
+// compute capabilities: "1 KB of shared memory is reserved for system use" per block, cc 8.0
+// and later).
+static constexpr int64_t kReservedSmemPerBlock = 1024;
+
+// Model evaluation limits (not physics): runs of at most kExactSlices slices are simulated
+// slice by slice; longer ones from a prefix of kPrefixTiles tiles x kPrefixSlices slices, at
+// the steady-state rate beyond it. The memory estimate counts at most kWavesCounted waves and
+// scales their bytes to the rest.
+static constexpr uint64_t kExactSlices = uint64_t(1) << 20;
+static constexpr uint64_t kPrefixTiles = 8;
+static constexpr uint64_t kPrefixSlices = 4096;
+static constexpr uint64_t kWavesCounted = 100000;
+
+// Bytes of one f32 accumulator element (stream-K partial tiles are f32).
+static constexpr double kPartialElemBytes = 4;
+
+double tilegen::launchOverheadSeconds() { return kLaunchSeconds; }
+
+//===----------------------------------------------------------------------===//
+// Input
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<int64_t> tilegen::parseProblemDim(llvm::StringRef flag, llvm::StringRef text) {
+  auto err = [&](const llvm::Twine &why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "--" + flag + " '" + text + "': " + why);
+  };
+  llvm::StringRef digits = text;
+  bool negative = digits.consume_front("-");
+  llvm::APInt value;
+  if (digits.empty() || !llvm::all_of(digits, llvm::isDigit) ||
+      digits.getAsInteger(10, value))
+    return err("not a whole number (expected 1 to " + llvm::Twine(kMaxProblemDim) + ")");
+  if (negative && !value.isZero())
+    return err("negative; a matrix dimension is at least 1");
+  if (value.isZero())
+    return err("zero; a matrix dimension is at least 1");
+  if (value.getActiveBits() > 31)
+    return err("above 2^31 - 1 = " + llvm::Twine(kMaxProblemDim) +
+               " (the kernel takes M, N and K as 32-bit integers)");
+  return static_cast<int64_t>(value.getZExtValue());
+}
+
+//===----------------------------------------------------------------------===//
+// Layout: tiles, grid, residency, waves, memory
+//===----------------------------------------------------------------------===//
+
+static uint64_t ceilDiv(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+
+namespace {
+struct Panels {
+  uint64_t major = 0, minor = 0;
+};
+} // namespace
+
+/// The distinct tile indices along the raster's major axis (grouped `swizzle` at a time) and
+/// along its minor axis among tiles [first, first + count) of the raster order, as
+/// Common.cpp's rasterTile numbers them.
+static Panels panelsTouched(uint64_t first, uint64_t count, uint64_t major, uint64_t minor,
+                            uint64_t swizzle) {
+  const uint64_t g = std::min(major, swizzle);
+  const uint64_t perGroup = minor * g;
+  const uint64_t last = first + count - 1;
+  const uint64_t g0 = first / perGroup, g1 = last / perGroup;
+  Panels p;
+  uint64_t lo0 = 0, hi1 = 0; // minor interval of the first group starts at lo0; last ends at hi1
+  for (uint64_t gi = g0; gi <= g1; ++gi) {
+    const uint64_t base = gi * perGroup;
+    const uint64_t inGroup = std::min(major - gi * g, g);
+    const uint64_t s = std::max(first, base) - base;
+    const uint64_t e = std::min(last + 1, base + perGroup) - base; // [s, e) within the group
+    p.major += std::min(inGroup, e - s);
+    if (gi == g0)
+      lo0 = s / inGroup;
+    if (gi == g1)
+      hi1 = (e - 1) / inGroup;
+  }
+  if (g0 == g1)
+    p.minor = hi1 - lo0 + 1;
+  else if (g1 - g0 >= 2)
+    p.minor = minor;
+  else // two groups: [lo0, minor - 1] and [0, hi1]
+    p.minor = hi1 + 1 >= lo0 ? minor : (minor - lo0) + (hi1 + 1);
+  return p;
+}
+
+ProblemLayout tilegen::layoutProblem(tile::GemmOp op, const GemmPlan &p, ProblemSize size,
+                                     int64_t stages) {
+  const NVTargetInfo &info = p.target.info();
+  ProblemLayout l;
+  l.size = size;
+  const double m = static_cast<double>(size.m), n = static_cast<double>(size.n),
+               k = static_cast<double>(size.k);
+  l.flops = 2.0 * m * n * k;
+  l.beta = op.getBeta().convertToDouble();
+  l.tileM = p.tileM, l.tileN = p.tileN, l.tileK = p.tileK;
+  l.ctaGroup = static_cast<int64_t>(op.getCtaGroup());
+  l.clusterSize = 1;
+  for (int64_t d : op.getCluster())
+    l.clusterSize *= d;
+
+  // Tiles.
+  l.tilesM = ceilDiv(size.m, p.tileM);
+  l.tilesN = ceilDiv(size.n, p.tileN);
+  l.tiles = l.tilesM * l.tilesN; // < 2^62: each factor < 2^31
+  l.partialM = size.m % p.tileM != 0;
+  l.partialN = size.n % p.tileN != 0;
+  l.kSlices = static_cast<int64_t>(ceilDiv(size.k, p.tileK));
+  l.paddedFlops = 2.0 * static_cast<double>(l.tiles) * p.tileM * p.tileN *
+                  static_cast<double>(l.kSlices) * p.tileK;
+
+  // Residency.
+  l.smCount = info.smCount;
+  l.smemPerCta = p.smemFor(stages);
+  l.residentBySmem = info.smemPerSM / (l.smemPerCta + kReservedSmemPerBlock);
+  l.residentByThreads = p.threads > 0 ? info.residentWarps * 32 / p.threads : 0;
+  l.resident = std::min(l.residentBySmem, l.residentByThreads);
+  l.residentLimit = l.residentBySmem <= l.residentByThreads ? "shared memory" : "threads";
+
+  // Grid, as tilegen-run sizes it (tools/tilegen-run/Manifest.cpp, gridSize): the manifest's
+  // tiles are one CTA's rows (tileM / cta_group) by tileN; ctas_per_sm is 1.
+  const uint64_t cl = static_cast<uint64_t>(l.clusterSize);
+  const uint64_t ctaTiles = ceilDiv(size.m, p.tileM / l.ctaGroup) * l.tilesN;
+  l.grid = op.getGrid();
+  switch (l.grid) {
+  case tile::Grid::Tiles:
+    l.gridCtas = ceilDiv(ctaTiles, cl) * cl;
+    break;
+  case tile::Grid::Persistent:
+    l.gridCtas = std::max(std::min<uint64_t>(ctaTiles, info.smCount) / cl * cl, cl);
+    break;
+  case tile::Grid::StreamK:
+    l.gridCtas = std::max<uint64_t>(info.smCount / cl * cl, cl);
+    break;
+  }
+  const uint64_t group = static_cast<uint64_t>(l.ctaGroup);
+  const uint64_t slots =
+      std::max<uint64_t>(uint64_t(info.smCount) * std::max<int64_t>(l.resident, 1) / cl * cl, cl);
+  l.concurrentCtas = std::min(l.gridCtas, slots);
+  l.waveTiles = std::max<uint64_t>(l.concurrentCtas / group, 1);
+
+  // Waves and the busiest CTA.
+  auto rounds = [&](uint64_t perWave) {
+    l.waveTiles = perWave;
+    l.waves = ceilDiv(l.tiles, perWave);
+    l.lastWaveTiles = l.tiles - (l.waves - 1) * perWave;
+    l.lastWaveFill = static_cast<double>(l.lastWaveTiles) / static_cast<double>(perWave);
+  };
+  if (l.grid == tile::Grid::StreamK) {
+    // StreamK.cpp: with P CTAs and r = T mod P tail tiles, the tail's K-slices are split over
+    // S = min(P, r x split) CTAs when there is no full wave and S >= 10 r / 9, a tile at most
+    // split = min(max(kTiles / 8, 1), 16) ways.
+    const uint64_t P = l.gridCtas, kT = static_cast<uint64_t>(l.kSlices);
+    const uint64_t r = l.tiles % P, dp = l.tiles / P;
+    const uint64_t split = std::min<uint64_t>(std::max<uint64_t>(kT / 8, 1), 16);
+    const uint64_t spread = std::min(P, r * split);
+    if (dp == 0 && spread * 9 >= r * 10) {
+      l.streamKSplit = true;
+      l.splitCtas = spread;
+      const uint64_t R = r * kT;
+      l.splitSlices = static_cast<int64_t>(ceilDiv(R, spread));
+      // Parts per tile: kTiles / (R / S) chunks, one more where chunk and tile edges differ.
+      const double chunk = static_cast<double>(R) / static_cast<double>(spread);
+      const double parts = static_cast<double>(kT) / chunk;
+      const bool aligned = R % spread == 0 && R / spread > 0 && kT % (R / spread) == 0;
+      l.splitWays = static_cast<int64_t>(
+          std::min<double>(static_cast<double>(spread), aligned ? parts : std::ceil(parts) + 1));
+      l.partialBytes = static_cast<double>(p.tileM / l.ctaGroup) * p.tileN * kPartialElemBytes;
+      l.concurrentCtas = spread;
+      l.waveTiles = l.tiles;
+      l.waves = 1;
+      l.lastWaveTiles = spread; // CTAs at work
+      l.lastWaveFill = static_cast<double>(spread) / static_cast<double>(P);
+      l.busiestTiles = 1;
+    }
+  }
+  if (!l.streamKSplit) {
+    rounds(l.waveTiles);
+    if (l.grid == tile::Grid::Tiles && l.resident == 1) {
+      l.freshCtaPerTile = true;
+      l.busiestTiles = l.waves;
+    } else if (l.grid == tile::Grid::Tiles) {
+      // r resident CTAs take turns on one tensor core: one pipeline of r times the ring and
+      // the accumulators (predictProblem) over the SM's share of the tiles.
+      l.busiestTiles = ceilDiv(l.tiles * group, info.smCount);
+    } else {
+      l.busiestTiles = l.waves;
+    }
+  }
+
+  // Memory.
+  const double ea = static_cast<double>(sizeInBytes(1, op.getAType()));
+  const double eb = static_cast<double>(sizeInBytes(1, op.getBType()));
+  const double ec = static_cast<double>(sizeInBytes(1, op.getCType()));
+  l.aBytes = m * k * ea;
+  l.bBytes = k * n * eb;
+  l.dWriteBytes = m * n * ec;
+  l.cReadBytes = l.beta != 0 ? m * n * ec : 0;
+  l.l2ToSmBytes =
+      static_cast<double>(l.tilesN) * l.aBytes + static_cast<double>(l.tilesM) * l.bBytes;
+  l.l2Bytes = info.l2Bytes;
+  l.operandsFitL2 = l.aBytes + l.bBytes <= static_cast<double>(info.l2Bytes);
+  const bool rowRaster = op.getRaster() == tile::Raster::Row;
+  const uint64_t major = rowRaster ? l.tilesM : l.tilesN, minor = rowRaster ? l.tilesN : l.tilesM;
+  {
+    const uint64_t W = l.waveTiles;
+    const uint64_t nWaves = ceilDiv(l.tiles, W);
+    const uint64_t counted = std::min(nWaves, kWavesCounted);
+    double aPanels = 0, bPanels = 0;
+    for (uint64_t w = 0; w < counted; ++w) {
+      const uint64_t first = w * W;
+      Panels t = panelsTouched(first, std::min(W, l.tiles - first), major, minor, op.getSwizzle());
+      aPanels += static_cast<double>(rowRaster ? t.major : t.minor);
+      bPanels += static_cast<double>(rowRaster ? t.minor : t.major);
+    }
+    l.wavesSampled = counted < nWaves;
+    l.aPanelsPerWave = aPanels / static_cast<double>(counted);
+    l.bPanelsPerWave = bPanels / static_cast<double>(counted);
+    const double scale = static_cast<double>(nWaves) / static_cast<double>(counted);
+    const double perWaveSum = scale * (aPanels * l.aBytes / static_cast<double>(l.tilesM) +
+                                       bPanels * l.bBytes / static_cast<double>(l.tilesN));
+    l.dramOperandBytes =
+        l.operandsFitL2 ? l.aBytes + l.bBytes
+                        : std::clamp(perWaveSum, l.aBytes + l.bBytes, l.l2ToSmBytes);
+  }
+  l.dramBytes = l.dramOperandBytes + l.cReadBytes + l.dWriteBytes;
+  l.dramBytesPerSecond = info.dramBytesPerCyclePerSM * info.smCount * info.clockGHz * 1e9;
+  return l;
+}
+
+//===----------------------------------------------------------------------===//
+// Costs
+//===----------------------------------------------------------------------===//
+
+ProblemCosts tilegen::problemCosts(const ProblemLayout &l, const ModelCosts &table,
+                                   const CostBreakdown &b, double clockGHz) {
+  ProblemCosts c;
+  c.clockGHz = clockGHz;
+  c.shareBytesPerCycle = l.dramBytesPerSecond / static_cast<double>(l.concurrentCtas) /
+                         (clockGHz * 1e9);
+  const double ctaTiles = static_cast<double>(l.tiles) * static_cast<double>(l.ctaGroup);
+  c.loadBytes = l.dramOperandBytes / (ctaTiles * static_cast<double>(l.kSlices));
+  c.epilogueBytes = (l.cReadBytes + l.dWriteBytes) / ctaTiles;
+  c.loadLatency = b.loadLatency;
+  c.epilogueLatency = b.epilogueLatency;
+  c.costs.mma = table.mma;
+  c.costs.issue = table.issue;
+  c.costs.load = b.loadLatency + c.loadBytes / c.shareBytesPerCycle;
+  c.costs.epilogue = b.epilogueLatency + c.epilogueBytes / c.shareBytesPerCycle;
+  return c;
+}
+
+//===----------------------------------------------------------------------===//
+// Prediction
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct Run {
+  double total = 0, fill = 0, perTile = 0;
+  bool extrapolated = false;
+};
+} // namespace
+
+static ModelSchedule simulate(uint64_t tiles, uint64_t slices, int stages, int accumulators,
+                              const ModelCosts &c) {
+  ModelShape shape;
+  shape.stages = stages;
+  shape.accumulators = accumulators;
+  shape.tiles = static_cast<int>(tiles);
+  shape.kSlices = static_cast<int>(slices);
+  return simulatePipeline(shape, c);
+}
+
+/// One CTA over `tiles` tiles of `slices` K-slices each.
+static Run runCycles(uint64_t tiles, uint64_t slices, int stages, int accumulators,
+                     const ModelCosts &c) {
+  Run r;
+  if (tiles <= kExactSlices && slices <= kExactSlices && tiles * slices <= kExactSlices) {
+    ModelSchedule s = simulate(tiles, slices, stages, accumulators, c);
+    r.total = s.run;
+    r.fill = s.mmaStart.front();
+    const auto &e = s.epilogueDone;
+    r.perTile = e.size() >= 2 ? e[e.size() - 1] - e[e.size() - 2] : s.run;
+    return r;
+  }
+  // A prefix, then the steady state: the last tiles of the prefix give the time per tile
+  // (averaged over several, as the accumulators make it periodic), and slices beyond the
+  // prefix's run at the steady-state period / S each.
+  r.extrapolated = true;
+  const uint64_t tc = std::min(tiles, kPrefixTiles), kc = std::min(slices, kPrefixSlices);
+  ModelSchedule s = simulate(tc, kc, stages, accumulators, c);
+  r.fill = s.mmaStart.front();
+  const auto &e = s.epilogueDone;
+  const double perSlice = steadyStatePeriod(stages, c).period / stages;
+  const double moreSlices = static_cast<double>(slices - kc) * perSlice;
+  double perTile = s.run;
+  if (tc >= 2) {
+    const uint64_t d = tc / 2;
+    perTile = (e[tc - 1] - e[tc - 1 - d]) / static_cast<double>(d);
+  }
+  r.perTile = perTile + moreSlices;
+  r.total = s.run + static_cast<double>(tiles - tc) * perTile +
+            static_cast<double>(tiles) * moreSlices;
+  return r;
+}
+
+Prediction tilegen::predictProblem(const ProblemLayout &l, const ProblemCosts &pc, int stages,
+                                   int accumulators, double flopsPerCycle) {
+  Prediction out;
+  const ModelCosts &c = pc.costs;
+  const double hz = pc.clockGHz * 1e9;
+  int S = stages, A = accumulators;
+  if (l.grid == tile::Grid::Tiles && l.resident > 1) {
+    S = static_cast<int>(std::min<int64_t>(int64_t(stages) * l.resident, kMaxModelCount));
+    A = static_cast<int>(std::min<int64_t>(int64_t(accumulators) * l.resident, kMaxModelCount));
+  }
+  if (l.streamKSplit) {
+    Run r = runCycles(1, static_cast<uint64_t>(l.splitSlices), S, A, c);
+    // The CTA that finishes a tile waits for its peers' partial tiles (written while it
+    // works) and adds them: one store and splitWays - 1 loads of an f32 tile, each over this
+    // CTA's share of DRAM bandwidth.
+    out.fixupCycles = static_cast<double>(l.splitWays) *
+                      (pc.loadLatency + l.partialBytes / pc.shareBytesPerCycle);
+    out.ctaCycles = r.total + out.fixupCycles;
+    out.fillCycles = r.fill;
+    out.tileCycles = r.total;
+    out.extrapolated = r.extrapolated;
+    out.mmaCycles = static_cast<double>(l.splitSlices) * c.mma;
+  } else if (l.freshCtaPerTile) {
+    Run r = runCycles(1, static_cast<uint64_t>(l.kSlices), S, A, c);
+    out.ctaCycles = static_cast<double>(l.busiestTiles) * r.total;
+    out.fillCycles = r.fill;
+    out.tileCycles = r.total;
+    out.extrapolated = r.extrapolated;
+    out.mmaCycles = static_cast<double>(l.busiestTiles) * static_cast<double>(l.kSlices) * c.mma;
+  } else {
+    Run r = runCycles(l.busiestTiles, static_cast<uint64_t>(l.kSlices), S, A, c);
+    out.ctaCycles = r.total;
+    out.fillCycles = r.fill;
+    out.tileCycles = r.perTile;
+    out.extrapolated = r.extrapolated;
+    out.mmaCycles = static_cast<double>(l.busiestTiles) * static_cast<double>(l.kSlices) * c.mma;
+  }
+  out.launch = kLaunchSeconds;
+  out.cta = out.ctaCycles / hz;
+  out.dram = l.dramBytes / l.dramBytesPerSecond;
+  out.binding = out.dram > out.cta ? "dram" : "compute";
+  out.seconds = out.launch + std::max(out.cta, out.dram);
+  out.tflops = l.flops / out.seconds / 1e12;
+  out.ideal = l.flops / (static_cast<double>(l.smCount) * flopsPerCycle * hz);
+  out.waveLoss = std::max(0.0, out.mmaCycles / hz - out.ideal);
+  out.pipelineLoss = std::max(0.0, out.cta - out.mmaCycles / hz);
+  out.memoryExcess = std::max(0.0, out.dram - out.cta);
+  struct Term {
+    const char *name;
+    double value;
+  } terms[] = {{"mma", out.ideal},
+               {"waves", out.waveLoss},
+               {"pipeline", out.pipelineLoss},
+               {"dram", out.memoryExcess},
+               {"launch", out.launch}};
+  const Term *top = &terms[0];
+  for (const Term &t : terms)
+    if (t.value > top->value)
+      top = &t;
+  out.dominant = top->name;
+  return out;
+}
