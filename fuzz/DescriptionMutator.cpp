@@ -264,11 +264,19 @@ bool mutateOptions(std::string &s, Rng &rng) {
   default: {
     static const char *const keys[] = {"stages", "accumulators", "tiles", "k-slices",
                                        "timeline-tiles", "width"};
-    static const char *const costs[] = {"load", "mma", "epilogue", "issue"};
-    if (below(rng, 2))
+    static const char *const costs[] = {"load", "mma", "epilogue", "issue", "clock-ghz"};
+    switch (below(rng, 3)) {
+    case 0:
       setOption(s, pick(rng, keys), interestingInt(rng));
-    else
+      break;
+    case 1:
       setOption(s, pick(rng, costs), below(rng, 2) ? pick(rng, kFloats) : interestingInt(rng));
+      break;
+    default: // a problem size: explain needs all three
+      setOption(s, "m", interestingInt(rng));
+      setOption(s, "n", interestingInt(rng));
+      setOption(s, "k", interestingInt(rng));
+    }
     return true;
   }
   }

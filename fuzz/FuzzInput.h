@@ -9,8 +9,9 @@
 // `target` is a target name (`none` or absent: each description's own `target` field, as when
 // `--target` is not given); `emit` is the stage to stop at: tile, pipeline, nvvm, llvm or ptx
 // (`cubin` is read as ptx; absent: ptx). Optional `stages=`, `accumulators=`, `tiles=`,
-// `k-slices=`, `timeline-tiles=` and `width=` are explain's options of the same names, and
-// `load=`, `mma=`, `epilogue=`, `issue=` the parts of its `--costs`. Unknown keys are ignored. Because the line is a comment, a saved input replays with the normal tool:
+// `k-slices=`, `timeline-tiles=`, `width=`, `m=`, `n=`, `k=` and `clock-ghz=` are explain's
+// options of the same names, and `load=`, `mma=`, `epilogue=`, `issue=` the parts of its
+// `--costs`. Unknown keys are ignored. Because the line is a comment, a saved input replays with the normal tool:
 //
 //   build/bin/tilegen INPUT --target=sm_90a --emit=ptx
 //
@@ -36,6 +37,7 @@ struct FuzzOptions {
   Emit emit = Emit::PTX;
   std::optional<int> stages, accumulators, tiles, kSlices, timelineTiles, width;
   std::optional<double> load, mma, epilogue, issue; ///< explain's --costs
+  std::optional<std::string> m, n, k, clockGHz;    ///< as given: explain parses them itself
 };
 
 /// Reads the options line, if any, from the start of `text`.

@@ -45,6 +45,7 @@
 
 #include "tilegen/Analysis/PipelineCosts.h"
 #include "tilegen/Analysis/PipelineModel.h"
+#include "tilegen/Analysis/ProblemModel.h"
 #include "tilegen/Analysis/Timeline.h"
 #include "tilegen/Codegen/Input.h"
 #include "tilegen/Codegen/Manifest.h"
@@ -136,6 +137,10 @@ FuzzOptions tilegen::fuzz::parseOptions(llvm::StringRef text) {
       integer(o.timelineTiles);
     } else if (key == "width") {
       integer(o.width);
+    } else if (key == "m" || key == "n" || key == "k") {
+      (key == "m" ? o.m : key == "n" ? o.n : o.k) = value.str();
+    } else if (key == "clock-ghz") {
+      o.clockGHz = value.str();
     } else if (key == "load" || key == "mma" || key == "epilogue" || key == "issue") {
       double v;
       if (!value.getAsDouble(v))
@@ -294,10 +299,12 @@ static PtxasOnce &ptxas() {
   return *p;
 }
 
-/// The core of `tilegen explain` (tools/tilegen/Explain.cpp, explainDescription and
-/// explainMain) on one description, printing into nothing. Its report printers are static in
-/// that file and not reached here.
+/// The core of `tilegen explain` (tools/tilegen/Explain.cpp: explainDescription, then
+/// explainMain from the option checks to the timelines) on one description, printing into
+/// nothing. It mirrors that code step by step, because the tool keeps it, and its report
+/// printers, to itself; keep the two in step until they move into lib/Analysis.
 static void explainModel(tile::GemmOp op, const FuzzOptions &o) {
+  // explainDescription.
   FailureOr<NVTarget> target = targetFor(op, o.target);
   if (failed(target))
     return;
@@ -312,19 +319,66 @@ static void explainModel(tile::GemmOp op, const FuzzOptions &o) {
   shape.stages = static_cast<int>(plan->stages);
   shape.accumulators = static_cast<int>(plan->accumulators);
   shape.kSlices = static_cast<int>((4096 + plan->tileK - 1) / plan->tileK);
-  shape.tiles = 3;
+
+  // explainMain: the problem size (--m/--n/--k, all three or none) and --clock-ghz.
+  std::optional<ProblemSize> problem;
+  double clockGHz = 0;
+  if (o.m || o.n || o.k) {
+    if (!o.m || !o.n || !o.k || o.tiles || o.kSlices)
+      return;
+    ProblemSize size;
+    for (auto [flag, text, field] :
+         {std::tuple<const char *, const std::optional<std::string> &, int64_t *>{"m", o.m,
+                                                                                 &size.m},
+          {"n", o.n, &size.n},
+          {"k", o.k, &size.k}}) {
+      llvm::Expected<int64_t> v = parseProblemDim(flag, *text);
+      if (!v) {
+        llvm::consumeError(v.takeError());
+        return;
+      }
+      *field = *v;
+    }
+    problem = size;
+  }
+  if (o.clockGHz) {
+    double v;
+    if (!problem || llvm::StringRef(*o.clockGHz).getAsDouble(v) || !std::isfinite(v) ||
+        v < 0.1 || v > 10)
+      return;
+    clockGHz = v;
+  }
+  int timelineTiles = o.timelineTiles.value_or(3), width = o.width.value_or(100);
+  if (timelineTiles < 1 || timelineTiles > 1000 || width < 41 || width > 10000)
+    return;
   if (o.stages)
     shape.stages = *o.stages;
   if (o.accumulators)
     shape.accumulators = *o.accumulators;
-  if (o.tiles)
-    shape.tiles = *o.tiles;
-  if (o.kSlices)
-    shape.kSlices = *o.kSlices;
-  int timelineTiles = o.timelineTiles.value_or(3), width = o.width.value_or(100);
-  if (timelineTiles < 1 || width < 41)
-    return; // explain refuses these
-  // --costs, as explain's parseCosts reads them (checkModel bounds them further).
+  std::optional<ProblemLayout> layout;
+  ProblemCosts pc;
+  if (problem) {
+    if (shape.stages < 1 || shape.stages > kMaxModelCount || shape.accumulators < 1 ||
+        shape.accumulators > kMaxModelCount)
+      return;
+    layout = layoutProblem(op, *plan, *problem, shape.stages);
+    if (layout->resident < 1)
+      return;
+    pc = problemCosts(*layout, costs, breakdown,
+                      clockGHz > 0 ? clockGHz : plan->target.info().ratedClockGHz);
+    costs = pc.costs;
+    int64_t tiles = static_cast<int64_t>(std::min<uint64_t>(layout->busiestTiles, 1 << 20));
+    int64_t slices = layout->streamKSplit ? layout->splitSlices : layout->kSlices;
+    if (layout->freshCtaPerTile)
+      tiles = 1;
+    if (tiles * slices > (1 << 20)) {
+      tiles = std::min<int64_t>(tiles, 3);
+      slices = std::min<int64_t>(slices, (1 << 20) / 3);
+    }
+    shape.tiles = static_cast<int>(tiles);
+    shape.kSlices = static_cast<int>(slices);
+  }
+  // --costs, as parseCosts reads them (checkModel bounds them further).
   for (auto [given, field, isMma] :
        {std::tuple<std::optional<double>, double *, bool>{o.load, &costs.load, false},
         {o.mma, &costs.mma, true},
@@ -336,6 +390,10 @@ static void explainModel(tile::GemmOp op, const FuzzOptions &o) {
       return;
     *field = *given;
   }
+  if (!problem)
+    shape.tiles = o.tiles.value_or(3);
+  if (o.kSlices)
+    shape.kSlices = *o.kSlices;
   if (llvm::Error e = checkModel(shape, costs)) {
     llvm::consumeError(std::move(e));
     return;
@@ -343,9 +401,16 @@ static void explainModel(tile::GemmOp op, const FuzzOptions &o) {
   plan->accumulators = shape.accumulators;
   plan->stages = shape.stages;
   (void)plan->smemFor(shape.stages);
+  if (layout) {
+    pc.costs = costs;
+    Prediction prediction = predictProblem(*layout, pc, shape.stages, shape.accumulators,
+                                           breakdown.flopsPerCycle);
+    (void)prediction;
+  }
   ModelSchedule schedule = simulatePipeline(shape, costs);
   PeriodTerms period = steadyStatePeriod(shape.stages, costs);
   (void)period;
+  (void)fewestStagesToFeed(costs);
   (void)schedule.busy();
   (void)schedule.lastWindowPeriod();
   llvm::raw_null_ostream null;
