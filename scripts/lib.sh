@@ -1,10 +1,17 @@
-# Shared by scripts/test.sh and scripts/demo.sh: install what is missing, find ptxas, configure and
-# build. Source it; it defines functions and sets TG_ROOT, TG_BUILD, TG_LLVM, TG_PTXAS.
-# Environment: TILEGEN_BUILD_DIR (default build), TILEGEN_PTXAS (a ptxas to use), TILEGEN_NO_INSTALL=1
-# (never call apt-get), TILEGEN_JOBS (ninja -j).
+# Shared by scripts/test.sh, scripts/demo.sh and scripts/fuzz.sh: install what is missing, find
+# ptxas, configure and build. Source it; it defines functions and sets TG_ROOT, TG_BUILD, TG_LLVM,
+# TG_PTXAS. Set TG_SANITIZE=1 before sourcing it for the sanitizer build (clang-22, ASan + UBSan,
+# the libFuzzer targets; default folder build-sanitize).
+# Environment: TILEGEN_BUILD_DIR (default build, or build-sanitize), TILEGEN_PTXAS (a ptxas to
+# use), TILEGEN_NO_INSTALL=1 (never call apt-get), TILEGEN_JOBS (ninja -j).
 
 TG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-TG_BUILD=${TILEGEN_BUILD_DIR:-$TG_ROOT/build}
+TG_SANITIZE=${TG_SANITIZE:-0}
+if [ "$TG_SANITIZE" = 1 ]; then
+  TG_BUILD=${TILEGEN_BUILD_DIR:-$TG_ROOT/build-sanitize}
+else
+  TG_BUILD=${TILEGEN_BUILD_DIR:-$TG_ROOT/build}
+fi
 TG_LLVM=/usr/lib/llvm-22
 TG_PTXAS=
 
@@ -28,12 +35,15 @@ tg_pkg_installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'in
 # Installs the Debian packages the build and the tests need, only those missing.
 tg_install_deps() {
   local need=() pkg
-  for pkg in llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools ninja-build cmake python3-psutil python3-pip; do
+  local pkgs=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools ninja-build cmake python3-psutil python3-pip)
+  # The sanitizer build: clang and its sanitizer and libFuzzer runtimes.
+  [ "$TG_SANITIZE" = 1 ] && pkgs+=(clang-22 libclang-rt-22-dev)
+  for pkg in "${pkgs[@]}"; do
     tg_pkg_installed "$pkg" || need+=("$pkg")
   done
   command -v c++ >/dev/null 2>&1 || need+=(g++)
   if [ ${#need[@]} -eq 0 ]; then
-    tg_say "packages: all present (LLVM/MLIR 22, ninja, cmake, python3-psutil, python3-pip)"
+    tg_say "packages: all present (${pkgs[*]})"
     return 0
   fi
   if [ "${TILEGEN_NO_INSTALL:-0}" = 1 ]; then
@@ -106,15 +116,29 @@ tg_find_nvdisasm() {
   tg_say "nvdisasm: $p"
 }
 
-# Configures (once) and builds tilegen, tilegen-opt and, where it builds, tilegen-run.
+# Configures (once) and builds tilegen, tilegen-opt and, where it builds, tilegen-run; with
+# TG_SANITIZE=1 all of them with ASan + UBSan, and the fuzzers.
 tg_build() {
   [ -d "$TG_LLVM/lib/cmake/mlir" ] || tg_die "MLIR 22 not found at $TG_LLVM/lib/cmake/mlir (package libmlir-22-dev)"
+  local extra=()
+  if [ "$TG_SANITIZE" = 1 ]; then
+    command -v clang++-22 >/dev/null 2>&1 || tg_die "clang++-22 not found (package clang-22)"
+    extra=(-DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22
+           -DTILEGEN_SANITIZE=ON -DTILEGEN_FUZZ=ON)
+  fi
+  if [ -f "$TG_BUILD/CMakeCache.txt" ]; then
+    # A folder configured the other way would silently test the wrong build.
+    local cached=0
+    grep -q '^TILEGEN_SANITIZE:BOOL=ON' "$TG_BUILD/CMakeCache.txt" && cached=1
+    [ "$cached" = "$TG_SANITIZE" ] ||
+      tg_die "$TG_BUILD was configured with TILEGEN_SANITIZE=$([ "$cached" = 1 ] && echo ON || echo OFF); use another TILEGEN_BUILD_DIR or remove it"
+  fi
   if [ ! -f "$TG_BUILD/build.ninja" ]; then
     tg_say "configuring $TG_BUILD"
     cmake -G Ninja -S "$TG_ROOT" -B "$TG_BUILD" \
       -DCMAKE_BUILD_TYPE=Release \
       -DMLIR_DIR="$TG_LLVM/lib/cmake/mlir" \
-      -DLLVM_EXTERNAL_LIT="$TG_LLVM/bin/lit" </dev/null || tg_die "cmake configure failed"
+      -DLLVM_EXTERNAL_LIT="$TG_LLVM/bin/lit" "${extra[@]}" </dev/null || tg_die "cmake configure failed"
   fi
   tg_say "building (ninja -C $TG_BUILD)"
   ninja -C "$TG_BUILD" ${TILEGEN_JOBS:+-j "$TILEGEN_JOBS"} </dev/null || tg_die "build failed"

@@ -2,9 +2,22 @@
 # Installs what is missing, builds, and runs the whole lit test suite. Exits with lit's status and
 # ends with one line "N passed, N failed" (passed: Passed + Expectedly Failed; failed: Failed +
 # Unexpectedly Passed + Timed Out; unsupported tests are not counted).
+#
+#   scripts/test.sh              the normal build (build/)
+#   scripts/test.sh --sanitize   clang-22 with AddressSanitizer and UndefinedBehaviorSanitizer
+#                                (build-sanitize/, which also holds the fuzzers of scripts/fuzz.sh);
+#                                any sanitizer report aborts the tool and fails its test
+#
 # Environment: TILEGEN_TEST_TIMEOUT (seconds per test, default 300), LIT_OPTS (more lit options),
 # and those of scripts/lib.sh.
 set -uo pipefail
+TG_SANITIZE=0
+for arg in "$@"; do
+  case "$arg" in
+    --sanitize) TG_SANITIZE=1 ;;
+    *) echo "usage: scripts/test.sh [--sanitize]" >&2; echo "0 passed, 1 failed"; exit 2 ;;
+  esac
+done
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 summary() { echo "$1 passed, $2 failed"; }

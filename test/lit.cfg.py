@@ -18,6 +18,16 @@ llvm_config.use_default_substitutions()
 config.environment["FILECHECK_OPTS"] = "-enable-var-scope"
 llvm_config.with_system_environment(["HOME", "TILEGEN_PTXAS", "CUDA_VISIBLE_DEVICES"])
 
+# The sanitizer build (scripts/test.sh --sanitize): the tools carry their sanitizer options
+# (fuzz/SanitizerDefaults.cpp: a report aborts the tool, so `not %tilegen ...` cannot pass on
+# it); reports are symbolized with LLVM's llvm-symbolizer.
+if config.tilegen_sanitized:
+    config.available_features.add("sanitizer")
+    symbolizer = os.path.join(config.llvm_tools_dir, "llvm-symbolizer")
+    if os.path.exists(symbolizer):
+        config.environment["ASAN_SYMBOLIZER_PATH"] = symbolizer
+        config.environment["UBSAN_SYMBOLIZER_PATH"] = symbolizer
+
 tools_dir = config.tilegen_tools_dir
 config.substitutions.append(("%tilegen-opt", os.path.join(tools_dir, "tilegen-opt")))
 config.substitutions.append(("%tilegen-run", os.path.join(tools_dir, "tilegen-run")))
