@@ -8,7 +8,8 @@
 // parse, verify, descriptions and plans only), the pass pipeline of buildTilegenPipeline
 // (resolve, plan, lower, to the LLVM dialect), findKernels, translateToLLVMIR, emitPTX and
 // manifestJSON; before the pipeline, the core of `tilegen explain` (targetFor, resolveGemm,
-// costsFor, checkModel, simulatePipeline, the timelines).
+// costsFor, the problem-size model of --m/--n/--k, checkModel, simulatePipeline, the
+// timelines) when the file has one description, as explain requires.
 // Diagnostics go to a handler that counts them; nothing is printed unless a check fails.
 //
 // A finding is a sanitizer report, a crash, a timeout (-timeout), an out-of-memory
