@@ -33,7 +33,7 @@ def Tile_GemmOp : Tile_Op<"gemm", [Symbol]> {
     | `accumulators` | 1 or 2 | 1 | accumulator buffers (2: the epilogue of one tile overlaps the MMA of the next) |
     | `schedule` | `auto`, `multistage`, `warp_specialized` | `auto` | warp roles: every warp loads and multiplies, or producer / MMA / epilogue roles |
     | `copy` | `auto`, `cp_async`, `tma` | `auto` | global-to-shared copy engine |
-    | `warps` | `[WM, WN]`, each 1 to 32 | derived | layout of the MMA warps over the CTA tile |
+    | `warps` | `[WM, WN]`, each 1 to 32 | derived | layout of the MMA warps over the CTA tile (mma.sync: warps; wgmma: `[c, 1]`, c consumer warpgroups, by default 2, or 1 when a cooperative tile's M is not a multiple of 128; tcgen05: `[1, 1]`) |
     | `mma` | `[m, n, k]`, each 1 to 1024 | derived | MMA instruction shape |
     | `cluster` | `[X, Y, Z]`, each 1 to 16 | `[1, 1, 1]` | thread-block cluster shape |
     | `multicast` | `none`, `a`, `b`, `ab` | `none` | operands multicast by TMA across the cluster |

@@ -44,6 +44,12 @@ static constexpr uint64_t kPrefixTiles = 8;
 static constexpr uint64_t kPrefixSlices = 4096;
 static constexpr uint64_t kWavesCounted = 100000;
 
+// Bytes per cycle one SM can take from L2 into shared memory. An estimate, not a measurement:
+// the value at which the H200's 128 x 256 tiles (48 KB a K-slice for 1024 cycles of MMAs) stay
+// compute-bound, as measured, and 64 x 64 tiles (16 KB for 128 cycles) are limited by L2, as
+// narrow tiles are; bench/model_error.py reports the model's error with it.
+static constexpr double kL2BytesPerCyclePerSM = 64.0;
+
 // Bytes of one f32 accumulator element (stream-K partial tiles are f32).
 static constexpr double kPartialElemBytes = 4;
 
@@ -278,7 +284,20 @@ ProblemCosts tilegen::problemCosts(const ProblemLayout &l, const ModelCosts &tab
   c.epilogueLatency = b.epilogueLatency;
   c.costs.mma = table.mma;
   c.costs.issue = table.issue;
-  c.costs.load = b.loadLatency + c.loadBytes / c.shareBytesPerCycle;
+  // L2 -> shared memory: a multicast B is read from L2 once for the CTA pair.
+  const bool multicastB = l.clusterSize == 2 && l.ctaGroup == 1;
+  const double l2Bytes =
+      l.l2ToSmBytes - (multicastB ? static_cast<double>(l.tilesM) * l.bBytes / 2 : 0);
+  c.l2SliceBytes = l2Bytes / (ctaTiles * static_cast<double>(l.kSlices));
+  c.l2BytesPerCycle = kL2BytesPerCyclePerSM / static_cast<double>(std::max<int64_t>(1, l.resident));
+  const double dramCycles = c.loadBytes / c.shareBytesPerCycle;
+  const double l2Cycles = c.l2SliceBytes / c.l2BytesPerCycle;
+  c.l2Cycles = l2Cycles;
+  c.costs.load = b.loadLatency + dramCycles;
+  // The SM's L2 port is a throughput limit, not a latency: slices cross it one after another,
+  // like the copies' issue, so the transfer adds to t_issue (the steady state takes
+  // max(S t_mma, S t_issue, t_load + t_mma) over S stages: PipelineModel.h).
+  c.costs.issue = table.issue + l2Cycles;
   c.costs.epilogue = b.epilogueLatency + c.epilogueBytes / c.shareBytesPerCycle;
   return c;
 }

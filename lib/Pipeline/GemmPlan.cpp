@@ -328,15 +328,28 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     break;
   }
   case MmaFamily::Wgmma: {
-    // Two consumer warpgroups: cooperative (accumulators = 1) split M; ping-pong (2) take
-    // alternate tiles.
+    // Consumer warpgroups: cooperative (accumulators = 1) split the tile's M, two of them
+    // when each gets a multiple of 64 rows, else one (a 64-row tile: one m64 warpgroup);
+    // ping-pong (2) take alternate tiles, each whole. `warps = [c, 1]` asks for c consumers.
     p.mmaM = 64, p.mmaK = p.instr->k;
-    int64_t consumers = 2;
+    int64_t consumers = p.accumulators == 2 || (p.tileM / 2) % 64 == 0 ? 2 : 1;
+    if (ArrayRef<int64_t> warps = op.getWarps(); !warps.empty()) {
+      if (warps[1] != 1 || warps[0] < 1 || warps[0] > 2 ||
+          (p.accumulators == 2 && warps[0] != 2))
+        return fail() << "not supported yet: warps = " << listString(warps)
+                      << " with wgmma and accumulators = " << p.accumulators << " on target "
+                      << tname << " (the wgmma lowering takes warps = [c, 1] naming c consumer "
+                      << "warpgroups: 1 or 2 with accumulators = 1, 2 with accumulators = 2)";
+      consumers = warps[0];
+    }
     int64_t rowsPerConsumer = p.accumulators == 1 ? p.tileM / consumers : p.tileM;
     p.mmaN = p.tileN;
     if (p.tileN % 8 != 0 || p.tileN > 256 || p.tileN < 8)
       return fail() << "tile N = " << p.tileN << " is no wgmma N on target " << tname
                     << ": wgmma m64nNk" << p.mmaK << " needs N a multiple of 8 from 8 to 256";
+    if (p.tileM % 64 != 0)
+      return fail() << "tile M = " << p.tileM << " is no multiple of 64, the M of wgmma "
+                    << "(one m64 block per consumer warpgroup and step; target " << tname << ")";
     if (rowsPerConsumer % 64 != 0)
       return fail() << "tile M = " << p.tileM << " gives each consumer warpgroup "
                     << rowsPerConsumer << " rows; wgmma needs a multiple of 64 (target "
@@ -497,8 +510,8 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   // store: two 128-byte-wide column buffers per consumer warpgroup. The tcgen05 plan stages one
   // 128-byte-wide chunk of the tile.
   if (p.family == MmaFamily::Wgmma) {
-    int64_t rowsPerConsumer = p.accumulators == 1 ? p.tileM / 2 : p.tileM;
-    m.epilogueBytes = 2 * 2 * rowsPerConsumer * 128;
+    int64_t rowsPerConsumer = p.accumulators == 1 ? p.tileM / p.warpsM : p.tileM;
+    m.epilogueBytes = p.warpsM * 2 * rowsPerConsumer * 128;
   } else if (p.family == MmaFamily::Tcgen05) {
     m.epilogueBytes = p.tileM / op.getCtaGroup() * 128;
   } else {

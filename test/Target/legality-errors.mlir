@@ -186,9 +186,27 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 512, 64], 
 
 // -----
 
-// wgmma: fewer than 64 rows per consumer warpgroup
+// wgmma: fewer than 64 rows per consumer warpgroup (two consumers asked for)
 // expected-error @+1 {{'tile.gemm' op tile M = 64 gives each consumer warpgroup 32 rows; wgmma needs a multiple of 64 (target sm_90a)}}
-tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [64, 128, 64], schedule = warp_specialized, target = "sm_90a" }
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [64, 128, 64], warps = [2, 1], schedule = warp_specialized, target = "sm_90a" }
+
+// -----
+
+// wgmma: tile M not a multiple of 64
+// expected-error @+1 {{'tile.gemm' op tile M = 96 is no multiple of 64, the M of wgmma (one m64 block per consumer warpgroup and step; target sm_90a)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [96, 128, 64], schedule = warp_specialized, target = "sm_90a" }
+
+// -----
+
+// wgmma: a consumer layout the lowering does not take
+// expected-error @+1 {{'tile.gemm' op not supported yet: warps = [1, 2] with wgmma and accumulators = 1 on target sm_90a (the wgmma lowering takes warps = [c, 1] naming c consumer warpgroups: 1 or 2 with accumulators = 1, 2 with accumulators = 2)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64], warps = [1, 2], schedule = warp_specialized, target = "sm_90a" }
+
+// -----
+
+// wgmma: one consumer warpgroup with 192 x 256 accumulators
+// expected-error @+1 {{'tile.gemm' op tile [192, 256] with accumulators = 1 gives each consumer warpgroup 192x256 accumulators = 384 registers per thread; at most 128 fit (target sm_90a)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [192, 256, 64], schedule = warp_specialized, target = "sm_90a" }
 
 // -----
 

@@ -4,6 +4,8 @@
 #include "FileIO.h"
 #include "Json.h"
 
+#include "tilegen/Support/ShapeLists.h"
+
 #include <cerrno>
 #include <cfloat>
 #include <climits>
@@ -17,6 +19,7 @@ using namespace tilegen::run;
 std::string tilegen::run::usageText() {
   return R"(usage: tilegen-run KERNEL.cubin --m M --n N --k K [options]
        tilegen-run KERNEL.cubin --sweep LIST|FILE [options]
+       tilegen-run --dispatch TABLE.json (--m M --n N --k K | --sweep LIST) [options]
 
 Loads KERNEL.cubin and its manifest KERNEL.json (same stem; passing the .json
 also works), runs D = alpha * A x B + beta * C on the GPU, and optionally
@@ -39,6 +42,12 @@ options:
   --warmup N          untimed runs first (default 10)
   --sweep LIST|FILE   comma-separated: square (1k..16k cubed), llm, odd, all,
                       or a file (at most 16 MiB) with one "M N K" per line
+  --dispatch TABLE    a dispatch table of tilegen tune (docs/dispatch.md)
+                      instead of one kernel: each shape runs the kernel the
+                      table picks for it
+  --candidates        with --dispatch: run every candidate kernel of the
+                      table entry nearest each shape (the timing run that
+                      tilegen tune --measurements reads)
   --alpha X --beta Y  epilogue scalars, finite f32 values (default: the
                       manifest's)
   --seed S            input seed (default 1)
@@ -218,6 +227,13 @@ Error tilegen::run::parseOptions(int Argc, char **Argv, Options &Opts) {
       Opts.CsvGiven = true;
     } else if (A == "--sweep") {
       TG_TRY(takeValue(Opts.Sweep));
+    } else if (A == "--dispatch") {
+      TG_TRY(takeValue(Opts.DispatchArg));
+      if (Opts.DispatchArg.empty())
+        return bad("option --dispatch needs a table file");
+    } else if (A == "--candidates") {
+      TG_TRY(noValue());
+      Opts.Candidates = true;
     } else if (A == "--timeout") {
       std::string V;
       TG_TRY(takeValue(V));
@@ -269,9 +285,14 @@ Error tilegen::run::parseOptions(int Argc, char **Argv, Options &Opts) {
   }
   if (Opts.Help)
     return Error::success();
-  if (Opts.CubinArg.empty())
+  if (!Opts.DispatchArg.empty() && !Opts.CubinArg.empty())
+    return bad("--dispatch and a kernel ('" + Opts.CubinArg +
+               "') exclude each other: the table picks the kernel");
+  if (Opts.Candidates && Opts.DispatchArg.empty())
+    return bad("--candidates needs --dispatch TABLE");
+  if (Opts.CubinArg.empty() && Opts.DispatchArg.empty())
     return bad("missing the kernel: give KERNEL.cubin (with KERNEL.json "
-               "beside it)");
+               "beside it) or --dispatch TABLE");
   bool AnySize = Opts.HaveM || Opts.HaveN || Opts.HaveK;
   if (!Opts.Sweep.empty() && AnySize)
     return bad("--sweep and --m/--n/--k exclude each other");
@@ -304,40 +325,6 @@ Error tilegen::run::parseOptions(int Argc, char **Argv, Options &Opts) {
 }
 
 namespace {
-
-struct BuiltinList {
-  const char *Name;
-  std::vector<Problem> Shapes;
-};
-
-const std::vector<BuiltinList> &builtinLists() {
-  static const std::vector<BuiltinList> Lists = {
-      {"square",
-       {{1024, 1024, 1024},
-        {2048, 2048, 2048},
-        {4096, 4096, 4096},
-        {8192, 8192, 8192},
-        {16384, 16384, 16384}}},
-      // Llama-style projections: (tokens x hidden) x (hidden x ffn) etc.
-      {"llm",
-       {{4096, 14336, 4096},
-        {8192, 4096, 14336},
-        {16384, 8192, 1024},
-        {128, 8192, 8192}}},
-      // Ragged M and N (partial tiles on both edges), K a multiple of 8 so
-      // that 16-byte strides hold for 2-byte types; a kernel whose manifest
-      // constrains more skips the shapes it cannot take.
-      {"odd",
-       {{1, 8, 8},
-        {127, 129, 136},
-        {257, 385, 264},
-        {1023, 777, 1000},
-        {1000, 1000, 1000},
-        {4095, 4097, 4096},
-        {333, 8191, 520}}},
-  };
-  return Lists;
-}
 
 Error readShapeFile(const std::string &Path, std::vector<Problem> &Shapes) {
   std::string Text;
@@ -410,9 +397,10 @@ Error tilegen::run::expandSweep(const std::string &Spec,
     if (Item.empty())
       continue;
     bool Found = false;
-    for (const BuiltinList &L : builtinLists()) {
-      if (Item == L.Name || Item == "all") {
-        Shapes.insert(Shapes.end(), L.Shapes.begin(), L.Shapes.end());
+    for (const NamedShapeList &L : namedShapeLists()) {
+      if (Item == L.name || Item == "all") {
+        for (const ShapeTriple &T : L.shapes)
+          Shapes.push_back({T.m, T.n, T.k});
         Found = true;
       }
     }

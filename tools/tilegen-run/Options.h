@@ -18,6 +18,8 @@ enum class RefKind { Auto, Host, Cublas };
 struct Options {
   std::string Self; ///< argv[0], for the reproduce commands
   std::string CubinArg;
+  std::string DispatchArg; ///< --dispatch TABLE (instead of CubinArg)
+  bool Candidates = false; ///< --candidates: every candidate of the nearest entry
   Problem Size;
   bool HaveM = false, HaveN = false, HaveK = false;
   bool Check = false, Bench = false;

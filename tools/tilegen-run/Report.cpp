@@ -3,6 +3,7 @@
 #include "Report.h"
 #include "FileIO.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -147,6 +148,12 @@ std::string tilegen::run::formatTable(const std::vector<Row> &Rows) {
   std::vector<std::vector<std::string>> Cells;
   Cells.push_back({"shape (MxNxK)", "status", "rel_err", "worst_tile", "bad",
                    "ms (median)", "p10..p90", "TFLOP/s", "cuBLAS", "ratio"});
+  // A dispatch table's runs name their kernel.
+  bool Kernels = std::any_of(Rows.begin(), Rows.end(), [&](const Row &R) {
+    return get(R, "kernel") != get(Rows.front(), "kernel");
+  });
+  if (Kernels)
+    Cells[0].push_back("kernel");
   for (const Row &R : Rows) {
     std::string Spread = "-";
     if (!get(R, "ms_p10").empty())
@@ -164,6 +171,8 @@ std::string tilegen::run::formatTable(const std::vector<Row> &Rows) {
                      fixedNum(get(R, R.count("ratio_vs_cublaslt") ? "ratio_vs_cublaslt"
                                                                   : "ratio_vs_cublas"),
                               3)});
+    if (Kernels)
+      Cells.back().push_back(get(R, "kernel"));
   }
   std::vector<size_t> Width(Cells[0].size(), 0);
   for (const auto &Line : Cells)
@@ -173,8 +182,8 @@ std::string tilegen::run::formatTable(const std::vector<Row> &Rows) {
   for (size_t L = 0; L < Cells.size(); ++L) {
     for (size_t I = 0; I < Cells[L].size(); ++I) {
       std::string C = Cells[L][I];
-      // Left-align the first two columns, right-align numbers.
-      if (I < 2)
+      // Left-align the first two columns and the kernel, right-align numbers.
+      if (I < 2 || I == 10)
         C += std::string(Width[I] - C.size(), ' ');
       else
         C = std::string(Width[I] - C.size(), ' ') + C;

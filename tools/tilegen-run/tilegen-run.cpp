@@ -1,6 +1,7 @@
 //===- tilegen-run.cpp - Load, check and time a tilegen kernel ------------===//
 //
 // tilegen-run KERNEL.cubin --m M --n N --k K [--check] [--bench] ...
+// tilegen-run --dispatch TABLE.json --sweep LIST [--candidates] ...
 //
 // The parent process validates everything it can without a GPU (command line,
 // manifest, sizes against the manifest's constraints and TMA's alignment),
@@ -10,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Child.h"
+#include "Dispatch.h"
 #include "Manifest.h"
 #include "Options.h"
 #include "Report.h"
@@ -34,13 +36,18 @@ int main(int Argc, char **Argv) {
     return ExitPass;
   }
 
-  Manifest Man;
-  if (Error E = loadManifest(Opts.CubinArg, Man))
+  // The runs: a shape and the kernel that runs it (one kernel, or a dispatch
+  // table's pick; with --candidates every candidate of the nearest entry).
+  DispatchTable Table;
+  std::vector<Manifest> Single(1);
+  const std::vector<Manifest> *Kernels = &Single;
+  if (!Opts.DispatchArg.empty()) {
+    if (Error E = loadDispatch(Opts.DispatchArg, Table))
+      return fail(E);
+    Kernels = &Table.Kernels;
+  } else if (Error E = loadManifest(Opts.CubinArg, Single[0])) {
     return fail(E);
-  if (!Opts.HaveAlpha)
-    Opts.Alpha = Man.Alpha;
-  if (!Opts.HaveBeta)
-    Opts.Beta = Man.Beta;
+  }
 
   std::vector<Problem> Shapes;
   if (Opts.Sweep.empty()) {
@@ -49,42 +56,81 @@ int main(int Argc, char **Argv) {
     return fail(E);
   }
 
+  struct Run {
+    Problem P;
+    size_t Kernel = 0;
+    bool Runnable = false;
+  };
+  std::vector<Run> Runs;
   std::vector<Row> Rows;
-  std::vector<bool> Runnable;
-  for (const Problem &P : Shapes) {
-    Error E = checkProblem(Man, P);
-    if (E && Opts.Sweep.empty())
-      return fail(E);
-    Runnable.push_back(!E);
-    Row R = baseRow(Opts, Man, P);
+  auto addRun = [&](const Problem &P, size_t K, const Error &E) {
+    Run R{P, K, !E};
+    Options KOpts = Opts;
+    const Manifest &Man = (*Kernels)[K];
+    if (!Opts.HaveAlpha)
+      KOpts.Alpha = Man.Alpha;
+    if (!Opts.HaveBeta)
+      KOpts.Beta = Man.Beta;
+    Row Base = baseRow(KOpts, Man, P);
     if (E) {
-      R["status"] = "skipped";
-      R["message"] = "skipped: " + E.message();
+      Base["status"] = "skipped";
+      Base["message"] = "skipped: " + E.message();
       std::printf("skip %s: %s\n", P.str().c_str(), E.message().c_str());
     }
-    Rows.push_back(R);
+    Runs.push_back(R);
+    Rows.push_back(Base);
+  };
+  for (const Problem &P : Shapes) {
+    if (Opts.DispatchArg.empty()) {
+      Error E = checkProblem(Single[0], P);
+      if (E && Opts.Sweep.empty())
+        return fail(E);
+      addRun(P, 0, E);
+    } else if (!Opts.Candidates) {
+      size_t K = 0;
+      Error E = pickKernel(Table, P, K);
+      if (E && Opts.Sweep.empty())
+        return fail(E);
+      addRun(P, K, E);
+    } else {
+      const DispatchEntry &D = Table.Entries[nearestEntry(Table, P)];
+      for (size_t K : D.Candidates)
+        addRun(P, K, checkProblem(Table.Kernels[K], P));
+    }
   }
-  if (std::none_of(Runnable.begin(), Runnable.end(), [](bool B) { return B; }))
-    return fail(usageError("no shape of --sweep " + Opts.Sweep +
-                           " meets the constraints of kernel " + Man.Kernel));
+  if (std::none_of(Runs.begin(), Runs.end(), [](const Run &R) { return R.Runnable; }))
+    return fail(usageError(
+        Opts.Sweep.empty() ? "no kernel of the table can run " + Opts.Size.str()
+                           : "no shape of --sweep " + Opts.Sweep + " meets the constraints of " +
+                                 (Opts.DispatchArg.empty() ? "kernel " + Single[0].Kernel
+                                                           : "any kernel of " + Table.Path)));
 
   InputDistribution Dist;
   Dist.IntegerValued = Opts.IntInputs;
   Dist.Seed = Opts.Seed;
-  std::printf("tilegen-run: kernel %s (%s, %s), A %s, B %s, C/D %s, "
-              "alpha %g, beta %g\n",
-              Man.Kernel.c_str(), Man.Target.Name.c_str(),
-              Man.CubinPath.c_str(), operandText(Man.A).c_str(),
-              operandText(Man.B).c_str(), operandText(Man.C).c_str(), Opts.Alpha,
-              Opts.Beta);
-  std::printf("inputs: %s\n", describeInputs(Man, Dist).c_str());
+  const Manifest &First = (*Kernels)[Runs.front().Kernel];
+  if (Opts.DispatchArg.empty())
+    std::printf("tilegen-run: kernel %s (%s, %s), A %s, B %s, C/D %s, "
+                "alpha %g, beta %g\n",
+                First.Kernel.c_str(), First.Target.Name.c_str(),
+                First.CubinPath.c_str(), operandText(First.A).c_str(),
+                operandText(First.B).c_str(), operandText(First.C).c_str(),
+                Opts.HaveAlpha ? Opts.Alpha : First.Alpha,
+                Opts.HaveBeta ? Opts.Beta : First.Beta);
+  else
+    std::printf("tilegen-run: dispatch table %s (%zu kernels, %zu entries, %s), "
+                "A %s, B %s, C/D %s\n",
+                Table.Path.c_str(), Table.Kernels.size(), Table.Entries.size(),
+                Table.Target.c_str(), operandText(First.A).c_str(),
+                operandText(First.B).c_str(), operandText(First.C).c_str());
+  std::printf("inputs: %s\n", describeInputs(First, Dist).c_str());
   std::fflush(stdout);
 
   DeviceRow Dev;
   int Worst = ExitPass;
   bool Stop = false;
-  for (size_t I = 0; I < Shapes.size(); ++I) {
-    if (!Runnable[I])
+  for (size_t I = 0; I < Runs.size(); ++I) {
+    if (!Runs[I].Runnable)
       continue;
     if (Stop) {
       Rows[I]["status"] = "not-run";
@@ -92,9 +138,17 @@ int main(int Argc, char **Argv) {
                            "unusable";
       continue;
     }
+    const Manifest &Man = (*Kernels)[Runs[I].Kernel];
+    Options KOpts = Opts;
+    if (!Opts.DispatchArg.empty())
+      KOpts.CubinArg = Man.Path; // what the reproduce command names
+    if (!Opts.HaveAlpha)
+      KOpts.Alpha = Man.Alpha;
+    if (!Opts.HaveBeta)
+      KOpts.Beta = Man.Beta;
     ShapeOutcome Res =
-        Opts.NoFork ? runShapeInProcess(Opts, Man, Shapes[I], Dev.empty())
-                    : runShapeContained(Opts, Man, Shapes[I], Dev);
+        Opts.NoFork ? runShapeInProcess(KOpts, Man, Runs[I].P, Dev.empty())
+                    : runShapeContained(KOpts, Man, Runs[I].P, Dev);
     if (Dev.empty())
       Dev = Res.Dev;
     if (!Dev.empty())

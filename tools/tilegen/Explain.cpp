@@ -321,13 +321,16 @@ static void printCosts(llvm::raw_ostream &os, const Explained &ex) {
                         "B/cycle = {3}{4}\n",
                         num(pc.loadLatency), num(pc.loadBytes), num(pc.shareBytesPerCycle),
                         num(ex.costs.load), mark("load"));
+    std::string l2 = llvm::formatv(" + {0} B from L2 / {1} B/cycle", num(pc.l2SliceBytes),
+                                   num(pc.l2BytesPerCycle))
+                         .str();
     if (p.copy == tile::Copy::Tma)
-      os << llvm::formatv("  issue     one TMA copy per slice x {0} = {1}{2}\n",
-                          num(b.issuePerLoad), num(ex.costs.issue), mark("issue"));
+      os << llvm::formatv("  issue     one TMA copy per slice x {0}{1} = {2}{3}\n",
+                          num(b.issuePerLoad), l2, num(ex.costs.issue), mark("issue"));
     else
-      os << llvm::formatv("  issue     {0} cp.async per thread x {1} = {2}{3}\n",
-                          num(b.issueInstructions), num(b.issuePerLoad), num(ex.costs.issue),
-                          mark("issue"));
+      os << llvm::formatv("  issue     {0} cp.async per thread x {1}{2} = {3}{4}\n",
+                          num(b.issueInstructions), num(b.issuePerLoad), l2,
+                          num(ex.costs.issue), mark("issue"));
     os << llvm::formatv("  epilogue  {0} latency + {1} B ({2}, a tile's average) / {3} B/cycle "
                         "= {4}{5}\n",
                         num(pc.epilogueLatency), num(pc.epilogueBytes),
@@ -681,6 +684,9 @@ static void printJSON(llvm::raw_ostream &os, const Explained &ex, const ModelSch
         j.attribute("clock_ghz", pc.clockGHz);
         j.attribute("dram_share_bytes_per_cycle", pc.shareBytesPerCycle);
         j.attribute("load_dram_bytes_per_slice", pc.loadBytes);
+        j.attribute("load_l2_bytes_per_slice", pc.l2SliceBytes);
+        j.attribute("l2_share_bytes_per_cycle", pc.l2BytesPerCycle);
+        j.attribute("issue_l2_cycles", pc.l2Cycles);
         j.attribute("epilogue_bytes_per_tile", pc.epilogueBytes);
         j.attributeObject("memory", [&] {
           j.attribute("a_bytes", l.aBytes);

@@ -138,11 +138,14 @@ static void hideUnrelatedOptions() {
 
 namespace tilegen {
 int explainMain(int argc, char **argv); // Explain.cpp
+int tuneMain(int argc, char **argv);    // Tune.cpp
 } // namespace tilegen
 
 int main(int argc, char **argv) {
   if (argc > 1 && llvm::StringRef(argv[1]) == "explain")
     return tilegen::explainMain(argc, argv); // parses argv[1] as its cl::SubCommand
+  if (argc > 1 && llvm::StringRef(argv[1]) == "tune")
+    return tilegen::tuneMain(argc, argv);
   llvm::InitLLVM y(argc, argv);
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();

@@ -19,9 +19,12 @@
 //             every wave, the A row panels and B column panels its tiles touch in the raster
 //             order (tiles of one wave share panels through L2, consecutive waves do not). C is
 //             read when beta != 0, D is written. DRAM time = these bytes / DRAM bandwidth.
-//   costs     t_mma and t_issue as PipelineCosts; t_load = DRAM latency + this CTA's average
-//             DRAM bytes per K-slice over its share of DRAM bandwidth (bandwidth / CTAs at
-//             work); t_epi = store latency + the tile's C and D bytes over the same share.
+//   costs     t_mma as PipelineCosts; t_issue = the copies' issue (PipelineCosts) + the
+//             slice's bytes from L2 (B halved when a CTA pair multicasts it) over this CTA's
+//             share of its SM's L2 bandwidth (a throughput limit: slices cross it in turn);
+//             t_load = DRAM latency + this CTA's average DRAM bytes per K-slice over its share
+//             of DRAM bandwidth (bandwidth / CTAs at work); t_epi = store latency + the
+//             tile's C and D bytes over the same share.
 //   busiest   the CTA with the most tiles, by the recurrences: persistent and non-splitting
 //             stream_k, one CTA over its tiles; tiles, one fresh CTA per tile, one after
 //             another on an SM; stream_k with fewer tiles than CTAs, the largest share of the
@@ -122,6 +125,9 @@ struct ProblemCosts {
   double clockGHz = 0;
   double shareBytesPerCycle = 0; ///< one CTA's share of DRAM bandwidth
   double loadBytes = 0;          ///< DRAM bytes of one K-slice of one CTA (average)
+  double l2SliceBytes = 0;       ///< L2 -> shared memory bytes of one K-slice of one CTA
+  double l2BytesPerCycle = 0;    ///< one CTA's share of its SM's L2 bandwidth
+  double l2Cycles = 0;           ///< l2SliceBytes / l2BytesPerCycle, part of t_issue
   double epilogueBytes = 0;      ///< C and D bytes of one tile of one CTA (average)
   double loadLatency = 0, epilogueLatency = 0;
 };

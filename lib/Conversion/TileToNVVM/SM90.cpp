@@ -671,6 +671,7 @@ LogicalResult WgmmaEmitter::emit() {
   bOffset = r.getBOffset();
   elemBytes = sizeInBytes(1, r.getAType());
   pingPong = v.accumulators.getCount() == 2;
+  consumers = v.mma.getLayout()[0];
   rowsPerConsumer = pingPong ? bm : bm / consumers;
   mBlocks = rowsPerConsumer / 64;
   outType = v.epilogueOp.getOutType();

@@ -1,0 +1,65 @@
+//===- Dispatch.h - dispatch tables: problem size -> kernel -----*- C++ -*-===//
+//
+// A dispatch table (written by `tilegen tune`, docs/dispatch.md) lists kernels
+// (cubin + manifest, paths relative to the table) and entries: a tuned problem
+// size, the kernel chosen for it and the candidates that were considered.
+//
+// The rule for a problem (M, N, K): the entry of that exact size if there is
+// one, else the nearest entry, by the sum over M, N and K of |log2(x / x_e)|
+// (ties: the first in the table); its kernel if the problem meets the kernel's
+// constraints, else its first candidate that does, else the nearest other
+// entry's. So every entry stands for the sizes nearer to it than to any other.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEGEN_RUN_DISPATCH_H
+#define TILEGEN_RUN_DISPATCH_H
+
+#include "Error.h"
+#include "Manifest.h"
+
+#include <string>
+#include <vector>
+
+namespace tilegen {
+namespace run {
+
+/// A table is at most this large.
+constexpr uint64_t MaxDispatchBytes = uint64_t(16) << 20;
+
+struct DispatchEntry {
+  Problem Size;
+  size_t Kernel = 0;                 ///< index into DispatchTable::Kernels
+  std::vector<size_t> Candidates;    ///< the kernels considered, best first (Kernel among them)
+  std::string ChosenBy;              ///< "model" or "measured"
+};
+
+struct DispatchTable {
+  std::string Path;
+  std::string Target;
+  std::vector<Manifest> Kernels; ///< loaded and checked, cubins read
+  std::vector<DispatchEntry> Entries;
+};
+
+/// Reads and checks a table: format and version, every kernel's manifest and
+/// cubin (relative paths resolve against the table's folder) for the table's
+/// target, every entry's size and kernel names.
+Error loadDispatch(const std::string &Path, DispatchTable &T);
+
+/// Parses a table from text; Dir is the folder its paths are relative to.
+/// With LoadKernels false the manifests are not read (Kernels holds names
+/// only, in Manifest::Kernel): for fuzzing and unit tests.
+Error parseDispatch(const std::string &Text, const std::string &Path,
+                    const std::string &Dir, bool LoadKernels, DispatchTable &T);
+
+/// The entry nearest to P (the rule above), or -1 for an empty table.
+long nearestEntry(const DispatchTable &T, const Problem &P);
+
+/// The kernel the rule picks for P; fails (naming the constraints each
+/// candidate breaks) when no kernel of the table can run P.
+Error pickKernel(const DispatchTable &T, const Problem &P, size_t &Kernel);
+
+} // namespace run
+} // namespace tilegen
+
+#endif // TILEGEN_RUN_DISPATCH_H

@@ -1,0 +1,753 @@
+//===- Tune.cpp - tilegen tune: a dispatch table for a list of shapes -----===//
+//
+//   tilegen tune DESC --target=T --shapes LIST -o DIR [--top=N] [--measure=auto|never|always]
+//                [--measurements FILE] [--runner PATH]
+//
+// For each description of DESC, variants over the fields that decide how a problem size maps
+// onto the GPU (tile M and N, accumulator buffers, grid, a CTA pair along M) are resolved for
+// the target; the illegal ones drop out with the resolver's reason. For every shape of LIST the
+// pipeline model (`tilegen explain --m --n --k`) predicts each legal variant's time; the best
+// --top per shape (and the description as written) are compiled to DIR/kernels/NAME.{cubin,json}
+// beside the variant's description NAME.mlir. DIR/dispatch.json (docs/dispatch.md) maps each
+// shape to the predicted-fastest kernel and lists its candidates.
+//
+// Measured: with a GPU (or --measure=always), tilegen-run (beside tilegen, or --runner) times
+// every candidate of every shape (`--dispatch DIR/dispatch.json --candidates`), and each entry
+// takes the fastest measured kernel; --measurements FILE reads such a run made elsewhere (a GPU
+// machine without LLVM). Interrupted runs resume: a kernel whose NAME.mlir matches the variant
+// is not compiled again, and every file is written whole or not at all.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilegen/Analysis/PipelineCosts.h"
+#include "tilegen/Analysis/ProblemModel.h"
+#include "tilegen/Codegen/Input.h"
+#include "tilegen/Codegen/Manifest.h"
+#include "tilegen/Codegen/PTX.h"
+#include "tilegen/Codegen/Pipeline.h"
+#include "tilegen/Codegen/Ptxas.h"
+#include "tilegen/Dialect/Tile/TileDialect.h"
+#include "tilegen/InitAll.h"
+#include "tilegen/Pipeline/GemmPlan.h"
+#include "tilegen/Support/ShapeLists.h"
+#include "tilegen/Target/NVTarget.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace mlir;
+using namespace tilegen;
+namespace cl = llvm::cl;
+
+namespace tilegen {
+int tuneMain(int argc, char **argv);
+} // namespace tilegen
+
+static cl::SubCommand tuneCommand(
+    "tune", "rank kernel variants per problem size and write a dispatch table (tilegen tune "
+            "--help)");
+static cl::OptionCategory tuneCategory("tilegen tune options");
+static cl::opt<std::string> tuneInput(cl::Positional, cl::desc("<description.mlir>"),
+                                      cl::init(""), cl::sub(tuneCommand), cl::cat(tuneCategory));
+static cl::opt<std::string> tuneTarget("target",
+                                       cl::desc("target (default: each description's own)"),
+                                       cl::init(""), cl::sub(tuneCommand),
+                                       cl::cat(tuneCategory));
+static cl::opt<std::string>
+    shapesOption("shapes",
+                 cl::desc("problem sizes: comma-separated names (square, llm, odd, all) and "
+                          "files of \"M N K\" lines"),
+                 cl::value_desc("list"), cl::init(""), cl::sub(tuneCommand),
+                 cl::cat(tuneCategory));
+static cl::opt<std::string> outDir("o", cl::desc("output folder (dispatch.json, kernels/)"),
+                                   cl::value_desc("dir"), cl::init(""), cl::sub(tuneCommand),
+                                   cl::cat(tuneCategory));
+static cl::opt<int> topOption("top",
+                              cl::desc("kernels kept per shape, best predicted first (1 to 16, "
+                                       "default 4; the description as written is kept too)"),
+                              cl::init(4), cl::sub(tuneCommand), cl::cat(tuneCategory));
+namespace {
+enum class Measure { Auto, Never, Always };
+} // namespace
+static cl::opt<Measure> measureOption(
+    "measure", cl::desc("time the candidates with tilegen-run"),
+    cl::values(clEnumValN(Measure::Auto, "auto", "when this machine has an NVIDIA GPU (default)"),
+               clEnumValN(Measure::Never, "never", "rank by the model alone"),
+               clEnumValN(Measure::Always, "always", "always; fail without a GPU")),
+    cl::init(Measure::Auto), cl::sub(tuneCommand), cl::cat(tuneCategory));
+static cl::opt<std::string>
+    measurementsOption("measurements",
+                       cl::desc("a tilegen-run --json file of a `--dispatch DIR/dispatch.json "
+                                "--candidates --bench` run: choose by its times"),
+                       cl::value_desc("file"), cl::init(""), cl::sub(tuneCommand),
+                       cl::cat(tuneCategory));
+static cl::opt<std::string> runnerOption("runner",
+                                         cl::desc("tilegen-run to measure with (default: the "
+                                                  "one beside tilegen)"),
+                                         cl::value_desc("path"), cl::init(""),
+                                         cl::sub(tuneCommand), cl::cat(tuneCategory));
+static cl::opt<std::string> ptxasOptionsTune("ptxas-options",
+                                             cl::desc("extra options passed to ptxas"),
+                                             cl::init(""), cl::sub(tuneCommand),
+                                             cl::cat(tuneCategory));
+
+static int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "tilegen tune") << message << "\n";
+  return 1;
+}
+
+namespace {
+/// One kernel variant of a description.
+struct Variant {
+  std::string name;
+  std::string text;      ///< its description, as compiled
+  std::string summary;   ///< "tile = [128, 256, 64], accumulators = 1, ..."
+  mutable tile::GemmOp op; ///< in the scratch module (op handles are values)
+  std::optional<GemmPlan> plan;
+  ModelCosts costs;
+  CostBreakdown breakdown;
+  bool asWritten = false; ///< the description itself
+};
+
+struct Candidate {
+  size_t variant = 0;
+  double predicted = 0; ///< seconds
+  std::optional<double> measured; ///< seconds (median)
+  std::string failure;  ///< a measurement that did not pass
+};
+
+struct Entry {
+  ProblemSize size;
+  std::vector<Candidate> candidates; ///< best predicted first
+  size_t chosen = 0;                 ///< index into candidates
+  bool measured = false;
+};
+} // namespace
+
+/// Reads --shapes: built-in names and files of "M N K" lines (# comments; x or , separate).
+static LogicalResult readShapes(llvm::StringRef spec, std::vector<ProblemSize> &out) {
+  llvm::SmallVector<llvm::StringRef> items;
+  spec.split(items, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef item : items) {
+    bool named = false;
+    for (const NamedShapeList &list : namedShapeLists())
+      if (item == list.name || item == "all") {
+        for (const ShapeTriple &s : list.shapes)
+          out.push_back({s.m, s.n, s.k});
+        named = true;
+      }
+    if (named)
+      continue;
+    auto buffer = llvm::MemoryBuffer::getFile(item, /*IsText=*/true);
+    if (!buffer) {
+      fail("--shapes: '" + item + "' is neither a named list (square, llm, odd, all) nor a "
+           "readable file: " + buffer.getError().message());
+      return failure();
+    }
+    if ((*buffer)->getBufferSize() > (16u << 20)) {
+      fail("--shapes: '" + item + "' is larger than 16 MiB");
+      return failure();
+    }
+    llvm::SmallVector<llvm::StringRef> lines;
+    (*buffer)->getBuffer().split(lines, '\n');
+    size_t before = out.size();
+    for (size_t i = 0; i < lines.size(); ++i) {
+      llvm::StringRef line = lines[i].split('#').first.trim();
+      if (line.empty())
+        continue;
+      std::string words = line.str();
+      for (char &c : words)
+        if (c == 'x' || c == ',' || c == '\t')
+          c = ' ';
+      llvm::SmallVector<llvm::StringRef> parts;
+      llvm::StringRef(words).split(parts, ' ', -1, /*KeepEmpty=*/false);
+      std::string where = (item + ":" + llvm::Twine(i + 1)).str();
+      if (parts.size() != 3) {
+        fail(where + ": expected \"M N K\" (three integers from 1 to 2^31 - 1), found '" +
+             line + "'");
+        return failure();
+      }
+      ProblemSize s;
+      int64_t *dims[3] = {&s.m, &s.n, &s.k};
+      const char *names[3] = {"m", "n", "k"};
+      for (int d = 0; d < 3; ++d) {
+        auto v = parseProblemDim(names[d], parts[d]);
+        if (!v) {
+          fail(where + ": " + llvm::toString(v.takeError()));
+          return failure();
+        }
+        *dims[d] = *v;
+      }
+      out.push_back(s);
+    }
+    if (out.size() == before) {
+      fail("--shapes: '" + item + "' has no shapes");
+      return failure();
+    }
+  }
+  if (out.empty()) {
+    fail("--shapes is empty");
+    return failure();
+  }
+  // One entry per size, in first-seen order.
+  std::set<std::tuple<int64_t, int64_t, int64_t>> seen;
+  std::vector<ProblemSize> unique;
+  for (ProblemSize s : out)
+    if (seen.insert({s.m, s.n, s.k}).second)
+      unique.push_back(s);
+  out = std::move(unique);
+  return success();
+}
+
+/// The variants of `base`: tile M x N, accumulators, grid and CTA pair. The description as
+/// written is the first; a variant that resolves to the same kernel as an earlier one is
+/// dropped.
+static std::vector<tile::GemmOp> variantsOf(OpBuilder &b, ModuleOp scratch, tile::GemmOp base) {
+  std::vector<tile::GemmOp> ops;
+  b.setInsertionPointToEnd(scratch.getBody());
+  ops.push_back(cast<tile::GemmOp>(b.clone(*base)));
+  int64_t tileK = base.getTileK();
+  const int64_t ms[] = {64, 128, 256};
+  const int64_t ns[] = {64, 128, 192, 256};
+  for (int64_t m : ms)
+    for (int64_t n : ns)
+      for (int64_t accumulators : {1, 2})
+        for (tile::Grid grid : {tile::Grid::Persistent, tile::Grid::StreamK})
+          for (bool pair : {false, true}) {
+            auto op = cast<tile::GemmOp>(b.clone(*base));
+            op.setTile(ArrayRef<int64_t>{m, n, tileK});
+            op.setAccumulators(accumulators);
+            op.setGrid(grid);
+            op.setStages(0);
+            op.setWarps(ArrayRef<int64_t>{});
+            op.setMma(ArrayRef<int64_t>{});
+            op.setCluster(ArrayRef<int64_t>{pair ? 2 : 1, 1, 1});
+            op.setMulticast(pair ? tile::Multicast::B : tile::Multicast::None);
+            ops.push_back(op);
+          }
+  return ops;
+}
+
+static std::string variantName(tile::GemmOp op, bool asWritten) {
+  if (asWritten)
+    return op.getSymName().str();
+  ArrayRef<int64_t> t = op.getTile();
+  std::string name = (op.getSymName() + "_" + llvm::Twine(t[0]) + "x" + llvm::Twine(t[1]) +
+                      "x" + llvm::Twine(t[2]) + "_a" + llvm::Twine(op.getAccumulators()) + "_" +
+                      tile::stringifyGrid(op.getGrid()))
+                         .str();
+  if (op.getCluster()[0] == 2)
+    name += "_pair";
+  return name;
+}
+
+static std::string variantSummary(tile::GemmOp op, const GemmPlan &plan) {
+  ArrayRef<int64_t> t = op.getTile();
+  return llvm::formatv("tile = [{0}, {1}, {2}], stages = {3}, accumulators = {4}, grid = {5}, "
+                       "cluster = [{6}, 1, 1]",
+                       t[0], t[1], t[2], plan.stages, plan.accumulators,
+                       tile::stringifyGrid(op.getGrid()), op.getCluster()[0])
+      .str();
+}
+
+/// Writes `text` to `path` whole: a temporary beside it, then a rename.
+static LogicalResult writeAtomically(const std::string &path, llvm::StringRef text) {
+  std::string tmp = path + ".tmp";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(tmp, ec);
+    if (ec) {
+      fail("cannot write '" + tmp + "': " + ec.message());
+      return failure();
+    }
+    os << text;
+    os.close();
+    if (os.has_error()) {
+      fail("cannot write '" + tmp + "': " + os.error().message());
+      os.clear_error();
+      return failure();
+    }
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(tmp, path)) {
+    fail("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
+    return failure();
+  }
+  return success();
+}
+
+/// Compiles one variant into `dir`/NAME.{cubin,json,mlir}, unless NAME.mlir already holds the
+/// same description and the cubin and manifest are there (a resumed run).
+static LogicalResult compileVariant(MLIRContext &context, const Variant &v, const NVTarget &target,
+                                    const PtxasTool &ptxas, const std::string &dir,
+                                    bool &reused) {
+  std::string stem = dir + "/" + v.name;
+  reused = false;
+  if (auto old = llvm::MemoryBuffer::getFile(stem + ".mlir", /*IsText=*/true))
+    if ((*old)->getBuffer() == v.text && llvm::sys::fs::exists(stem + ".cubin") &&
+        llvm::sys::fs::exists(stem + ".json")) {
+      reused = true;
+      return success();
+    }
+  OwningOpRef<ModuleOp> module = ModuleOp::create(v.op.getLoc());
+  OpBuilder b(&context);
+  b.setInsertionPointToEnd(module->getBody());
+  b.clone(*v.op);
+  PassManager pm(&context, ModuleOp::getOperationName());
+  buildTilegenPipeline(pm, PipelineOptions{target.name().str()}, Stage::LLVM);
+  if (failed(pm.run(*module))) {
+    fail("variant " + v.name + " (" + v.summary + ") did not compile");
+    return failure();
+  }
+  SmallVector<LLVM::LLVMFuncOp> kernels = findKernels(*module);
+  if (kernels.size() != 1) {
+    fail("tilegen bug: variant " + v.name + " lowered to " + llvm::Twine(kernels.size()) +
+         " kernels");
+    return failure();
+  }
+  llvm::LLVMContext llvmContext;
+  auto llvmModule = translateToLLVMIR(*module, target, llvmContext);
+  if (!llvmModule) {
+    fail(llvm::toString(llvmModule.takeError()));
+    return failure();
+  }
+  auto ptx = emitPTX(**llvmModule, target);
+  if (!ptx) {
+    fail(llvm::toString(ptx.takeError()));
+    return failure();
+  }
+  std::string tmpCubin = stem + ".cubin.tmp";
+  auto result = runPtxas(ptxas, *ptx, target, tmpCubin, ptxasOptionsTune, 120);
+  if (!result) {
+    fail("variant " + v.name + ": " + llvm::toString(result.takeError()));
+    return failure();
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(tmpCubin, stem + ".cubin")) {
+    fail("cannot rename '" + tmpCubin + "': " + ec.message());
+    return failure();
+  }
+  if (failed(writeAtomically(stem + ".json", manifestJSON(kernels.front(), v.name + ".cubin"))))
+    return failure();
+  // Last: the description marks the kernel complete for a resumed run.
+  return writeAtomically(stem + ".mlir", v.text);
+}
+
+/// Reads a tilegen-run --json file: median milliseconds per (kernel, m, n, k) of the rows that
+/// ran without failing, and the status of the others.
+static LogicalResult readMeasurements(const std::string &path,
+                                      std::map<std::tuple<std::string, int64_t, int64_t, int64_t>,
+                                               std::pair<double, std::string>> &out) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer) {
+    fail("--measurements: cannot read '" + path + "': " + buffer.getError().message());
+    return failure();
+  }
+  auto parsed = llvm::json::parse((*buffer)->getBuffer());
+  if (!parsed) {
+    fail("--measurements: '" + path + "' is not JSON: " + llvm::toString(parsed.takeError()));
+    return failure();
+  }
+  const llvm::json::Object *root = parsed->getAsObject();
+  const llvm::json::Array *rows = root ? root->getArray("rows") : nullptr;
+  if (!root || root->getString("format") != "tilegen-run-results" || !rows) {
+    fail("--measurements: '" + path + "' is no tilegen-run --json file (format "
+         "\"tilegen-run-results\" with \"rows\")");
+    return failure();
+  }
+  auto number = [](const llvm::json::Object &o, llvm::StringRef key) -> std::optional<double> {
+    const llvm::json::Value *v = o.get(key);
+    if (!v)
+      return std::nullopt;
+    if (auto d = v->getAsNumber())
+      return *d;
+    if (auto s = v->getAsString()) {
+      double d;
+      if (!s->getAsDouble(d))
+        return d;
+    }
+    return std::nullopt;
+  };
+  for (const llvm::json::Value &rv : *rows) {
+    const llvm::json::Object *row = rv.getAsObject();
+    if (!row)
+      continue;
+    auto kernel = row->getString("kernel");
+    auto m = number(*row, "m"), n = number(*row, "n"), k = number(*row, "k");
+    if (!kernel || !m || !n || !k)
+      continue;
+    std::string status = row->getString("status").value_or("").str();
+    auto ms = number(*row, "ms_median");
+    auto key = std::make_tuple(kernel->str(), (int64_t)*m, (int64_t)*n, (int64_t)*k);
+    if ((status == "pass" || status == "ran") && ms && *ms > 0)
+      out[key] = {*ms, ""};
+    else if (!out.count(key))
+      out[key] = {0, status.empty() ? "no time" : status};
+  }
+  return success();
+}
+
+static std::string dispatchJSON(const std::vector<Variant> &variants,
+                                const std::vector<size_t> &compiled,
+                                const std::vector<Entry> &entries, const NVTarget &target,
+                                llvm::StringRef description) {
+  llvm::json::Array kernels;
+  for (size_t i : compiled) {
+    const Variant &v = variants[i];
+    kernels.push_back(llvm::json::Object{{"name", v.name},
+                                         {"cubin", "kernels/" + v.name + ".cubin"},
+                                         {"manifest", "kernels/" + v.name + ".json"},
+                                         {"description", "kernels/" + v.name + ".mlir"},
+                                         {"variant", v.summary},
+                                         {"as_written", v.asWritten}});
+  }
+  llvm::json::Array rows;
+  for (const Entry &e : entries) {
+    llvm::json::Array cands;
+    for (const Candidate &c : e.candidates) {
+      llvm::json::Object o{{"kernel", variants[c.variant].name},
+                           {"predicted_us", std::round(c.predicted * 1e7) / 10}};
+      if (c.measured)
+        o["measured_us"] = std::round(*c.measured * 1e7) / 10;
+      if (!c.failure.empty())
+        o["measurement"] = c.failure;
+      cands.push_back(std::move(o));
+    }
+    rows.push_back(llvm::json::Object{
+        {"m", e.size.m},
+        {"n", e.size.n},
+        {"k", e.size.k},
+        {"kernel", variants[e.candidates[e.chosen].variant].name},
+        {"chosen_by", e.measured ? "measured" : "model"},
+        {"candidates", std::move(cands)}});
+  }
+  llvm::json::Object root{
+      {"format", "tilegen-dispatch"},
+      {"version", 1},
+      {"target", target.name()},
+      {"description", description},
+      {"tilegen_version", "0.1.0"},
+      {"rule", "the entry of the problem's size, else the nearest by the sum over M, N, K of "
+               "|log2(x / x_entry)|; its kernel, else its first candidate whose constraints "
+               "the problem meets, else the next nearest entry's"},
+      {"kernels", std::move(kernels)},
+      {"entries", std::move(rows)}};
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
+  return text;
+}
+
+/// Whether this machine has an NVIDIA GPU the driver exposes.
+static bool haveGpu() { return llvm::sys::fs::exists("/dev/nvidia0"); }
+
+int tilegen::tuneMain(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
+  cl::HideUnrelatedOptions(tuneCategory, tuneCommand);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "tilegen tune: rank kernel variants of a description per problem size with the model,\n"
+      "compile the best, optionally time them, and write a dispatch table\n"
+      "\n"
+      "  tilegen tune DESC --target=T --shapes=LIST -o DIR [--top=N] [--measure=auto|never|"
+      "always]\n"
+      "  tilegen tune DESC --target=T --shapes=LIST -o DIR --measurements=FILE\n"
+      "\n"
+      "Writes DIR/dispatch.json and DIR/kernels/NAME.{cubin,json,mlir}; run a shape with\n"
+      "`tilegen-run --dispatch DIR/dispatch.json --m M --n N --k K` (docs/dispatch.md).\n");
+  if (tuneInput.empty())
+    return fail("no description given (tilegen tune DESC --target=T --shapes=LIST -o DIR)");
+  if (shapesOption.empty())
+    return fail("--shapes is required: named lists (square, llm, odd, all) or files of "
+                "\"M N K\" lines");
+  if (outDir.empty())
+    return fail("-o DIR is required: the folder of the dispatch table and its kernels");
+  if (topOption < 1 || topOption > 16)
+    return fail("--top = " + llvm::Twine(topOption.getValue()) + ": must be from 1 to 16");
+  if (!tuneTarget.empty() && !NVTarget::parse(tuneTarget))
+    return fail("unknown --target '" + tuneTarget + "'; known targets: " +
+                NVTarget::knownNames() + NVTarget::suggest(tuneTarget));
+  std::vector<ProblemSize> shapes;
+  if (failed(readShapes(shapesOption, shapes)))
+    return 1;
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllTranslations(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  context.printOpOnDiagnostic(false);
+  std::string errorMessage;
+  auto file = openInputFile(tuneInput, &errorMessage);
+  if (!file)
+    return fail(errorMessage);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  OwningOpRef<ModuleOp> input;
+  {
+    SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+    input = parseInput(sourceMgr, &context);
+    if (!input)
+      return 1;
+  }
+  SmallVector<tile::GemmOp> bases;
+  input->walk([&](tile::GemmOp op) { bases.push_back(op); });
+  if (bases.empty())
+    return fail("'" + tuneInput + "' has no tile.gemm: nothing to tune");
+
+  // The variants, resolved for the target with their diagnostics silenced: a variant the
+  // target cannot run is not a candidate. The description as written must resolve.
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(UnknownLoc::get(&context));
+  OpBuilder b(&context);
+  std::vector<Variant> variants;
+  std::optional<NVTarget> target;
+  std::set<std::string> names;
+  size_t illegal = 0;
+  for (tile::GemmOp base : bases) {
+    auto baseTarget = [&]() -> FailureOr<NVTarget> {
+      SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+      return targetFor(base, tuneTarget);
+    }();
+    if (failed(baseTarget))
+      return 1;
+    if (target && target->name() != baseTarget->name())
+      return fail("descriptions for different targets (" + target->name() + " and " +
+                  baseTarget->name() + "); a dispatch table is for one target: pass --target");
+    target = *baseTarget;
+    std::vector<tile::GemmOp> ops = variantsOf(b, *scratch, base);
+    std::set<std::string> summaries;
+    for (size_t i = 0; i < ops.size(); ++i) {
+      tile::GemmOp op = ops[i];
+      bool asWritten = i == 0;
+      FailureOr<GemmPlan> plan = failure();
+      if (asWritten) {
+        SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+        if (succeeded(op.verify()))
+          plan = resolveGemm(op, *target);
+        if (failed(plan))
+          return 1;
+      } else {
+        ScopedDiagnosticHandler silence(&context, [](Diagnostic &) { return success(); });
+        if (succeeded(op.verify()))
+          plan = resolveGemm(op, *target);
+      }
+      if (failed(plan)) {
+        ++illegal;
+        op->erase();
+        continue;
+      }
+      Variant v;
+      v.op = op;
+      v.plan = *plan;
+      v.asWritten = asWritten;
+      v.summary = variantSummary(op, *plan);
+      if (!summaries.insert(v.summary).second) {
+        op->erase();
+        continue;
+      }
+      v.name = variantName(op, asWritten);
+      if (!names.insert(v.name).second)
+        return fail("two kernels would be named '" + v.name + "' (rename a description)");
+      op.setSymName(v.name);
+      op.setTarget(target->name());
+      llvm::raw_string_ostream os(v.text);
+      op->print(os);
+      os << "\n";
+      v.costs = costsFor(op, *v.plan, &v.breakdown);
+      variants.push_back(std::move(v));
+    }
+  }
+  llvm::errs() << "tilegen tune: " << variants.size() << " variants of " << bases.size()
+               << " description" << (bases.size() == 1 ? "" : "s") << " run on "
+               << target->name() << " (" << illegal << " others do not), " << shapes.size()
+               << " shape" << (shapes.size() == 1 ? "" : "s") << "\n";
+
+  // Rank per shape by the model.
+  const NVTargetInfo &info = target->info();
+  std::vector<Entry> entries;
+  std::vector<bool> keep(variants.size(), false);
+  for (ProblemSize size : shapes) {
+    Entry e;
+    e.size = size;
+    std::vector<Candidate> all;
+    for (size_t i = 0; i < variants.size(); ++i) {
+      Variant &v = variants[i];
+      ProblemLayout layout = layoutProblem(v.op, *v.plan, size, v.plan->stages);
+      if (layout.resident < 1)
+        continue;
+      ProblemCosts pc = problemCosts(layout, v.costs, v.breakdown, info.ratedClockGHz);
+      Prediction pr = predictProblem(layout, pc, static_cast<int>(v.plan->stages),
+                                     static_cast<int>(v.plan->accumulators),
+                                     v.breakdown.flopsPerCycle);
+      all.push_back({i, pr.seconds, std::nullopt, ""});
+    }
+    std::stable_sort(all.begin(), all.end(), [](const Candidate &x, const Candidate &y) {
+      return x.predicted < y.predicted;
+    });
+    // The best --top, skipping variants the model cannot tell from one already taken (the
+    // same prediction within 0.1%: measuring both would teach nothing the first does not),
+    // and the description as written.
+    size_t taken = 0;
+    for (const Candidate &c : all) {
+      bool same = llvm::any_of(e.candidates, [&](const Candidate &o) {
+        return std::abs(o.predicted - c.predicted) <= 1e-3 * c.predicted;
+      });
+      if (variants[c.variant].asWritten) {
+        e.candidates.push_back(c);
+      } else if (taken < (size_t)topOption.getValue() && !same) {
+        e.candidates.push_back(c);
+        ++taken;
+      }
+    }
+    if (e.candidates.empty())
+      return fail(llvm::formatv("no variant fits on {0} for {1} x {2} x {3}", target->name(),
+                                size.m, size.n, size.k)
+                      .str());
+    for (const Candidate &c : e.candidates)
+      keep[c.variant] = true;
+    entries.push_back(std::move(e));
+  }
+
+  // Compile what some shape keeps.
+  std::string kernelDir = outDir + "/kernels";
+  if (std::error_code ec = llvm::sys::fs::create_directories(kernelDir))
+    return fail("cannot create '" + kernelDir + "': " + ec.message());
+  auto ptxas = findPtxas();
+  if (!ptxas)
+    return fail(llvm::toString(ptxas.takeError()));
+  std::vector<size_t> compiled;
+  for (size_t i = 0; i < variants.size(); ++i)
+    if (keep[i])
+      compiled.push_back(i);
+  size_t reusedCount = 0;
+  bool tty = llvm::sys::Process::StandardErrIsDisplayed();
+  for (size_t j = 0; j < compiled.size(); ++j) {
+    const Variant &v = variants[compiled[j]];
+    std::string line = llvm::formatv("[{0}/{1}] {2}", j + 1, compiled.size(), v.name).str();
+    if (tty)
+      llvm::errs() << "\r\033[K" << line;
+    else
+      llvm::errs() << line << "\n";
+    bool reused = false;
+    SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+    if (failed(compileVariant(context, v, *target, *ptxas, kernelDir, reused)))
+      return 1;
+    reusedCount += reused;
+  }
+  if (tty)
+    llvm::errs() << "\r\033[K";
+  llvm::errs() << "tilegen tune: " << compiled.size() << " kernels in " << kernelDir << " ("
+               << reusedCount << " from an earlier run)\n";
+
+  std::string table = outDir + "/dispatch.json";
+  std::string shapesFile = outDir + "/shapes.txt";
+  std::string description = llvm::sys::path::filename(tuneInput).str();
+  auto writeTable = [&]() {
+    return writeAtomically(table,
+                           dispatchJSON(variants, compiled, entries, *target, description));
+  };
+  for (Entry &e : entries)
+    e.chosen = 0;
+  if (failed(writeTable()))
+    return 1;
+  {
+    std::string text = "# the shapes of dispatch.json, for tilegen-run --sweep\n";
+    for (const Entry &e : entries)
+      text += llvm::formatv("{0} {1} {2}\n", e.size.m, e.size.n, e.size.k).str();
+    if (failed(writeAtomically(shapesFile, text)))
+      return 1;
+  }
+
+  // Measurements: given, or taken now with tilegen-run.
+  std::string measurements = measurementsOption;
+  if (measurements.empty() && measureOption != Measure::Never) {
+    if (!haveGpu()) {
+      if (measureOption == Measure::Always)
+        return fail("--measure=always: this machine has no NVIDIA GPU (/dev/nvidia0 is "
+                    "absent); the table at " +
+                    table + " ranks by the model alone");
+      llvm::errs() << "tilegen tune: no GPU here (/dev/nvidia0 is absent): the table ranks by "
+                      "the model alone; time it on a GPU with\n  tilegen-run --dispatch "
+                   << table << " --candidates --sweep " << shapesFile
+                   << " --bench --json DIR/measurements.json\nand choose by the times with "
+                      "tilegen tune ... --measurements DIR/measurements.json\n";
+    } else {
+      std::string runner = runnerOption;
+      if (runner.empty()) {
+        std::string self =
+            llvm::sys::fs::getMainExecutable(argv[0], reinterpret_cast<void *>(&tuneMain));
+        runner = (llvm::sys::path::parent_path(self) + "/tilegen-run").str();
+      }
+      if (!llvm::sys::fs::can_execute(runner))
+        return fail("cannot run '" + runner + "' to measure (pass --runner, or --measure=never)");
+      measurements = outDir + "/measurements.json";
+      llvm::SmallVector<llvm::StringRef> args = {
+          runner, "--dispatch", table, "--candidates", "--sweep", shapesFile, "--bench",
+          "--json", measurements};
+      llvm::errs() << "tilegen tune: measuring: " << llvm::join(args, " ") << "\n";
+      std::string err;
+      int rc = llvm::sys::ExecuteAndWait(runner, args, std::nullopt, {}, 0, 0, &err);
+      if (rc != 0 || !llvm::sys::fs::exists(measurements))
+        return fail("tilegen-run failed (exit " + llvm::Twine(rc) + (err.empty() ? "" : ": ") +
+                    err + "); the table at " + table + " ranks by the model alone");
+    }
+  }
+  if (!measurements.empty()) {
+    std::map<std::tuple<std::string, int64_t, int64_t, int64_t>, std::pair<double, std::string>>
+        times;
+    if (failed(readMeasurements(measurements, times)))
+      return 1;
+    size_t measuredEntries = 0, changed = 0;
+    for (Entry &e : entries) {
+      std::optional<size_t> best;
+      for (size_t c = 0; c < e.candidates.size(); ++c) {
+        Candidate &cand = e.candidates[c];
+        auto it = times.find(
+            {variants[cand.variant].name, e.size.m, e.size.n, e.size.k});
+        if (it == times.end())
+          continue;
+        if (!it->second.second.empty()) {
+          cand.failure = it->second.second;
+          continue;
+        }
+        cand.measured = it->second.first * 1e-3;
+        if (!best || *cand.measured < *e.candidates[*best].measured)
+          best = c;
+      }
+      if (best) {
+        e.measured = true;
+        changed += *best != 0;
+        e.chosen = *best;
+        ++measuredEntries;
+      }
+    }
+    if (failed(writeTable()))
+      return 1;
+    llvm::errs() << "tilegen tune: " << measuredEntries << " of " << entries.size()
+                 << " shapes chosen by measurement (" << changed
+                 << " differ from the model's first choice)\n";
+  }
+  llvm::outs() << "tilegen tune: wrote " << table << " (" << entries.size() << " shapes, "
+               << compiled.size() << " kernels, " << target->name() << ")\n";
+  return 0;
+}
