@@ -5,7 +5,8 @@
 #   scripts/gpu-run.sh [PHASE ...] [--only REGEX] [--sweep LIST]
 #
 # PHASEs, in this order whatever order they are given in (default: all of them):
-#   build     cmake -DTILEGEN_RUNNER_ONLY=ON + ninja: build-runner/bin/tilegen-run (done anyway
+#   build     cmake -DTILEGEN_RUNNER_ONLY=ON + ninja: build-runner/bin/tilegen-run and, where the
+#             CUDA toolkit has libcuda, tilegen-launch-example (the launch library's example; done anyway
 #             when another phase needs the runner and it is missing)
 #   tests     the GPU lit tests, test/Integration (REQUIRES: cuda-gpu, judged by tilegen-run's exit
 #             code), under the carried lit with lit.gpu.cfg.py; without lit, a plain RUN-line loop
@@ -56,7 +57,7 @@ while [ $# -gt 0 ]; do
     all) want_build=1 want_tests=1 want_sanitize=1 want_bench=1; any=1 ;;
     --only) only=$2; shift ;;
     --sweep) sweep=$2; shift ;;
-    -h|--help) sed -n '2,34p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,32p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "gpu-run.sh: error: unknown phase or option '$1' (phases: build tests sanitize bench summary)" >&2; exit 2 ;;
   esac
   shift
@@ -111,7 +112,9 @@ phase_build() {
     timeout -k 10 "$lim" cmake -G Ninja -S "$root" -B "$root/build-runner" -DTILEGEN_RUNNER_ONLY=ON \
       -DCMAKE_BUILD_TYPE=Release -DTILEGEN_RUN_FAKE_CUDA=OFF \
       ${cuda_root:+-DTILEGEN_CUDA_ROOT="$cuda_root"} </dev/null &&
-      timeout -k 10 "$lim" ninja -C "$root/build-runner" tilegen-run </dev/null
+      timeout -k 10 "$lim" ninja -C "$root/build-runner" tilegen-run </dev/null &&
+      { ! ninja -C "$root/build-runner" -t targets all 2>/dev/null | grep -q '^tilegen-launch-example:' ||
+        timeout -k 10 "$lim" ninja -C "$root/build-runner" tilegen-launch-example </dev/null; }
   } > "$log" 2>&1
   local rc=$?
   if [ $rc -eq 0 ] && [ -x "$runner" ]; then

@@ -45,6 +45,25 @@ if os.path.exists(fake_cuda):
     config.substitutions.append(("%fake-libcuda", fake_cuda))
     config.substitutions.append(
         ("%tilegen-run-numeric-tests", os.path.join(tools_dir, "tilegen-run-numeric-tests")))
+    # Before %tilegen, which is a prefix of it.
+    config.substitutions.insert(
+        0, ("%tilegen-launch-tests", os.path.join(tools_dir, "tilegen-launch-tests")))
+
+# The launch library's example (examples/host), built in this build where the CUDA toolkit has
+# libcuda to link; the GPU tests run it. The packaging test installs this build and builds the
+# example against the installed package: it needs cmake and the toolkit (cuda.h, libcuda).
+config.substitutions.insert(
+    0, ("%tilegen-launch-example", os.path.join(tools_dir, "tilegen-launch-example")))
+config.substitutions.append(("%obj-root", config.tilegen_obj_root))
+config.substitutions.append(("%cmake-configure", '"%s" -G "%s" -DCMAKE_MAKE_PROGRAM="%s"' % (
+    config.cmake_command, config.cmake_generator, config.cmake_make_program)))
+config.substitutions.append(("%cmake", '"%s"' % config.cmake_command))
+config.substitutions.append(("%cuda-root", config.tilegen_cuda_root))
+cuda_root = config.tilegen_cuda_root
+if os.path.exists(os.path.join(cuda_root, "include", "cuda.h")) and any(
+        os.path.exists(os.path.join(cuda_root, d, "libcuda.so"))
+        for d in ["lib64", "lib64/stubs", "lib/stubs", "targets/x86_64-linux/lib/stubs"]):
+    config.available_features.add("cuda-toolkit")
 
 # ptxas: the feature is added only when one is found and runs.
 ptxas = os.environ.get("TILEGEN_PTXAS") or shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"

@@ -24,11 +24,16 @@ for name in ["HOME", "PATH", "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "TILEGEN
         config.environment[name] = os.environ[name]
 
 config.substitutions.append(("%tilegen-run", config.tilegen_run))
+# The launch library's example, built beside the runner (scripts/gpu-run.sh's build phase).
+config.substitutions.append(("%tilegen-launch-example", os.path.join(
+    os.path.dirname(config.tilegen_run), "tilegen-launch-example")))
 
 # A CUDA GPU: nvidia-smi lists one (as in test/lit.cfg.py). TILEGEN_GPU_FAKE=1 claims one for a
 # dry run against the fake driver (scripts/gpu-dryrun.sh).
 if os.environ.get("TILEGEN_GPU_FAKE") == "1":
     config.available_features.add("cuda-gpu")
+    # Programs that link libcuda themselves (the launch library's example) cannot use the fake.
+    config.available_features.add("gpu-dryrun")
 else:
     try:
         out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=20)

@@ -1,16 +1,16 @@
 //===- CudaApi.h - The CUDA driver and cuBLAS, loaded at run time -*- C++ -*-===//
 //
 // tilegen-run links neither libcuda nor libcublas: it dlopens them, so that it
-// builds and starts on machines without a GPU and says so there. Driver entry
-// points come from cuGetProcAddress_v2 with the ABI of CUDA 12.0, so the tool
-// works with any driver from 12.0 on, whatever toolkit headers it was built
-// against.
+// builds and starts on machines without a GPU and says so there. The driver is
+// loaded by the launch library (lib/Launch/Driver.h); cuBLAS and cuBLASLt,
+// which only the runner uses, are loaded here.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEGEN_RUN_CUDAAPI_H
 #define TILEGEN_RUN_CUDAAPI_H
 
+#include "Driver.h"
 #include "Error.h"
 
 #include <cuda.h>
@@ -22,72 +22,6 @@
 
 namespace tilegen {
 namespace run {
-
-// X(name): every driver entry point tilegen-run calls, by its unversioned name;
-// the function type comes from cuda.h (whose macros name the versioned symbols
-// whose ABI cuGetProcAddress returns for CUDA 12.0).
-#define TILEGEN_CUDA_DRIVER_FUNCS(X)                                           \
-  X(cuGetErrorName)                                                            \
-  X(cuGetErrorString)                                                          \
-  X(cuInit)                                                                    \
-  X(cuDriverGetVersion)                                                        \
-  X(cuDeviceGetCount)                                                          \
-  X(cuDeviceGet)                                                               \
-  X(cuDeviceGetName)                                                           \
-  X(cuDeviceGetAttribute)                                                      \
-  X(cuDeviceTotalMem)                                                          \
-  X(cuDevicePrimaryCtxRetain)                                                  \
-  X(cuDevicePrimaryCtxRelease)                                                 \
-  X(cuCtxSetCurrent)                                                           \
-  X(cuCtxSynchronize)                                                          \
-  X(cuModuleLoadData)                                                          \
-  X(cuModuleUnload)                                                            \
-  X(cuModuleGetFunction)                                                       \
-  X(cuFuncSetAttribute)                                                        \
-  X(cuFuncGetAttribute)                                                        \
-  X(cuMemGetInfo)                                                              \
-  X(cuMemAlloc)                                                                \
-  X(cuMemFree)                                                                 \
-  X(cuMemcpyHtoD)                                                              \
-  X(cuMemcpyDtoH)                                                              \
-  X(cuMemcpyDtoD)                                                              \
-  X(cuMemsetD8)                                                                \
-  X(cuMemsetD8Async)                                                           \
-  X(cuStreamCreate)                                                            \
-  X(cuStreamDestroy)                                                           \
-  X(cuStreamSynchronize)                                                       \
-  X(cuEventCreate)                                                             \
-  X(cuEventDestroy)                                                            \
-  X(cuEventRecord)                                                             \
-  X(cuEventSynchronize)                                                        \
-  X(cuEventElapsedTime)                                                        \
-  X(cuLaunchKernelEx)                                                          \
-  X(cuTensorMapEncodeTiled)
-
-/// Optional entry points (newer drivers); null when absent.
-#define TILEGEN_CUDA_DRIVER_OPTIONAL_FUNCS(X)                                  \
-  X(cuFuncGetParamInfo)                                                        \
-  X(cuOccupancyMaxActiveClusters)
-
-/// The driver API, resolved at run time.
-struct Driver {
-#define TILEGEN_DECLARE(Name) decltype(&::Name) Name = nullptr;
-  TILEGEN_CUDA_DRIVER_FUNCS(TILEGEN_DECLARE)
-  TILEGEN_CUDA_DRIVER_OPTIONAL_FUNCS(TILEGEN_DECLARE)
-#undef TILEGEN_DECLARE
-  int Version = 0; ///< cuDriverGetVersion, e.g. 12080
-  void *Handle = nullptr;
-
-  /// dlopens libcuda.so.1, resolves every entry point and runs cuInit(0). On
-  /// failure the message starts with "no CUDA driver/GPU: ".
-  Error load();
-
-  /// "cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY (out of memory)".
-  std::string describe(CUresult R, const std::string &Call) const;
-  /// Success, or an ExitCuda error naming the call (and What, if not empty).
-  Error check(CUresult R, const std::string &Call,
-              const std::string &What = "") const;
-};
 
 /// The subset of cuBLAS used as reference and baseline (types as in
 /// cublas_api.h; declared here so no cuBLAS header is needed).

@@ -25,20 +25,43 @@ enum ExitCode : int {
   ExitHang = 4,        ///< the kernel did not finish within --timeout
 };
 
+/// What a failure is about: the launch library (include/tilegen/launch.h) turns
+/// it into a status code; tilegen-run uses only the exit code.
+enum class ErrorKind {
+  Unspecified,
+  Io,        ///< a file cannot be read
+  Manifest,  ///< the manifest is not valid, or disagrees with the kernel
+  Cubin,     ///< not a cubin, or the kernel is not in it
+  Target,    ///< the cubin cannot run on this GPU
+  Problem,   ///< the sizes break the kernel's constraints or limits
+  Argument,  ///< a null, misaligned or missing pointer, a bad leading dimension
+  NoDriver,  ///< no CUDA driver or GPU
+  NoContext, ///< no current CUDA context
+  Cuda,      ///< a CUDA driver call failed
+};
+
 class [[nodiscard]] Error {
 public:
   static Error success() { return Error(); }
-  Error(int Code, std::string Message)
-      : Code(Code), Message(std::move(Message)) {}
+  Error(int Code, std::string Message, ErrorKind Kind = ErrorKind::Unspecified)
+      : Code(Code), Kind(Kind), Message(std::move(Message)) {}
 
   bool failed() const { return Code != ExitPass; }
   explicit operator bool() const { return failed(); }
   int code() const { return Code; }
   const std::string &message() const { return Message; }
+  ErrorKind kind() const { return Kind; }
+  /// This error with kind K, unless it already has one.
+  Error withKind(ErrorKind K) && {
+    if (Kind == ErrorKind::Unspecified)
+      Kind = K;
+    return std::move(*this);
+  }
 
 private:
   Error() = default;
   int Code = ExitPass;
+  ErrorKind Kind = ErrorKind::Unspecified;
   std::string Message;
 };
 

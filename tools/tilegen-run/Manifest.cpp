@@ -731,16 +731,19 @@ Error tilegen::run::loadManifest(const std::string &Arg, Manifest &M) {
   if (Error E = readInputFile(ManifestPath, "manifest", MaxManifestBytes,
                               /*RegularOnly=*/true, Text, &OpenErrno)) {
     if (ArgIsManifest || OpenErrno != ENOENT)
-      return E;
+      return std::move(E).withKind(ErrorKind::Io);
     return usageError(E.message() + " (tilegen writes it beside " + Arg +
-                      ", with the same stem)");
+                          ", with the same stem)")
+        .withKind(ErrorKind::Io);
   }
   M.Path = ManifestPath;
-  TG_TRY(parseManifest(Text, ManifestPath, M));
+  TG_TRY(parseManifest(Text, ManifestPath, M).withKind(ErrorKind::Manifest));
   M.CubinPath = ArgIsManifest ? Dir + M.CubinName : Arg;
   TG_TRY(readInputFile(M.CubinPath, "cubin", MaxCubinBytes, /*RegularOnly=*/true,
-                       M.CubinImage));
-  return checkCubinImage(M.CubinImage, M.CubinPath, M.Target.Name);
+                       M.CubinImage)
+             .withKind(ErrorKind::Io));
+  return checkCubinImage(M.CubinImage, M.CubinPath, M.Target.Name)
+      .withKind(ErrorKind::Cubin);
 }
 
 uint64_t tilegen::run::tensorElems(Tensor T, const Problem &P) {

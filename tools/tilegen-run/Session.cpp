@@ -40,8 +40,7 @@ GpuSession::~GpuSession() {
       Lt.Destroy(LtHandle);
     if (Stream)
       Cu.cuStreamDestroy(Stream);
-    if (Mod)
-      Cu.cuModuleUnload(Mod);
+    Kernel.unload();
     Cu.cuDevicePrimaryCtxRelease(Dev);
   }
 }
@@ -134,20 +133,13 @@ Error GpuSession::open(DeviceRow &DevRow) {
   DevRow["driver"] = std::to_string(Cu.Version / 1000) + "." +
                      std::to_string((Cu.Version % 1000) / 10);
 
-  if (!Man.Target.runsOn(CcMajor, CcMinor))
-    return cudaError("cubin " + Man.CubinPath + " was built for " +
-                     Man.Target.Name + " (manifest field 'target'), but GPU " +
-                     std::to_string(Opts.Device) + " (" + GpuName + ") is " +
-                     DevArch + " (compute capability " +
-                     std::to_string(CcMajor) + "." + std::to_string(CcMinor) +
-                     "); rebuild it with tilegen --target=" + DevArch +
-                     (CcMajor >= 9 ? " or --target=" + DevArch + "a" : ""));
-  uint64_t Threads = uint64_t(Man.Block[0]) * Man.Block[1] * Man.Block[2];
-  if (Man.DynamicSmem > static_cast<uint64_t>(SmemOptin))
-    return cudaError("manifest field 'dynamic_smem' asks for " +
-                     std::to_string(Man.DynamicSmem) + " bytes, but " +
-                     GpuName + " allows at most " + std::to_string(SmemOptin) +
-                     " bytes of shared memory per block");
+  Facts.Ordinal = Opts.Device;
+  Facts.Name = GpuName;
+  Facts.CcMajor = CcMajor;
+  Facts.CcMinor = CcMinor;
+  Facts.SmCount = SmCount;
+  Facts.SmemOptin = SmemOptin;
+  TG_TRY(checkTarget(Man, Facts));
 
   TG_TRY(Cu.check(Cu.cuDevicePrimaryCtxRetain(&Ctx, Dev),
                   "cuDevicePrimaryCtxRetain"));
@@ -201,239 +193,12 @@ Error GpuSession::open(DeviceRow &DevRow) {
   }
 
   reportPhase("loading the cubin", false);
-  // loadManifest read and checked the image; the driver gets nothing else.
-  TG_TRY(checkCubinImage(Man.CubinImage, Man.CubinPath, Man.Target.Name));
-  CUresult R = Cu.cuModuleLoadData(&Mod, Man.CubinImage.data());
-  if (R != CUDA_SUCCESS) {
-    Mod = nullptr;
-    std::string Msg = Cu.describe(R, "cuModuleLoadData(" + Man.CubinPath + ")");
-    if (R == CUDA_ERROR_NO_BINARY_FOR_GPU || R == CUDA_ERROR_INVALID_IMAGE ||
-        R == CUDA_ERROR_INVALID_SOURCE || R == CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
-      Msg += ": the cubin (manifest target " + Man.Target.Name +
-             ") has no code for GPU " + std::to_string(Opts.Device) + " (" +
-             GpuName + ", " + DevArch + ")";
-    return cudaError(Msg);
-  }
-  R = Cu.cuModuleGetFunction(&Fn, Mod, Man.Kernel.c_str());
-  if (R == CUDA_ERROR_NOT_FOUND)
-    return usageError("kernel '" + Man.Kernel + "' (manifest field 'kernel' of " +
-                      Man.Path + ") is not in cubin " + Man.CubinPath);
-  TG_TRY(Cu.check(R, "cuModuleGetFunction(" + Man.Kernel + ")"));
-  TG_TRY(checkParamAbi());
-
-  int StaticSmem = 0, MaxThreads = 0, Regs = 0;
-  TG_TRY(Cu.check(Cu.cuFuncGetAttribute(&StaticSmem,
-                                        CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, Fn),
-                  "cuFuncGetAttribute(SHARED_SIZE_BYTES)"));
-  TG_TRY(Cu.check(Cu.cuFuncGetAttribute(
-                      &MaxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, Fn),
-                  "cuFuncGetAttribute(MAX_THREADS_PER_BLOCK)"));
-  TG_TRY(Cu.check(Cu.cuFuncGetAttribute(&Regs, CU_FUNC_ATTRIBUTE_NUM_REGS, Fn),
-                  "cuFuncGetAttribute(NUM_REGS)"));
-  if (Threads > static_cast<uint64_t>(MaxThreads))
-    return cudaError("manifest field 'block' asks for " +
-                     std::to_string(Threads) + " threads, but kernel " +
-                     Man.Kernel + " can launch at most " +
-                     std::to_string(MaxThreads) + " per block (it uses " +
-                     std::to_string(Regs) + " registers per thread)");
-  if (Man.DynamicSmem + StaticSmem > static_cast<uint64_t>(SmemOptin))
-    return cudaError("kernel " + Man.Kernel + " needs " +
-                     std::to_string(StaticSmem) + " bytes of static + " +
-                     std::to_string(Man.DynamicSmem) +
-                     " bytes of dynamic shared memory, more than the " +
-                     std::to_string(SmemOptin) + " bytes " + GpuName +
-                     " allows per block");
-  TG_TRY(Cu.check(Cu.cuFuncSetAttribute(
-                      Fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                      static_cast<int>(Man.DynamicSmem)),
-                  "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
-                      std::to_string(Man.DynamicSmem) + ")"));
-  if (Man.clusterSize() > 8)
-    TG_TRY(Cu.check(Cu.cuFuncSetAttribute(
-                        Fn, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
-                        1),
-                    "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)"));
+  // loadManifest read and checked the image; the launch library checks it again
+  // and gives the driver nothing else.
+  TG_TRY(Kernel.load(Cu, Man, Facts));
+  const int Regs = Kernel.registers(), StaticSmem = Kernel.staticSmem();
   DevRow["kernel_regs"] = std::to_string(Regs);
   DevRow["kernel_static_smem"] = std::to_string(StaticSmem);
-  return Error::success();
-}
-
-static const char *paramKindName(ParamKind K) {
-  switch (K) {
-  case ParamKind::Ptr:
-    return "ptr";
-  case ParamKind::I32:
-    return "i32";
-  case ParamKind::F32:
-    return "f32";
-  case ParamKind::TensorMap:
-    return "tensormap";
-  case ParamKind::Scratch:
-    return "scratch";
-  }
-  return "?";
-}
-
-/// Compares the manifest's parameter list with the kernel's, when the driver
-/// can tell (cuFuncGetParamInfo, CUDA 12.4+).
-Error GpuSession::checkParamAbi() {
-  if (!Cu.cuFuncGetParamInfo)
-    return Error::success();
-  size_t Offset = 0, Size = 0;
-  for (size_t I = 0; I < Man.Params.size(); ++I) {
-    const Param &Pa = Man.Params[I];
-    CUresult R = Cu.cuFuncGetParamInfo(Fn, I, &Offset, &Size);
-    if (R == CUDA_ERROR_INVALID_VALUE)
-      return usageError("manifest " + Man.Path + " lists " +
-                        std::to_string(Man.Params.size()) +
-                        " params, but kernel " + Man.Kernel + " has only " +
-                        std::to_string(I));
-    TG_TRY(Cu.check(R, "cuFuncGetParamInfo(" + std::to_string(I) + ")"));
-    if (Size != Pa.size())
-      return usageError("manifest " + Man.Path + ": field 'params[" +
-                        std::to_string(I) + "]' ('" + Pa.Name + "', " +
-                        paramKindName(Pa.Kind) + ") is " +
-                        std::to_string(Pa.size()) + " bytes, but parameter " +
-                        std::to_string(I) + " of kernel " + Man.Kernel +
-                        " is " + std::to_string(Size) + " bytes");
-    if (Offset % Pa.alignment() != 0)
-      return usageError("manifest " + Man.Path + ": field 'params[" +
-                        std::to_string(I) + "]' ('" + Pa.Name + "', " +
-                        paramKindName(Pa.Kind) + ") needs " +
-                        std::to_string(Pa.alignment()) +
-                        "-byte alignment, but the kernel has it at offset " +
-                        std::to_string(Offset));
-  }
-  if (Cu.cuFuncGetParamInfo(Fn, Man.Params.size(), &Offset, &Size) ==
-      CUDA_SUCCESS)
-    return usageError("manifest " + Man.Path + " lists " +
-                      std::to_string(Man.Params.size()) +
-                      " params, but kernel " + Man.Kernel + " has more");
-  return Error::success();
-}
-
-CUdeviceptr GpuSession::tensorPtr(Tensor T) const {
-  switch (T) {
-  case Tensor::A:
-    return A.Ptr;
-  case Tensor::B:
-    return B.Ptr;
-  case Tensor::C:
-    return C.Ptr;
-  case Tensor::D:
-    return D.Ptr;
-  case Tensor::ScaleA:
-    return ScaleA.Ptr;
-  case Tensor::ScaleB:
-    return ScaleB.Ptr;
-  }
-  return 0;
-}
-
-static int64_t dimExtent(Dim D, const Problem &P) {
-  return D == Dim::M ? P.M : D == Dim::N ? P.N : P.K;
-}
-
-Error GpuSession::encodeTensorMap(const Param &Pa, size_t Index, void *Out) {
-  CUtensorMapDataType Type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-  switch (Pa.Elem) {
-  case ElemType::BF16:
-    Type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-    break;
-  case ElemType::F16:
-    Type = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-    break;
-  case ElemType::F32:
-    Type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-    break;
-  case ElemType::TF32:
-    Type = CU_TENSOR_MAP_DATA_TYPE_TFLOAT32;
-    break;
-  case ElemType::E4M3:
-  case ElemType::E5M2:
-    // TMA moves fp8 as bytes; only the MMA reads them as floats.
-    Type = CU_TENSOR_MAP_DATA_TYPE_UINT8;
-    break;
-  }
-  CUtensorMapSwizzle Swz = Pa.Swizzle == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
-                           : Pa.Swizzle == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
-                           : Pa.Swizzle == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
-                                              : CU_TENSOR_MAP_SWIZZLE_NONE;
-  CUtensorMapL2promotion L2 =
-      Pa.L2Promotion == 256   ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B
-      : Pa.L2Promotion == 128 ? CU_TENSOR_MAP_L2_PROMOTION_L2_128B
-      : Pa.L2Promotion == 64  ? CU_TENSOR_MAP_L2_PROMOTION_L2_64B
-                              : CU_TENSOR_MAP_L2_PROMOTION_NONE;
-  CUtensorMapFloatOOBfill Oob = Pa.OobNan
-                                    ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
-                                    : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE;
-  cuuint32_t Rank = static_cast<cuuint32_t>(Pa.Dims.size());
-  cuuint64_t GlobalDim[5] = {0}, GlobalStride[4] = {0};
-  cuuint32_t Box[5] = {0}, ElemStride[5] = {1, 1, 1, 1, 1};
-  uint64_t Stride = elemBytes(Pa.Elem);
-  for (cuuint32_t I = 0; I < Rank; ++I) {
-    GlobalDim[I] = static_cast<cuuint64_t>(dimExtent(Pa.Dims[I], P));
-    Box[I] = Pa.Box[I];
-    Stride *= GlobalDim[I];
-    if (I + 1 < Rank)
-      GlobalStride[I] = Stride; // bytes to step dim I+1
-  }
-  CUresult R = Cu.cuTensorMapEncodeTiled(
-      static_cast<CUtensorMap *>(Out), Type, Rank,
-      reinterpret_cast<void *>(tensorPtr(Pa.Tens)), GlobalDim, GlobalStride,
-      Box, ElemStride, CU_TENSOR_MAP_INTERLEAVE_NONE, Swz, L2, Oob);
-  if (R == CUDA_SUCCESS)
-    return Error::success();
-  std::string What = "param " + std::to_string(Index) + " '" + Pa.Name +
-                     "' (tensor " + tensorName(Pa.Tens) + ", " +
-                     elemTypeName(Pa.Elem) + ", dims [";
-  for (cuuint32_t I = 0; I < Rank; ++I)
-    What += std::string(I ? ", " : "") + dimName(Pa.Dims[I]) + "=" +
-            std::to_string(GlobalDim[I]);
-  What += "], stride " + std::to_string(GlobalStride[0]) + " bytes, box [";
-  for (cuuint32_t I = 0; I < Rank; ++I)
-    What += std::string(I ? ", " : "") + std::to_string(Box[I]);
-  What += "], swizzle " + std::to_string(Pa.Swizzle) + ")";
-  return Cu.check(R, "cuTensorMapEncodeTiled", "encoding " + What);
-}
-
-Error GpuSession::buildParams() {
-  Slots.assign(Man.Params.size(), ParamSlot());
-  ParamPtrs.assign(Man.Params.size(), nullptr);
-  for (size_t I = 0; I < Man.Params.size(); ++I) {
-    const Param &Pa = Man.Params[I];
-    void *Dst = Slots[I].Bytes;
-    std::memset(Dst, 0, sizeof(ParamSlot));
-    switch (Pa.Kind) {
-    case ParamKind::Ptr: {
-      uint64_t Addr = tensorPtr(Pa.Tens);
-      std::memcpy(Dst, &Addr, 8);
-      break;
-    }
-    case ParamKind::I32: {
-      int32_t V = static_cast<int32_t>(
-          Pa.ValueName == "M" ? P.M : Pa.ValueName == "N" ? P.N : P.K);
-      std::memcpy(Dst, &V, 4);
-      break;
-    }
-    case ParamKind::F32: {
-      float V = static_cast<float>(Pa.ValueName == "alpha" ? Opts.Alpha
-                                                           : Opts.Beta);
-      std::memcpy(Dst, &V, 4);
-      break;
-    }
-    case ParamKind::Scratch: {
-      uint64_t Addr = Scratch[I].Ptr;
-      std::memcpy(Dst, &Addr, 8);
-      break;
-    }
-    case ParamKind::TensorMap:
-      static_assert(sizeof(CUtensorMap) == 128, "CUtensorMap is 128 bytes");
-      TG_TRY(encodeTensorMap(Pa, I, Dst));
-      break;
-    }
-    ParamPtrs[I] = Dst;
-  }
   return Error::success();
 }
 
@@ -475,11 +240,7 @@ Error GpuSession::prepare(const Problem &Size) {
                                       : "the host copies of A, B and C"));
     HostInputBytes = Bytes;
   }
-  Grid = gridSize(Man, P, SmCount);
-  TG_TRY(capPersistentClusters());
-  if (Grid > 0x7FFFFFFFull)
-    return usageError("problem " + P.str() + " needs a grid of " +
-                      std::to_string(Grid) + " CTAs, more than 2^31 - 1");
+  TG_TRY(Kernel.grid(P, Grid));
   const ElemType DType = Man.C.Type;
   struct Spec {
     const char *Name;
@@ -558,48 +319,20 @@ Error GpuSession::prepare(const Problem &Size) {
   }
   TG_TRY(settle("the uploads of A, B, C (and scales) and the poisoning of D"));
   reportPhase("building kernel parameters", false);
-  return buildParams();
-}
-
-std::string GpuSession::launchDescription() const {
-  return Man.Kernel + ", grid " + std::to_string(Grid) + ", block " +
-         std::to_string(Man.Block[0]) + "x" + std::to_string(Man.Block[1]) +
-         "x" + std::to_string(Man.Block[2]) + ", cluster " +
-         std::to_string(Man.Cluster[0]) + "x" + std::to_string(Man.Cluster[1]) +
-         "x" + std::to_string(Man.Cluster[2]) + ", dynamic smem " +
-         std::to_string(Man.DynamicSmem);
-}
-
-/// A persistent grid of clusters must fit on the GPU at once: clusters are placed within one
-/// GPC, so fewer than SMs / cluster size may be co-resident, and a cluster that waits for a
-/// second wave doubles the run. Cap the grid at what cuOccupancyMaxActiveClusters reports.
-Error GpuSession::capPersistentClusters() {
-  if (Man.Rule != GridRule::Persistent || Man.clusterSize() <= 1 ||
-      !Cu.cuOccupancyMaxActiveClusters)
-    return Error::success();
-  CUlaunchConfig Cfg;
-  std::memset(&Cfg, 0, sizeof(Cfg));
-  Cfg.gridDimX = static_cast<unsigned>(Grid);
-  Cfg.gridDimY = Cfg.gridDimZ = 1;
-  Cfg.blockDimX = Man.Block[0];
-  Cfg.blockDimY = Man.Block[1];
-  Cfg.blockDimZ = Man.Block[2];
-  Cfg.sharedMemBytes = static_cast<unsigned>(Man.DynamicSmem);
-  CUlaunchAttribute Attr;
-  std::memset(&Attr, 0, sizeof(Attr));
-  Attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  Attr.value.clusterDim.x = Man.Cluster[0];
-  Attr.value.clusterDim.y = Man.Cluster[1];
-  Attr.value.clusterDim.z = Man.Cluster[2];
-  Cfg.attrs = &Attr;
-  Cfg.numAttrs = 1;
-  int Clusters = 0;
-  TG_TRY(Cu.check(Cu.cuOccupancyMaxActiveClusters(&Clusters, Fn, &Cfg),
-                  "cuOccupancyMaxActiveClusters", "sizing the persistent grid"));
-  uint64_t Fit = uint64_t(Clusters) * Man.clusterSize();
-  if (Clusters > 0 && Fit < Grid)
-    Grid = Fit;
-  return Error::success();
+  GemmArgs Args;
+  Args.P = P;
+  Args.A = A.Ptr;
+  Args.B = B.Ptr;
+  Args.C = C.Ptr;
+  Args.D = D.Ptr;
+  Args.ScaleA = ScaleA.Ptr;
+  Args.ScaleB = ScaleB.Ptr;
+  Args.Alpha = Opts.Alpha;
+  Args.Beta = Opts.Beta;
+  for (const DeviceBuffer &Buf : Scratch)
+    Args.Scratch.push_back(Buf.Ptr);
+  TG_TRY(checkGemmArgs(Man, Args, /*CheckScratch=*/true));
+  return Kernel.buildParams(Args, Grid, Params);
 }
 
 /// cuMemcpyHtoD from pageable memory, cuMemsetD8 and cuMemcpyDtoD run on the legacy stream and
@@ -612,28 +345,7 @@ Error GpuSession::settle(const std::string &What) {
 }
 
 Error GpuSession::launch() {
-  CUlaunchConfig Cfg;
-  std::memset(&Cfg, 0, sizeof(Cfg));
-  Cfg.gridDimX = static_cast<unsigned>(Grid);
-  Cfg.gridDimY = 1;
-  Cfg.gridDimZ = 1;
-  Cfg.blockDimX = Man.Block[0];
-  Cfg.blockDimY = Man.Block[1];
-  Cfg.blockDimZ = Man.Block[2];
-  Cfg.sharedMemBytes = static_cast<unsigned>(Man.DynamicSmem);
-  Cfg.hStream = Stream;
-  CUlaunchAttribute Attr[1];
-  std::memset(Attr, 0, sizeof(Attr));
-  if (Man.clusterSize() > 1) {
-    Attr[0].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    Attr[0].value.clusterDim.x = Man.Cluster[0];
-    Attr[0].value.clusterDim.y = Man.Cluster[1];
-    Attr[0].value.clusterDim.z = Man.Cluster[2];
-    Cfg.attrs = Attr;
-    Cfg.numAttrs = 1;
-  }
-  return Cu.check(Cu.cuLaunchKernelEx(&Cfg, Fn, ParamPtrs.data(), nullptr),
-                  "cuLaunchKernelEx", "launching " + launchDescription());
+  return Kernel.launch(Params, Grid, Stream);
 }
 
 Error GpuSession::sync(const std::string &What) {
@@ -641,7 +353,7 @@ Error GpuSession::sync(const std::string &What) {
   if (R == CUDA_SUCCESS)
     return Error::success();
   return cudaError("kernel fault: " + Cu.describe(R, "cuStreamSynchronize") +
-                   " after " + What + " (" + launchDescription() +
+                   " after " + What + " (" + Kernel.launchDescription(Grid) +
                    "); the CUDA context is unusable after this");
 }
 

@@ -10,6 +10,7 @@
 #define TILEGEN_RUN_SESSION_H
 
 #include "CudaApi.h"
+#include "Launcher.h"
 #include "Manifest.h"
 #include "Options.h"
 #include "Report.h"
@@ -79,8 +80,9 @@ private:
 
   CUdevice Dev = 0;
   CUcontext Ctx = nullptr;
-  CUmodule Mod = nullptr;
-  CUfunction Fn = nullptr;
+  DeviceFacts Facts;
+  LoadedKernel Kernel; ///< the launch library's kernel: module, grid, parameters, launch
+  ParamBlock Params;
   CUstream Stream = nullptr;
   std::string GpuName;
   int CcMajor = 0, CcMinor = 0, SmCount = 0, L2Bytes = 0;
@@ -100,21 +102,11 @@ private:
   /// of HostInputBytes exceed the machine's physical memory.
   Error checkHostMemory(uint64_t Bytes, bool Overflow, const std::string &What) const;
 
-  struct alignas(64) ParamSlot {
-    unsigned char Bytes[128];
-  };
-  std::vector<ParamSlot> Slots;
-  std::vector<void *> ParamPtrs;
-
   Error alloc(const std::string &What, size_t Bytes, DeviceBuffer &Buf);
   void release(DeviceBuffer &Buf);
-  Error checkParamAbi();
-  Error buildParams();
-  Error encodeTensorMap(const Param &Pa, size_t Index, void *Out);
-  CUdeviceptr tensorPtr(Tensor T) const;
-  /// Launches the kernel once on Stream (asynchronous).
+  /// Waits for the context's pending copies and memsets (see Session.cpp).
   Error settle(const std::string &What);
-  Error capPersistentClusters();
+  /// Launches the kernel once on Stream (asynchronous).
   Error launch();
   /// Waits for Stream; a failure here is the kernel's fault.
   Error sync(const std::string &What);
@@ -136,7 +128,6 @@ private:
   /// Out = alpha * (sa A) x (sb B) + beta * C in D's type with cuBLASLt; with ProductF32,
   /// Out = (sa A) x (sb B) alone as f32 in D's layout.
   Error cublasLtGemm(CUdeviceptr Out, bool ProductF32);
-  std::string launchDescription() const;
 };
 
 } // namespace run

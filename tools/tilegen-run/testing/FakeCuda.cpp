@@ -26,8 +26,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../CudaApi.h"
-#include "../Numeric.h"
+#include "CudaApi.h"
+#include "Numeric.h"
 
 #include <cuda.h>
 #include <library_types.h>
@@ -226,7 +226,21 @@ CUresult fPrimaryCtxRetain(CUcontext *C, CUdevice) {
   return CUDA_SUCCESS;
 }
 CUresult fPrimaryCtxRelease(CUdevice) { return CUDA_SUCCESS; }
-CUresult fCtxSetCurrent(CUcontext) { return Sticky; }
+CUcontext Current = nullptr; // the calling thread's context, for the launch library
+CUresult fCtxSetCurrent(CUcontext C) {
+  Current = C;
+  return Sticky;
+}
+CUresult fCtxGetCurrent(CUcontext *C) {
+  *C = Current;
+  return CUDA_SUCCESS;
+}
+CUresult fCtxGetDevice(CUdevice *D) {
+  if (!Current)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  *D = 0;
+  return CUDA_SUCCESS;
+}
 CUresult fCtxSynchronize() { return Sticky; }
 
 bool parseOperand(const std::string &V, ElemType &T, bool &Row) {
@@ -522,6 +536,8 @@ const Entry Table[] = {
     E("cuDevicePrimaryCtxRetain", fPrimaryCtxRetain),
     E("cuDevicePrimaryCtxRelease", fPrimaryCtxRelease),
     E("cuCtxSetCurrent", fCtxSetCurrent),
+    E("cuCtxGetCurrent", fCtxGetCurrent),
+    E("cuCtxGetDevice", fCtxGetDevice),
     E("cuCtxSynchronize", fCtxSynchronize),
     E("cuModuleLoadData", fModuleLoadData),
     E("cuModuleUnload", fModuleUnload),
