@@ -265,7 +265,7 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], 
 // -----
 
 // a warp layout the wgmma lowering does not use
-// expected-error @+1 {{'tile.gemm' op not supported yet: warps = [4, 2] with wgmma on target sm_90a (the wgmma lowering uses warps = [2, 1]; leave the field out)}}
+// expected-error @+1 {{'tile.gemm' op not supported yet: warps = [4, 2] with wgmma and accumulators = 1 on target sm_90a (the wgmma lowering takes warps = [c, 1] naming c consumer warpgroups: 1 or 2 with accumulators = 1, 2 with accumulators = 2)}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 256, 64], schedule = warp_specialized, warps = [4, 2], target = "sm_90a" }
 
 // -----

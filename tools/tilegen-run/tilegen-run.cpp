@@ -63,6 +63,7 @@ int main(int Argc, char **Argv) {
   };
   std::vector<Run> Runs;
   std::vector<Row> Rows;
+  std::vector<std::string> Picks; ///< the table's choice per shape, printed below the header
   auto addRun = [&](const Problem &P, size_t K, const Error &E) {
     Run R{P, K, !E};
     Options KOpts = Opts;
@@ -91,6 +92,12 @@ int main(int Argc, char **Argv) {
       Error E = pickKernel(Table, P, K);
       if (E && Opts.Sweep.empty())
         return fail(E);
+      if (!E) {
+        const DispatchEntry &D = Table.Entries[nearestEntry(Table, P)];
+        Picks.push_back("dispatch " + P.str() + ": kernel " + Table.Kernels[K].Kernel +
+                        " (nearest entry " + D.Size.str() + ", chosen by " + D.ChosenBy +
+                        ")");
+      }
       addRun(P, K, E);
     } else {
       const DispatchEntry &D = Table.Entries[nearestEntry(Table, P)];
@@ -124,6 +131,8 @@ int main(int Argc, char **Argv) {
                 Table.Target.c_str(), operandText(First.A).c_str(),
                 operandText(First.B).c_str(), operandText(First.C).c_str());
   std::printf("inputs: %s\n", describeInputs(First, Dist).c_str());
+  for (const std::string &Pick : Picks)
+    std::printf("%s\n", Pick.c_str());
   std::fflush(stdout);
 
   DeviceRow Dev;

@@ -195,7 +195,11 @@ static LogicalResult readShapes(llvm::StringRef spec, std::vector<ProblemSize> &
       for (int d = 0; d < 3; ++d) {
         auto v = parseProblemDim(names[d], parts[d]);
         if (!v) {
-          fail(where + ": " + llvm::toString(v.takeError()));
+          // parseProblemDim names a command-line flag ("--m 'text': why"); here it is a field.
+          std::string why = llvm::toString(v.takeError());
+          size_t at = why.find("': ");
+          fail(where + ": " + llvm::StringRef(names[d]).upper() + " = " + parts[d] + ": " +
+               (at == std::string::npos ? why : why.substr(at + 3)));
           return failure();
         }
         *dims[d] = *v;
@@ -426,9 +430,9 @@ static std::string dispatchJSON(const std::vector<Variant> &variants,
     llvm::json::Array cands;
     for (const Candidate &c : e.candidates) {
       llvm::json::Object o{{"kernel", variants[c.variant].name},
-                           {"predicted_us", std::round(c.predicted * 1e7) / 10}};
+                           {"predicted_ns", static_cast<int64_t>(std::llround(c.predicted * 1e9))}};
       if (c.measured)
-        o["measured_us"] = std::round(*c.measured * 1e7) / 10;
+        o["measured_ns"] = static_cast<int64_t>(std::llround(*c.measured * 1e9));
       if (!c.failure.empty())
         o["measurement"] = c.failure;
       cands.push_back(std::move(o));
