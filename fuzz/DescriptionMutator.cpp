@@ -70,7 +70,8 @@ const char *const kAllFields[] = {
     "a",        "b",         "c",         "accumulator", "scale_a",  "scale_b",
     "accumulation", "promotion", "tile",   "stages",      "accumulators", "schedule",
     "copy",     "warps",     "mma",       "cluster",     "multicast", "cta_group",
-    "grid",     "raster",    "swizzle",   "alpha",       "beta",      "target"};
+    "grid",     "raster",    "swizzle",   "alpha",       "beta",      "alignment",
+    "target"};
 const char *const kUnknownFields[] = {"foo", "tiles", "Tile", "a_type", "sym_name", "stage",
                                       "alpha2", "_", "x"};
 const char *const kFloats[] = {
@@ -164,6 +165,19 @@ std::string valueFor(const std::string &key, Rng &rng) {
       return e.words[below(rng, e.words.size())];
   if (key == "scale_a" || key == "scale_b")
     return scaleValue(rng);
+  // One value or [a, b]: the powers of two up to 16 mostly, the rest near misses.
+  if (key == "alignment") {
+    static const char *const aligns[] = {"1", "2", "4", "8", "16", "1", "2", "4", "0", "3",
+                                         "32", "-1"};
+    switch (below(rng, 3)) {
+    case 0:
+      return pick(rng, aligns);
+    case 1:
+      return std::string("[") + pick(rng, aligns) + ", " + pick(rng, aligns) + "]";
+    default:
+      return intList(rng, 2);
+    }
+  }
   if (key == "alpha" || key == "beta")
     return pick(rng, kFloats);
   if (key == "target")

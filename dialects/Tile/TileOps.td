@@ -42,6 +42,7 @@ def Tile_GemmOp : Tile_Op<"gemm", [Symbol]> {
     | `raster` | `row`, `col` | `row` | order of output tiles |
     | `swizzle` | 1 to 65536 | 8 | tiles grouped along the raster's minor axis for L2 reuse (a group larger than the grid is the whole grid) |
     | `alpha`, `beta` | finite floats within the f32 range | 1.0, 0.0 | epilogue scalars (run-time parameters; these are defaults) |
+    | `alignment` | `x` or `[xa, xb]`: powers of two, in elements, at most 16 bytes each | 16 bytes (8 elements of bf16/f16, 16 of FP8) | operand alignment, as CUTLASS's AlignmentA/B: every row of A (B) starts at a multiple of `xa` (`xb`) elements, so the contiguous dimension of A (B) must be a multiple of it (K for `a = row`, M for `a = col`; K for `b = col`, N for `b = row`). `x` gives both. Below 16 bytes only `schedule = multistage` runs it: copies of `x` elements (`cp.async` of 4 or 8 bytes, predicated `ld.global` + `st.shared` of 1 or 2 bytes); 1 runs any M, N, K. C and D need none: the mma.sync epilogue checks N at run time |
     | `target` | `"sm_90a"` ... | none | optional; `--target` overrides |
 
     The name after `@` is the kernel's PTX entry name: a letter, then letters, digits, `_` and
@@ -70,6 +71,7 @@ def Tile_GemmOp : Tile_Op<"gemm", [Symbol]> {
     OptionalAttr<Tile_ScaleAttr>:$scale_b,
     OptionalAttr<Tile_AccumulationAttr>:$accumulation,
     OptionalAttr<I64Attr>:$promotion,
+    OptionalAttr<DenseI64ArrayAttr>:$alignment,
     DenseI64ArrayAttr:$tile,
     I64Attr:$stages,
     I64Attr:$accumulators,
@@ -97,6 +99,9 @@ def Tile_GemmOp : Tile_Op<"gemm", [Symbol]> {
     int64_t getTileM() { return getTile()[0]; }
     int64_t getTileN() { return getTile()[1]; }
     int64_t getTileK() { return getTile()[2]; }
+    /// Alignment of A and B in elements: the field's values, or 16 bytes' worth when absent.
+    int64_t getAlignmentA();
+    int64_t getAlignmentB();
   }];
 }
 
@@ -138,18 +143,22 @@ def Tile_RingOp : Tile_Op<"ring", [HasParent<"PipelineOp">]> {
     copies and waits on its own commit groups, then a CTA barrier) or `mbarrier_full_empty`
     (a full barrier with a transaction count and an empty barrier per slot, at
     `barrier_offset`). Slice g of the loop over K-slices lives in slot g mod slots; its phase
-    is (g / slots) mod 2.
+    is (g / slots) mod 2. `align [xa, xb]` (elements; absent: 16 bytes) is the alignment of
+    rows of A and B in global memory, which sets the width of each copy: a ring with rows
+    aligned to less than 16 bytes is filled by `cp.async` of 4 or 8 bytes or by `ld.global` +
+    `st.shared` of 1 or 2 bytes (mma.sync only: TMA needs 16-byte strides).
   }];
   let arguments = (ins I64Attr:$slots, I64Attr:$slice_k,
                        TypeAttr:$a_type, Tile_LayoutAttr:$a_layout, DenseI64ArrayAttr:$a_shape,
                        TypeAttr:$b_type, Tile_LayoutAttr:$b_layout, DenseI64ArrayAttr:$b_shape,
                        I64Attr:$offset, I64Attr:$slot_bytes, I64Attr:$b_offset,
                        Tile_RingSyncAttr:$sync, I64Attr:$barrier_offset,
-                       Tile_SmemSwizzleAttr:$swizzle);
+                       Tile_SmemSwizzleAttr:$swizzle,
+                       OptionalAttr<DenseI64ArrayAttr>:$align);
   let assemblyFormat = [{
     `slots` $slots `slice_k` $slice_k
     `a` $a_shape $a_type custom<Keyword>($a_layout) `b` $b_shape $b_type custom<Keyword>($b_layout)
-    `sync` custom<Keyword>($sync) `swizzle` custom<Keyword>($swizzle)
+    (`align` $align^)? `sync` custom<Keyword>($sync) `swizzle` custom<Keyword>($swizzle)
     `offset` $offset `slot_bytes` $slot_bytes `b_offset` $b_offset `barriers` $barrier_offset
     attr-dict
   }];

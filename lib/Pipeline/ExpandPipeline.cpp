@@ -66,7 +66,9 @@ PipelineOp tilegen::buildPlan(OpBuilder &builder, GemmOp op, const GemmPlan &p) 
                  sliceShape(op.getBLayout(), false, p.tileN / ctaGroup, p.tileK),
                  p.smem.ringOffset, p.smem.slotBytes, p.smem.slotBytes - p.smem.bSliceBytes,
                  mbarrierRing ? RingSync::MbarrierFullEmpty : RingSync::CpAsyncGroups,
-                 p.smem.barrierOffset, swizzle);
+                 p.smem.barrierOffset, swizzle,
+                 p.narrowAlignment ? b.getDenseI64ArrayAttr({p.alignA, p.alignB})
+                                   : DenseI64ArrayAttr());
   // Per CTA, like the ring's slices: a CTA pair (cta_group = 2) splits the tile's M, each CTA
   // holding its rows of the accumulator in its own TMEM.
   AccumulatorsOp::create(b, loc, p.accumulators, ArrayRef<int64_t>{p.tileM / ctaGroup, p.tileN},
@@ -147,6 +149,8 @@ static GemmOp descriptionOf(OpBuilder &b, PipelineOp plan) {
     props.accumulation = AccumulationAttr::get(ctx, mma.getAccumulation());
   if (mma.getPromotion() != 0)
     props.promotion = b.getI64IntegerAttr(mma.getPromotion());
+  if (ring.getAlign())
+    props.alignment = ring.getAlignAttr();
   props.tile = b.getDenseI64ArrayAttr(
       {schedule.getTile()[0], schedule.getTile()[1], static_cast<int64_t>(ring.getSliceK())});
   props.stages = b.getI64IntegerAttr(ring.getSlots());

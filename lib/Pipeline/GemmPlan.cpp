@@ -138,6 +138,30 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   } else {
     p.family = target.preferredFamily();
   }
+  // Operand alignment: below 16 bytes only the cp.async ring takes narrower copies; TMA (wgmma,
+  // tcgen05) needs 16-byte strides, so `schedule = auto` falls back to mma.sync.
+  p.alignA = op.getAlignmentA();
+  p.alignB = op.getAlignmentB();
+  p.narrowAlignment = p.alignA * elemInfo(elemA).bits < 128 || p.alignB * elemInfo(elemB).bits < 128;
+  if (p.narrowAlignment) {
+    std::string alignment = p.alignA == p.alignB ? std::to_string(p.alignA)
+                                                 : listString({p.alignA, p.alignB});
+    if (op.getCopy() == Copy::Tma)
+      return fail() << "not supported yet: alignment = " << alignment
+                    << " with copy = tma on target " << tname
+                    << ": TMA needs 16-byte strides; use copy = cp_async";
+    if (p.family != MmaFamily::MmaSync) {
+      if (!mma.empty())
+        return fail() << "not supported yet: alignment = " << alignment << " with mma = "
+                      << listString(mma) << " (" << familyName(p.family) << ") on target "
+                      << tname << ": TMA needs 16-byte strides; use schedule = multistage";
+      if (schedule == Schedule::WarpSpecialized)
+        return fail() << "not supported yet: alignment = " << alignment
+                      << " with schedule = warp_specialized on target " << tname
+                      << ": TMA needs 16-byte strides; use schedule = multistage";
+      p.family = MmaFamily::MmaSync;
+    }
+  }
   if (schedule == Schedule::WarpSpecialized && p.family == MmaFamily::MmaSync) {
     if (!mma.empty())
       return fail() << "schedule = warp_specialized needs wgmma or tcgen05, but mma = "

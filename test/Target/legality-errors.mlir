@@ -405,3 +405,21 @@ tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [
 // A promotion interval with fast accumulation
 // expected-error @+1 {{'tile.gemm' op field 'promotion' = 256 on target sm_90a: it sets how often FP8 wgmma results are promoted with per-tensor scales and accumulation = promoted}}
 tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, accumulation = fast, promotion = 256, tile = [128, 256, 128], target = "sm_90a" }
+
+// -----
+
+// rows aligned to less than 16 bytes with the TMA-fed warp-specialised schedule
+// expected-error @+1 {{'tile.gemm' op not supported yet: alignment = 2 with schedule = warp_specialized on target sm_90a: TMA needs 16-byte strides; use schedule = multistage}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 256, 64], schedule = warp_specialized, alignment = 2, target = "sm_90a" }
+
+// -----
+
+// rows aligned to less than 16 bytes with TMA copies
+// expected-error @+1 {{'tile.gemm' op not supported yet: alignment = 4 with copy = tma on target sm_90a: TMA needs 16-byte strides; use copy = cp_async}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 256, 64], copy = tma, alignment = 4, target = "sm_90a" }
+
+// -----
+
+// rows aligned to less than 16 bytes with a wgmma shape
+// expected-error @+1 {{'tile.gemm' op not supported yet: alignment = [1, 8] with mma = [64, 256, 16] (wgmma) on target sm_90a: TMA needs 16-byte strides; use schedule = multistage}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 256, 64], mma = [64, 256, 16], alignment = [1, 8], target = "sm_90a" }

@@ -48,6 +48,11 @@ struct GemmPlan {
   bool promotes = false;
   /// Per-tensor promoted accumulation: K elements between promotions (0: one K-slice).
   int64_t promotion = 0;
+  /// Alignment of A and B rows in global memory, in elements (the description's `alignment`,
+  /// 16 bytes' worth when absent); sets the width of each copy into the ring.
+  int64_t alignA = 0, alignB = 0;
+  /// Whether A or B rows are aligned to less than 16 bytes (mma.sync with narrower copies).
+  bool narrowAlignment = false;
   int64_t tileM = 0, tileN = 0, tileK = 0;
   int64_t stages = 0;        ///< resolved (never 0)
   bool stagesWereAuto = false;

@@ -8,6 +8,14 @@
 // index is XOR-ed with the line (or row) number, so that ldmatrix and cp.async are free of bank
 // conflicts.
 //
+// Rows of A or B aligned to less than 16 bytes (the ring's `align`, from the description's
+// `alignment`) are copied in pieces of the alignment into the same 16-byte chunks, each piece
+// predicated on its own first element: cp.async.ca of 8 or 4 bytes (zero-filled out of range),
+// or, below the 4 bytes cp.async copies, an ld.global per piece (from the matrix's first
+// element when out of range, then replaced by zero) and an st.shared. A piece starts at a
+// multiple of the alignment and the contiguous extent is one too (the manifest's constraint), so
+// a piece whose first element is inside the matrix lies wholly inside it.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
@@ -28,6 +36,7 @@ struct SliceLayout {
   bool kContiguous; ///< rows are M (N) and K is contiguous; else rows are K
   int64_t rows, cols, elemBytes;
   int64_t offsetInSlot;
+  int64_t copyBytes = 16; ///< bytes per copy: the row alignment in global memory, at most 16
   int64_t chunksPerRow() const { return cols * elemBytes / 16; }
   int64_t chunks() const { return rows * chunksPerRow(); }
 };
@@ -43,6 +52,9 @@ private:
   /// Byte offset of 16-byte chunk (row, chunk) of a slice, swizzled.
   Value swizzled(const SliceLayout &s, Value row, Value chunk);
   void loadSlice(const SliceLayout &s, Value slotBase, Value tileMN, Value k0);
+  /// The pieces of one 16-byte chunk whose rows are aligned to less than 16 bytes.
+  void loadNarrowChunk(const SliceLayout &s, Value base, Value dst, Value gRow, Value gCol,
+                       Value rowBound, Value colBound);
   SmallVector<Value> compute(Value slotBase, ValueRange acc);
   void epilogue(ValueRange acc, Value m0, Value n0);
 
@@ -96,6 +108,9 @@ void MmaSyncEmitter::loadSlice(const SliceLayout &s, Value slotBase, Value tileM
       Value row = b.divu(c, cpr), chunk = b.remu(c, cpr);
       Value gRow = b.add(rowOrigin, row);
       Value gCol = b.add(colOrigin, b.mul(chunk, 16 / s.elemBytes));
+      if (s.copyBytes < 16)
+        return loadNarrowChunk(s, base, b.gep(slice, swizzled(s, row, chunk)), gRow, gCol,
+                               rowBound, colBound);
       Value valid = arith::AndIOp::create(b, b.ult(gRow, rowBound), b.ult(gCol, colBound));
       Value elem = b.add(b.mul(b.zext64(gRow), b.zext64(colBound)), b.zext64(gCol));
       Value offset = b.select(valid, b.mul(elem, s.elemBytes), b.c64(0));
@@ -116,6 +131,39 @@ void MmaSyncEmitter::loadSlice(const SliceLayout &s, Value slotBase, Value tileM
       body();
     }
   }
+}
+
+void MmaSyncEmitter::loadNarrowChunk(const SliceLayout &s, Value base, Value dst, Value gRow,
+                                     Value gCol, Value rowBound, Value colBound) {
+  int64_t pieces = 16 / s.copyBytes, perPiece = s.copyBytes / s.elemBytes;
+  Value rowOk = b.ult(gRow, rowBound);
+  Value rowStart = b.mul(b.zext64(gRow), b.zext64(colBound));
+  SmallVector<Value> valid, src;
+  for (int64_t j = 0; j < pieces; ++j) {
+    Value col = b.add(gCol, j * perPiece);
+    valid.push_back(arith::AndIOp::create(b, rowOk, b.ult(col, colBound)));
+    Value offset = b.mul(b.add(rowStart, b.zext64(col)), s.elemBytes);
+    src.push_back(b.gep(base, b.select(valid.back(), offset, b.c64(0))));
+  }
+  if (s.copyBytes >= 4) {
+    auto ca = NVVM::LoadCacheModifierKindAttr::get(b.getContext(),
+                                                    NVVM::LoadCacheModifierKind::CA);
+    for (int64_t j = 0; j < pieces; ++j)
+      NVVM::CpAsyncOp::create(b, b.gep(dst, b.c32(j * s.copyBytes)), src[j],
+                              b.getI32IntegerAttr(s.copyBytes), ca,
+                              b.select(valid[j], b.c32(s.copyBytes), b.c32(0)));
+    return;
+  }
+  // Every load of the chunk first, so that they are in flight together, then the stores.
+  Type piece = b.getIntegerType(8 * s.copyBytes);
+  Value zero = arith::ConstantOp::create(b, b.getIntegerAttr(piece, 0));
+  SmallVector<Value> values;
+  for (int64_t j = 0; j < pieces; ++j) {
+    Value v = LLVM::LoadOp::create(b, piece, src[j], s.copyBytes);
+    values.push_back(b.select(valid[j], v, zero));
+  }
+  for (int64_t j = 0; j < pieces; ++j)
+    LLVM::StoreOp::create(b, values[j], b.gep(dst, b.c32(j * s.copyBytes)), s.copyBytes);
 }
 
 SmallVector<Value> MmaSyncEmitter::compute(Value slotBase, ValueRange acc) {
@@ -241,6 +289,10 @@ LogicalResult MmaSyncEmitter::emit() {
        eb, 0};
   bl = {false, ring.getBLayout() == tile::Layout::Col, ring.getBShape()[0],
         ring.getBShape()[1], eb, static_cast<int64_t>(ring.getBOffset())};
+  if (std::optional<ArrayRef<int64_t>> align = ring.getAlign()) {
+    a.copyBytes = (*align)[0] * eb;
+    bl.copyBytes = (*align)[1] * eb;
+  }
   for (const SliceLayout *s : {&a, &bl})
     if (s->chunksPerRow() < 2 || s->chunks() % 8 != 0)
       return v.ring.emitOpError() << "slice of " << s->rows << "x" << s->cols
@@ -257,15 +309,21 @@ LogicalResult MmaSyncEmitter::emit() {
       {"beta", "f32", "", "beta", f32}};
   appendScaleParams(b, v, params);
   LLVM::LLVMFuncOp func = createKernel(b, v, params);
-  // 16-byte copies need every row of a contiguous dimension to start 16-byte aligned.
-  auto why = [](StringRef operand, StringRef dim) {
-    return ("16-byte cp.async copies need every row of " + operand + " (" + dim +
-            " elements) to start 16-byte aligned")
-        .str();
+  // Copies of x bytes need every row of a contiguous dimension to start x-byte aligned: the
+  // dimension is a multiple of the copy's elements (none for copies of one element).
+  auto constrain = [&](const SliceLayout &s, StringRef operand, StringRef dim) {
+    int64_t multiple = s.copyBytes / eb;
+    if (multiple == 1)
+      return;
+    std::string copies = std::to_string(s.copyBytes) +
+                         (s.copyBytes >= 4 ? "-byte cp.async copies" : "-byte loads");
+    addConstraint(func, dim, multiple,
+                  (copies + " need every row of " + operand + " (" + dim +
+                   " elements) to start " + std::to_string(s.copyBytes) + "-byte aligned")
+                      .str());
   };
-  addConstraint(func, a.kContiguous ? "K" : "M", perChunk, why("A", a.kContiguous ? "K" : "M"));
-  addConstraint(func, bl.kContiguous ? "K" : "N", perChunk,
-                why("B", bl.kContiguous ? "K" : "N"));
+  constrain(a, "A", a.kContiguous ? "K" : "M");
+  constrain(bl, "B", bl.kContiguous ? "K" : "N");
   Block &entry = func.getBody().front();
   ptrA = entry.getArgument(0), ptrB = entry.getArgument(1), ptrC = entry.getArgument(2),
   ptrD = entry.getArgument(3), M = entry.getArgument(4), N = entry.getArgument(5),

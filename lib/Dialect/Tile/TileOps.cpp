@@ -255,6 +255,7 @@ struct GemmFields {
   ScaleAttr scaleA, scaleB;
   std::optional<Accumulation> accumulation; ///< FP8 only; unset: the default (promoted)
   std::optional<int64_t> promotion;         ///< K elements between promotions; unset: tile K
+  SmallVector<int64_t> alignment;           ///< [A, B] in elements; empty: 16 bytes
   SmallVector<int64_t> tile, warps, mma, cluster{1, 1, 1};
   int64_t stages = 0, accumulators = 1, ctaGroup = 1, swizzle = 8;
   Schedule schedule = Schedule::Auto;
@@ -389,6 +390,25 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
       f.promotion = v;
       return success();
     }
+    if (key == "alignment") {
+      // One value for both operands, or [a, b].
+      llvm::SMLoc vloc = parser.getCurrentLocation();
+      int64_t v;
+      OptionalParseResult one = parser.parseOptionalInteger(v);
+      if (one.has_value()) {
+        if (failed(*one))
+          return failure();
+        f.alignment = {v, v};
+        return success();
+      }
+      if (parseIntList(parser, f.alignment))
+        return failure();
+      if (f.alignment.size() != 2)
+        return parser.emitError(vloc, "field 'alignment' must be one value or [a, b] (elements "
+                                      "of A and of B), got ")
+               << f.alignment.size() << " values";
+      return success();
+    }
     if (key == "accumulation") {
       Accumulation value;
       if (keyword(value, [](StringRef w) { return symbolizeAccumulation(w); },
@@ -416,7 +436,8 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
         "a",        "b",       "c",          "accumulator", "scale_a",  "scale_b",
         "accumulation", "promotion", "tile",  "stages",      "accumulators", "schedule",
         "copy",     "warps",   "mma",        "cluster",     "multicast", "cta_group",
-        "grid",     "raster",  "swizzle",    "alpha",       "beta",     "target"};
+        "grid",     "raster",  "swizzle",    "alpha",       "beta",     "alignment",
+        "target"};
     return parser.emitError(loc, "unknown field '")
            << key << "'; expected " << llvm::join(ArrayRef<StringRef>(kFields), ", ")
            << tilegen::didYouMean(key, kFields);
@@ -445,6 +466,8 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
     props.accumulation = AccumulationAttr::get(ctx, *f.accumulation);
   if (f.promotion)
     props.promotion = b.getI64IntegerAttr(*f.promotion);
+  if (!f.alignment.empty())
+    props.alignment = b.getDenseI64ArrayAttr(f.alignment);
   props.tile = b.getDenseI64ArrayAttr(f.tile);
   props.warps = b.getDenseI64ArrayAttr(f.warps);
   props.mma = b.getDenseI64ArrayAttr(f.mma);
@@ -536,6 +559,13 @@ void GemmOp::print(OpAsmPrinter &p) {
   p.printFloat(getAlphaAttr().getValue());
   p << ", beta = ";
   p.printFloat(getBetaAttr().getValue());
+  if (std::optional<ArrayRef<int64_t>> align = getAlignment()) {
+    p << ", alignment = ";
+    if (align->size() == 2 && (*align)[0] == (*align)[1])
+      p << (*align)[0];
+    else
+      printList(p, *align);
+  }
   if (getTarget())
     p << ", target = \"" << *getTarget() << "\"";
   p.decreaseIndent();
@@ -598,6 +628,21 @@ static bool isKernelName(StringRef name, std::string &why) {
     return false;
   }
   return true;
+}
+
+/// Elements of `type` in 16 bytes (the widest copy).
+static int64_t widestAlignment(Type type) { return 128 / tilegen::elemBits(type); }
+
+int64_t GemmOp::getAlignmentA() {
+  if (std::optional<ArrayRef<int64_t>> align = getAlignment(); align && align->size() == 2)
+    return (*align)[0];
+  return widestAlignment(getAType());
+}
+
+int64_t GemmOp::getAlignmentB() {
+  if (std::optional<ArrayRef<int64_t>> align = getAlignment(); align && align->size() == 2)
+    return (*align)[1];
+  return widestAlignment(getBType());
 }
 
 /// Target-independent rules. What depends on the target is `tile-check-target`'s job.
@@ -674,6 +719,19 @@ LogicalResult GemmOp::verify() {
   if (std::optional<uint64_t> k = getPromotion(); k && (*k < 1 || *k > INT32_MAX))
     return emitOpError() << "field 'promotion' = " << static_cast<int64_t>(*k)
                          << " must be from 1 to 2147483647 K elements";
+  if (std::optional<ArrayRef<int64_t>> align = getAlignment()) {
+    if (align->size() != 2)
+      return emitOpError() << "field 'alignment' has " << align->size()
+                           << " values; expected one value or [a, b]";
+    for (auto [field, x, type] : {std::tuple<StringRef, int64_t, Type>{"a", (*align)[0], getAType()},
+                                  {"b", (*align)[1], getBType()}}) {
+      int64_t widest = widestAlignment(type);
+      if (x < 1 || x > widest || !llvm::isPowerOf2_64(x))
+        return emitOpError() << "field 'alignment' = " << x << " for " << field << " = " << type
+                             << " must be a power of two from 1 to " << widest
+                             << " elements (copies of at most 16 bytes)";
+    }
+  }
   int64_t clusterSize = getCluster()[0] * getCluster()[1] * getCluster()[2];
   if (getMulticast() != Multicast::None && clusterSize == 1)
     return emitOpError() << "field 'multicast' = " << stringifyMulticast(getMulticast())
@@ -816,6 +874,22 @@ LogicalResult PipelineOp::verify() {
                               << " do not match " << familyName(mma.getFamily())
                               << " (TMA ring with mbarriers for wgmma and tcgen05, cp.async "
                                  "groups with the xor16x8 layout for mma.sync)";
+  // Copies narrower than 16 bytes: powers of two, of cp.async or plain loads (mma.sync).
+  if (std::optional<ArrayRef<int64_t>> align = ring.getAlign()) {
+    int64_t bitsA = elemBits(ring.getAType()), bitsB = elemBits(ring.getBType());
+    if (align->size() != 2 ||
+        llvm::any_of(llvm::zip(*align, ArrayRef<int64_t>{bitsA, bitsB}), [](auto xb) {
+          auto [x, bits] = xb;
+          return x < 1 || !llvm::isPowerOf2_64(x) || x * bits > 128;
+        }))
+      return ring.emitOpError() << "align must be [a, b] in elements: powers of two of at most "
+                                   "16 bytes each";
+    if (mbarriers && ((*align)[0] * bitsA < 128 || (*align)[1] * bitsB < 128))
+      return ring.emitOpError() << "align [" << (*align)[0] << ", " << (*align)[1]
+                                << "] is narrower than 16 bytes: "
+                                << familyName(mma.getFamily())
+                                << " is fed by TMA, which needs 16-byte strides";
+  }
   // Checked: the sizes come from text a user may have written.
   auto end = [](int64_t offset, int64_t count, int64_t bytes, int64_t &out) {
     return offset >= 0 && count >= 0 && bytes >= 0 && !llvm::MulOverflow(count, bytes, out) &&

@@ -1,7 +1,7 @@
 // Every parser and verifier diagnostic of tile.gemm and tile.pipeline fires, once, on its own case.
 // RUN: %tilegen-opt %s -split-input-file -verify-diagnostics
 
-// expected-error @+1 {{unknown field 'tiles'; expected a, b, c, accumulator, scale_a, scale_b, accumulation, promotion, tile, stages, accumulators, schedule, copy, warps, mma, cluster, multicast, cta_group, grid, raster, swizzle, alpha, beta, target}}
+// expected-error @+1 {{unknown field 'tiles'; expected a, b, c, accumulator, scale_a, scale_b, accumulation, promotion, tile, stages, accumulators, schedule, copy, warps, mma, cluster, multicast, cta_group, grid, raster, swizzle, alpha, beta, alignment, target}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tiles = [128, 128, 32] }
 
 // -----
@@ -312,10 +312,26 @@ tile.gemm @__cudaX { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128,
 // -----
 
 // A misspelt field or keyword gets the closest name.
-// expected-error @+1 {{unknown field 'stagse'; expected a, b, c, accumulator, scale_a, scale_b, accumulation, promotion, tile, stages, accumulators, schedule, copy, warps, mma, cluster, multicast, cta_group, grid, raster, swizzle, alpha, beta, target; did you mean 'stages'?}}
+// expected-error @+1 {{unknown field 'stagse'; expected a, b, c, accumulator, scale_a, scale_b, accumulation, promotion, tile, stages, accumulators, schedule, copy, warps, mma, cluster, multicast, cta_group, grid, raster, swizzle, alpha, beta, alignment, target; did you mean 'stages'?}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], stagse = 3 }
 
 // -----
 
 // expected-error @+1 {{field 'schedule' must be one of auto, multistage, warp_specialized, got 'warp_specialised'; did you mean 'warp_specialized'?}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], schedule = warp_specialised }
+
+// -----
+
+// expected-error @+1 {{field 'alignment' must be one value or [a, b] (elements of A and of B), got 3 values}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], alignment = [1, 2, 4] }
+
+// -----
+
+// expected-error @+1 {{'tile.gemm' op field 'alignment' = 16 for a = 'bf16' must be a power of two from 1 to 8 elements (copies of at most 16 bytes)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], alignment = 16 }
+
+// -----
+
+// The generic form can carry any number of values; the verifier wants two.
+// expected-error @+1 {{'tile.gemm' op field 'alignment' has 1 values; expected one value or [a, b]}}
+"tile.gemm"() <{a_layout = #tile<layout row>, a_type = bf16, acc_type = f32, accumulators = 1 : i64, alignment = array<i64: 2>, alpha = 1.000000e+00 : f64, b_layout = #tile<layout col>, b_type = bf16, beta = 0.000000e+00 : f64, c_layout = #tile<layout row>, c_type = bf16, cluster = array<i64: 1, 1, 1>, copy = #tile<copy auto>, cta_group = 1 : i64, grid = #tile<grid tiles>, mma = array<i64>, multicast = #tile<multicast none>, raster = #tile<raster row>, schedule = #tile<schedule auto>, stages = 0 : i64, swizzle = 8 : i64, sym_name = "g", tile = array<i64: 128, 128, 32>, warps = array<i64>}> : () -> ()

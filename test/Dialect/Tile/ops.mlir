@@ -45,6 +45,20 @@ tile.gemm @all_fields {
   alpha = 0.25, beta = -1.0, target = "sm_100a"
 }
 
+// `alignment`: printed when given, as one value when A and B share it, else as [a, b].
+// CHECK-LABEL: tile.gemm @align_one {
+// CHECK:         alpha = 1.000000e+00, beta = 0.000000e+00, alignment = 2
+// CHECK-NEXT:  }
+tile.gemm @align_one { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], alignment = 2 }
+// CHECK-LABEL: tile.gemm @align_two {
+// CHECK:         alpha = 1.000000e+00, beta = 0.000000e+00, alignment = [1, 8], target = "sm_90"
+// CHECK-NEXT:  }
+tile.gemm @align_two { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], alignment = [1, 8], target = "sm_90" }
+// CHECK-LABEL: tile.gemm @align_same {
+// CHECK:         alpha = 1.000000e+00, beta = 0.000000e+00, alignment = 4
+// CHECK-NEXT:  }
+tile.gemm @align_same { a = f16 row, b = f16 col, c = bf16 row, tile = [128, 128, 32], alignment = [4, 4] }
+
 // The pipeline level, as --emit=pipeline prints it for sm_90a (warp-specialised, wgmma).
 // CHECK-LABEL: tile.pipeline @pipeline_sm90a target "sm_90a" block [384, 1, 1] cluster [2, 1, 1] smem 229504 attributes {description = "tile.gemm @ws"} {
 // CHECK-NEXT:    tile.ring slots 4 slice_k 64 a [128, 64] bf16 row b [256, 64] bf16 col sync mbarrier_full_empty swizzle b128 offset 0 slot_bytes 49152 b_offset 16384 barriers 196608

@@ -363,3 +363,31 @@ tile.pipeline @p target "sm_90a" block [384, 1, 1] cluster [1, 1, 1] smem 200000
   tile.schedule tiles [128, 256] slice_k 128 grid persistent raster row swizzle 8
   tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 row via smem_tma offset 196608 bytes 32768
 }
+
+// -----
+
+// A ring whose copies would not be powers of two of at most 16 bytes.
+tile.pipeline @p target "sm_90" block [256, 1, 1] cluster [1, 1, 1] smem 65536 attributes {description = "d"} {
+// expected-error @+1 {{'tile.ring' op align must be [a, b] in elements: powers of two of at most 16 bytes each}}
+  tile.ring slots 4 slice_k 32 a [128, 32] bf16 row b [128, 32] bf16 col align [3, 8] sync cp_async_groups swizzle xor16x8 offset 0 slot_bytes 16384 b_offset 8192 barriers 65536
+  tile.accumulators 1 x [128, 128] f32 in registers
+  tile.role producer warps [0, 8] layout [] regs 0
+  tile.role mma warps [0, 8] issues <mma_sync [16, 8, 16] bf16 x bf16 -> f32> layout [2, 4] regs 0
+  tile.role epilogue warps [0, 8] layout [2, 4] regs 0
+  tile.schedule tiles [128, 128] slice_k 32 grid tiles raster row swizzle 8
+  tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 row via direct offset 65536 bytes 0
+}
+
+// -----
+
+// A TMA ring cannot take rows aligned to less than 16 bytes.
+tile.pipeline @p target "sm_90a" block [384, 1, 1] cluster [1, 1, 1] smem 229504 attributes {description = "d"} {
+// expected-error @+1 {{'tile.ring' op align [2, 8] is narrower than 16 bytes: wgmma is fed by TMA, which needs 16-byte strides}}
+  tile.ring slots 4 slice_k 64 a [128, 64] bf16 row b [256, 64] bf16 col align [2, 8] sync mbarrier_full_empty swizzle b128 offset 0 slot_bytes 49152 b_offset 16384 barriers 196608
+  tile.accumulators 1 x [128, 256] f32 in registers
+  tile.role producer warps [0, 4] layout [] regs 40
+  tile.role mma warps [4, 8] issues <wgmma [64, 256, 16] bf16 x bf16 -> f32> layout [2, 1] regs 232
+  tile.role epilogue warps [4, 8] layout [2, 1] regs 232
+  tile.schedule tiles [128, 256] slice_k 64 grid tiles raster row swizzle 8
+  tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 row via smem_tma offset 196608 bytes 32768
+}
