@@ -8,7 +8,8 @@
 // the target; the illegal ones drop out with the resolver's reason. For every shape of LIST the
 // pipeline model (`tilegen explain --m --n --k`) predicts each legal variant's time; the best
 // --top per shape (and the description as written) are compiled to DIR/kernels/NAME.{cubin,json}
-// beside the variant's description NAME.mlir. DIR/dispatch.json (docs/dispatch.md) maps each
+// beside the variant's description NAME.mlir (a resumed run reuses a kernel whose NAME.mlir is
+// the same and whose cubin is newer than the tilegen binary). DIR/dispatch.json (docs/dispatch.md) maps each
 // shape to the predicted-fastest kernel and lists its candidates.
 //
 // Measured: with a GPU (or --measure=always), tilegen-run (beside tilegen, or --runner) times
@@ -303,17 +304,30 @@ static LogicalResult writeAtomically(const std::string &path, llvm::StringRef te
 
 /// Compiles one variant into `dir`/NAME.{cubin,json,mlir}, unless NAME.mlir already holds the
 /// same description and the cubin and manifest are there (a resumed run).
+/// The modification time of a file, if it has one.
+static std::optional<llvm::sys::TimePoint<>> modified(const llvm::Twine &path) {
+  llvm::sys::fs::file_status st;
+  if (llvm::sys::fs::status(path, st))
+    return std::nullopt;
+  return st.getLastModificationTime();
+}
+
 static LogicalResult compileVariant(MLIRContext &context, const Variant &v, const NVTarget &target,
                                     const PtxasTool &ptxas, const std::string &dir,
+                                    std::optional<llvm::sys::TimePoint<>> compilerTime,
                                     bool &reused) {
   std::string stem = dir + "/" + v.name;
   reused = false;
-  if (auto old = llvm::MemoryBuffer::getFile(stem + ".mlir", /*IsText=*/true))
-    if ((*old)->getBuffer() == v.text && llvm::sys::fs::exists(stem + ".cubin") &&
-        llvm::sys::fs::exists(stem + ".json")) {
+  // Reused when the description is the same and the cubin is newer than this tilegen (a
+  // rebuilt compiler compiles again).
+  if (auto old = llvm::MemoryBuffer::getFile(stem + ".mlir", /*IsText=*/true)) {
+    auto cubinTime = modified(stem + ".cubin");
+    if ((*old)->getBuffer() == v.text && cubinTime && llvm::sys::fs::exists(stem + ".json") &&
+        compilerTime && *cubinTime > *compilerTime) {
       reused = true;
       return success();
     }
+  }
   OwningOpRef<ModuleOp> module = ModuleOp::create(v.op.getLoc());
   OpBuilder b(&context);
   b.setInsertionPointToEnd(module->getBody());
@@ -644,6 +658,8 @@ int tilegen::tuneMain(int argc, char **argv) {
     if (keep[i])
       compiled.push_back(i);
   size_t reusedCount = 0;
+  std::optional<llvm::sys::TimePoint<>> compilerTime = modified(
+      llvm::sys::fs::getMainExecutable(argv[0], reinterpret_cast<void *>(&tuneMain)));
   bool tty = llvm::sys::Process::StandardErrIsDisplayed();
   for (size_t j = 0; j < compiled.size(); ++j) {
     const Variant &v = variants[compiled[j]];
@@ -654,7 +670,7 @@ int tilegen::tuneMain(int argc, char **argv) {
       llvm::errs() << line << "\n";
     bool reused = false;
     SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-    if (failed(compileVariant(context, v, *target, *ptxas, kernelDir, reused)))
+    if (failed(compileVariant(context, v, *target, *ptxas, kernelDir, compilerTime, reused)))
       return 1;
     reusedCount += reused;
   }

@@ -700,6 +700,7 @@ LogicalResult WgmmaEmitter::emit() {
                rowsPerConsumer});
   unsigned scaleParams = appendScaleParams(b, v, params);
   streamK.enabled = v.schedule.getGrid() == tile::Grid::StreamK;
+  streamK.threads = consumers * 128;
   streamK.appendParams(params, bm, bn);
   LLVM::LLVMFuncOp func = createKernel(b, v, params);
   // One CTA per SM: the register cap at entry that setmaxnreg redistributes.

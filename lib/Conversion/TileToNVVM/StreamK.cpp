@@ -88,10 +88,11 @@ StreamK::Unit StreamK::unitAt(Value u, Value kTiles) {
   return {tile, b.select(isDp, b.c32(0), kb), b.select(isDp, kTiles, ke), local};
 }
 
-// Stream-K partial tiles: the 256 consumer threads keep their 128 accumulators each; thread i's
-// values 4q .. 4q + 3 go to 16 bytes at (q * 256 + i) * 16 of the CTA's slice, so a warp's
-// vector store covers 512 contiguous bytes.
-static constexpr int kPartialBarrier = 3; // named barrier of the two consumer warpgroups
+// Stream-K partial tiles: the `threads` consumer threads (128 per consumer warpgroup) keep their
+// accumulators; thread i's values 4q .. 4q + 3 go to 16 bytes at (q * threads + i) * 16 of the
+// CTA's slice (bm x bn x 4 bytes, filled exactly), so a warp's vector store covers 512
+// contiguous bytes.
+static constexpr int kPartialBarrier = 3; // named barrier of the consumer warpgroups
 
 void StreamK::storePartial(ArrayRef<Value> values, Value c, Value tInWg) {
   Value idx = b.add(b.mul(c, 128), tInWg);
@@ -104,12 +105,12 @@ void StreamK::storePartial(ArrayRef<Value> values, Value c, Value tInWg) {
     Value vec = LLVM::UndefOp::create(b, vecTy);
     for (int64_t e = 0; e < 4; ++e)
       vec = LLVM::InsertElementOp::create(b, vec, values[4 * q + e], b.c32(e));
-    LLVM::StoreOp::create(b, vec, b.gep(base, b.c64(q * 256 * 16)), 16);
+    LLVM::StoreOp::create(b, vec, b.gep(base, b.c64(q * threads * 16)), 16);
   }
   // Publish: after the consumers' barrier, one thread raises the flag with a GPU-scope
   // release, which orders every consumer thread's stores before it (the barrier makes them
   // part of its history).
-  NVVM::BarrierOp::create(b, Type(), b.c32(kPartialBarrier), b.c32(256), nullptr, Value());
+  NVVM::BarrierOp::create(b, Type(), b.c32(kPartialBarrier), b.c32(threads), nullptr, Value());
   auto leader = scf::IfOp::create(b, b.eq(b.add(c, tInWg), 0), false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&leader.getThenRegion().front());
@@ -140,11 +141,11 @@ SmallVector<Value> StreamK::addPartials(ArrayRef<Value> values, Value c, Value t
   b.setInsertionPointToStart(loop.getBody());
   Value other = loop.getInductionVar();
   // The partial comes into shared memory in one bulk copy, into the ring: a tile with peers is
-  // its CTA's last unit, so once both consumer warpgroups are past this barrier (their last
+  // its CTA's last unit, so once the consumer warpgroups are past this barrier (their last
   // wgmmas retired, the previous partial read) no slot is read or written any more. Plain
   // loads from global memory would be limited to a few 16-byte loads in flight per thread by
   // the 128 accumulator registers.
-  NVVM::BarrierOp::create(b, Type(), b.c32(kPartialBarrier), b.c32(256), nullptr, Value());
+  NVVM::BarrierOp::create(b, Type(), b.c32(kPartialBarrier), b.c32(threads), nullptr, Value());
   Value flag = b.gep(flags, b.mul(b.zext64(other), 4));
   {
     auto ifOp = scf::IfOp::create(b, isLeader, false);
@@ -188,7 +189,7 @@ SmallVector<Value> StreamK::addPartials(ArrayRef<Value> values, Value c, Value t
   // addresses would be hoisted out of the loop and held in registers).
   Value mine = b.gep(ring, b.mul(idx, 16));
   for (int64_t q = 0; q < (int64_t)sum.size() / 4; ++q) {
-    Value vec = LLVM::LoadOp::create(b, vecTy, b.gep(mine, b.c32(q * 256 * 16)), 16);
+    Value vec = LLVM::LoadOp::create(b, vecTy, b.gep(mine, b.c32(q * threads * 16)), 16);
     for (int64_t e = 0; e < 4; ++e)
       sum[4 * q + e] = arith::AddFOp::create(b, sum[4 * q + e],
                                              LLVM::ExtractElementOp::create(b, vec, b.c32(e)));

@@ -46,6 +46,7 @@ public:
                                              mlir::Value ke, mlir::Value kTiles);
 
   bool enabled = false;
+  int64_t threads = 256; ///< consumer threads: 128 per consumer warpgroup
 
 private:
   KernelBuilder &b;
