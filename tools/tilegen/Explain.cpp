@@ -314,9 +314,13 @@ static void printCosts(llvm::raw_ostream &os, const Explained &ex) {
                                       : std::string(),
                         num(l.dramBytesPerSecond / 1e9), l.concurrentCtas,
                         num(pc.shareBytesPerCycle));
-    os << llvm::formatv("  mma       {0} flop / {1} flop/cycle = {2}{3}\n",
-                        num(b.flopsPerSlice), num(b.flopsPerCycle), num(ex.costs.mma),
-                        mark("mma"));
+    os << llvm::formatv("  mma       {0} flop / {1} flop/cycle{2} = {3}{4}\n",
+                        num(b.flopsPerSlice), num(b.flopsPerCycle),
+                        l.mmaEfficiency != 1.0
+                            ? llvm::formatv(" / {0} (wgmma efficiency)", num(l.mmaEfficiency))
+                                  .str()
+                            : std::string(),
+                        num(ex.costs.mma), mark("mma"));
     os << llvm::formatv("  load      {0} latency + {1} B from DRAM (a slice's average) / {2} "
                         "B/cycle = {3}{4}\n",
                         num(pc.loadLatency), num(pc.loadBytes), num(pc.shareBytesPerCycle),
@@ -684,6 +688,7 @@ static void printJSON(llvm::raw_ostream &os, const Explained &ex, const ModelSch
         j.attribute("clock_ghz", pc.clockGHz);
         j.attribute("dram_share_bytes_per_cycle", pc.shareBytesPerCycle);
         j.attribute("load_dram_bytes_per_slice", pc.loadBytes);
+        j.attribute("mma_efficiency", l.mmaEfficiency);
         j.attribute("load_l2_bytes_per_slice", pc.l2SliceBytes);
         j.attribute("l2_share_bytes_per_cycle", pc.l2BytesPerCycle);
         j.attribute("issue_l2_cycles", pc.l2Cycles);

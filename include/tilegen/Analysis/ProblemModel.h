@@ -19,7 +19,7 @@
 //             every wave, the A row panels and B column panels its tiles touch in the raster
 //             order (tiles of one wave share panels through L2, consecutive waves do not). C is
 //             read when beta != 0, D is written. DRAM time = these bytes / DRAM bandwidth.
-//   costs     t_mma as PipelineCosts; t_issue = the copies' issue (PipelineCosts) + the
+//   costs     t_mma as PipelineCosts over the MMA efficiency (wgmma: fitted factors, below); t_issue = the copies' issue (PipelineCosts) + the
 //             slice's bytes from L2 (B halved when a CTA pair multicasts it) over this CTA's
 //             share of its SM's L2 bandwidth (a throughput limit: slices cross it in turn);
 //             t_load = DRAM latency + this CTA's average DRAM bytes per K-slice over its share
@@ -71,6 +71,9 @@ struct ProblemLayout {
   double beta = 0;
   int64_t tileM = 0, tileN = 0, tileK = 0; ///< the description's (a CTA pair's with cta_group 2)
   int64_t ctaGroup = 1, clusterSize = 1;
+  /// wgmma: the share of the tensor rate the kernel's MMA issue reaches (ProblemModel.cpp's
+  /// fitted factors: narrow N, one issuing warpgroup, a CTA pair); 1 for other families.
+  double mmaEfficiency = 1.0;
   uint64_t tilesM = 0, tilesN = 0, tiles = 0; ///< output tiles
   bool partialM = false, partialN = false;     ///< the last tile row / column is partial
   int64_t kSlices = 0;                         ///< ceil(K / tileK)
