@@ -110,6 +110,16 @@ Error tilegen::run::parseDispatch(const std::string &Text,
     return Error::success();
   };
 
+  if (const json::Value *F = Root.get("fallbacks")) {
+    if (!F->isArray())
+      return bad(Path, "\"fallbacks\" must be an array of kernel names");
+    for (size_t I = 0; I < F->getArray().size(); ++I) {
+      size_t K = 0;
+      TG_TRY(kernelIndex(&F->getArray()[I], "fallbacks[" + std::to_string(I) + "]: ", K));
+      T.Fallbacks.push_back(K);
+    }
+  }
+
   const json::Value *Entries = Root.get("entries");
   if (!Entries || !Entries->isArray() || Entries->getArray().empty())
     return bad(Path, "\"entries\" must be a non-empty array");
@@ -189,21 +199,23 @@ Error tilegen::run::pickKernel(const DispatchTable &T, const Problem &P,
                                size_t &Kernel) {
   std::string Why;
   std::vector<bool> Tried(T.Kernels.size(), false);
+  std::vector<size_t> Order;
   for (size_t E : entriesByDistance(T, P)) {
     const DispatchEntry &D = T.Entries[E];
-    std::vector<size_t> Order{D.Kernel};
+    Order.push_back(D.Kernel);
     Order.insert(Order.end(), D.Candidates.begin(), D.Candidates.end());
-    for (size_t K : Order) {
-      if (Tried[K])
-        continue;
-      Tried[K] = true;
-      Error Err = checkProblem(T.Kernels[K], P);
-      if (!Err) {
-        Kernel = K;
-        return Error::success();
-      }
-      Why += "\n  " + T.Kernels[K].Kernel + ": " + Err.message();
+  }
+  Order.insert(Order.end(), T.Fallbacks.begin(), T.Fallbacks.end());
+  for (size_t K : Order) {
+    if (Tried[K])
+      continue;
+    Tried[K] = true;
+    Error Err = checkProblem(T.Kernels[K], P);
+    if (!Err) {
+      Kernel = K;
+      return Error::success();
     }
+    Why += "\n  " + T.Kernels[K].Kernel + ": " + Err.message();
   }
   return usageError("dispatch table " + T.Path + ": no kernel can run " + P.str() +
                     Why);

@@ -8,7 +8,9 @@
 // one, else the nearest entry, by the sum over M, N and K of |log2(x / x_e)|
 // (ties: the first in the table); its kernel if the problem meets the kernel's
 // constraints, else its first candidate that does, else the nearest other
-// entry's. So every entry stands for the sizes nearer to it than to any other.
+// entry's, else the table's first fallback whose constraints P meets (kernels
+// for strides that TMA and 16-byte copies cannot take). So every entry stands
+// for the sizes nearer to it than to any other.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +41,7 @@ struct DispatchTable {
   std::string Target;
   std::vector<Manifest> Kernels; ///< loaded and checked, cubins read
   std::vector<DispatchEntry> Entries;
+  std::vector<size_t> Fallbacks; ///< tried last, in order (strides TMA cannot take)
 };
 
 /// Reads and checks a table: format and version, every kernel's manifest and

@@ -94,9 +94,12 @@ int main(int Argc, char **Argv) {
         return fail(E);
       if (!E) {
         const DispatchEntry &D = Table.Entries[nearestEntry(Table, P)];
-        Picks.push_back("dispatch " + P.str() + ": kernel " + Table.Kernels[K].Kernel +
-                        " (nearest entry " + D.Size.str() + ", chosen by " + D.ChosenBy +
-                        ")");
+        Picks.push_back(
+            "dispatch " + P.str() + ": kernel " + Table.Kernels[K].Kernel +
+            (K == D.Kernel ? " (nearest entry " + D.Size.str() + ", chosen by " + D.ChosenBy + ")"
+                           : " (the nearest entry " + D.Size.str() + "'s kernel " +
+                                 Table.Kernels[D.Kernel].Kernel +
+                                 " breaks a constraint of this size)"));
       }
       addRun(P, K, E);
     } else {

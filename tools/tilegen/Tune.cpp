@@ -5,7 +5,9 @@
 //
 // For each description of DESC, variants over the fields that decide how a problem size maps
 // onto the GPU (tile M and N, accumulator buffers, grid, a CTA pair along M) are resolved for
-// the target; the illegal ones drop out with the resolver's reason. For every shape of LIST the
+// the target; the illegal ones drop out with the resolver's reason. Fallbacks for strides that
+// break the 16-byte rule (mma.sync with operand alignments of 4, 2 and 1 elements) are compiled
+// too, for problems no ranked kernel can take. For every shape of LIST the
 // pipeline model (`tilegen explain --m --n --k`) predicts each legal variant's time; the best
 // --top per shape (and the description as written) are compiled to DIR/kernels/NAME.{cubin,json}
 // beside the variant's description NAME.mlir (a resumed run reuses a kernel whose NAME.mlir is
@@ -123,6 +125,7 @@ namespace {
 /// One kernel variant of a description.
 struct Variant {
   std::string name;
+  bool fallback = false; ///< for strides TMA cannot take: not ranked, always compiled
   std::string text;      ///< its description, as compiled
   std::string summary;   ///< "tile = [128, 256, 64], accumulators = 1, ..."
   mutable tile::GemmOp op; ///< in the scratch module (op handles are values)
@@ -255,9 +258,36 @@ static std::vector<tile::GemmOp> variantsOf(OpBuilder &b, ModuleOp scratch, tile
   return ops;
 }
 
+/// The fallbacks of `base` for problems whose strides break the 16-byte rule of TMA and
+/// 16-byte copies: the mma.sync pipeline (schedule = multistage) with operand alignments of 4,
+/// 2 and 1 elements, on 128 x 128 tiles with 64-byte K-slice rows.
+static std::vector<tile::GemmOp> fallbacksOf(OpBuilder &b, ModuleOp scratch, tile::GemmOp base) {
+  std::vector<tile::GemmOp> ops;
+  b.setInsertionPointToEnd(scratch.getBody());
+  int64_t bits = elemInfo(*elemOf(base.getAType())).bits;
+  for (int64_t x : {4, 2, 1}) {
+    auto op = cast<tile::GemmOp>(b.clone(*base));
+    op.setTile(ArrayRef<int64_t>{128, 128, 512 / bits});
+    op.setAccumulators(1);
+    op.setGrid(tile::Grid::Tiles);
+    op.setSchedule(tile::Schedule::Multistage);
+    op.setCopy(tile::Copy::Auto);
+    op.setStages(0);
+    op.setWarps(ArrayRef<int64_t>{});
+    op.setMma(ArrayRef<int64_t>{});
+    op.setCluster(ArrayRef<int64_t>{1, 1, 1});
+    op.setMulticast(tile::Multicast::None);
+    op.setAlignment(ArrayRef<int64_t>{x, x});
+    ops.push_back(op);
+  }
+  return ops;
+}
+
 static std::string variantName(tile::GemmOp op, bool asWritten) {
   if (asWritten)
     return op.getSymName().str();
+  if (std::optional<ArrayRef<int64_t>> align = op.getAlignment())
+    return (op.getSymName() + "_align" + llvm::Twine((*align)[0])).str();
   ArrayRef<int64_t> t = op.getTile();
   std::string name = (op.getSymName() + "_" + llvm::Twine(t[0]) + "x" + llvm::Twine(t[1]) +
                       "x" + llvm::Twine(t[2]) + "_a" + llvm::Twine(op.getAccumulators()) + "_" +
@@ -270,11 +300,17 @@ static std::string variantName(tile::GemmOp op, bool asWritten) {
 
 static std::string variantSummary(tile::GemmOp op, const GemmPlan &plan) {
   ArrayRef<int64_t> t = op.getTile();
-  return llvm::formatv("tile = [{0}, {1}, {2}], stages = {3}, accumulators = {4}, grid = {5}, "
-                       "cluster = [{6}, 1, 1]",
-                       t[0], t[1], t[2], plan.stages, plan.accumulators,
-                       tile::stringifyGrid(op.getGrid()), op.getCluster()[0])
-      .str();
+  std::string text =
+      llvm::formatv("tile = [{0}, {1}, {2}], stages = {3}, accumulators = {4}, grid = {5}, "
+                    "cluster = [{6}, 1, 1]",
+                    t[0], t[1], t[2], plan.stages, plan.accumulators,
+                    tile::stringifyGrid(op.getGrid()), op.getCluster()[0])
+          .str();
+  if (std::optional<ArrayRef<int64_t>> align = op.getAlignment())
+    text += llvm::formatv(", schedule = {0}, alignment = [{1}, {2}]",
+                          tile::stringifySchedule(plan.schedule), (*align)[0], (*align)[1])
+                .str();
+  return text;
 }
 
 /// Writes `text` to `path` whole: a temporary beside it, then a rename.
@@ -429,7 +465,7 @@ static std::string dispatchJSON(const std::vector<Variant> &variants,
                                 const std::vector<size_t> &compiled,
                                 const std::vector<Entry> &entries, const NVTarget &target,
                                 llvm::StringRef description) {
-  llvm::json::Array kernels;
+  llvm::json::Array kernels, fallbacks;
   for (size_t i : compiled) {
     const Variant &v = variants[i];
     kernels.push_back(llvm::json::Object{{"name", v.name},
@@ -437,7 +473,10 @@ static std::string dispatchJSON(const std::vector<Variant> &variants,
                                          {"manifest", "kernels/" + v.name + ".json"},
                                          {"description", "kernels/" + v.name + ".mlir"},
                                          {"variant", v.summary},
-                                         {"as_written", v.asWritten}});
+                                         {"as_written", v.asWritten},
+                                         {"fallback", v.fallback}});
+    if (v.fallback)
+      fallbacks.push_back(v.name);
   }
   llvm::json::Array rows;
   for (const Entry &e : entries) {
@@ -467,8 +506,10 @@ static std::string dispatchJSON(const std::vector<Variant> &variants,
       {"tilegen_version", "0.1.0"},
       {"rule", "the entry of the problem's size, else the nearest by the sum over M, N, K of "
                "|log2(x / x_entry)|; its kernel, else its first candidate whose constraints "
-               "the problem meets, else the next nearest entry's"},
+               "the problem meets, else the next nearest entry's, else the first fallback "
+               "whose constraints it meets"},
       {"kernels", std::move(kernels)},
+      {"fallbacks", std::move(fallbacks)},
       {"entries", std::move(rows)}};
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -553,6 +594,9 @@ int tilegen::tuneMain(int argc, char **argv) {
                   baseTarget->name() + "); a dispatch table is for one target: pass --target");
     target = *baseTarget;
     std::vector<tile::GemmOp> ops = variantsOf(b, *scratch, base);
+    size_t ranked = ops.size();
+    for (tile::GemmOp op : fallbacksOf(b, *scratch, base))
+      ops.push_back(op);
     std::set<std::string> summaries;
     for (size_t i = 0; i < ops.size(); ++i) {
       tile::GemmOp op = ops[i];
@@ -578,6 +622,7 @@ int tilegen::tuneMain(int argc, char **argv) {
       v.op = op;
       v.plan = *plan;
       v.asWritten = asWritten;
+      v.fallback = i >= ranked;
       v.summary = variantSummary(op, *plan);
       if (!summaries.insert(v.summary).second) {
         op->erase();
@@ -610,6 +655,8 @@ int tilegen::tuneMain(int argc, char **argv) {
     std::vector<Candidate> all;
     for (size_t i = 0; i < variants.size(); ++i) {
       Variant &v = variants[i];
+      if (v.fallback)
+        continue;
       ProblemLayout layout = layoutProblem(v.op, *v.plan, size, v.plan->stages);
       if (layout.resident < 1)
         continue;
@@ -655,7 +702,7 @@ int tilegen::tuneMain(int argc, char **argv) {
     return fail(llvm::toString(ptxas.takeError()));
   std::vector<size_t> compiled;
   for (size_t i = 0; i < variants.size(); ++i)
-    if (keep[i])
+    if (keep[i] || variants[i].fallback)
       compiled.push_back(i);
   size_t reusedCount = 0;
   std::optional<llvm::sys::TimePoint<>> compilerTime = modified(
