@@ -2,16 +2,18 @@
 //
 //   build-sanitize/bin/tilegen-run-manifest-fuzz CORPUS_DIR SEED_DIR -timeout=10
 //
-// An input is the text of a manifest (docs/manifest.md), as tilegen writes it beside a cubin.
-// It goes through what tilegen-run does before it loads the CUDA driver: parseManifest, then,
-// for each of a few problem sizes, checkProblem and, when the size is accepted, the shape, tile
-// and grid arithmetic, the scale-tensor sizes and, for small sizes, the FP8 input generator
-// with the manifest's scale blocks. A finding is a sanitizer report, a crash, a timeout or an
+// An input is the text of a manifest (docs/manifest.md), as tilegen writes it beside a cubin, or
+// of a dispatch table (docs/dispatch.md: parsed without reading its kernels, then the
+// nearest-entry rule for a few sizes). A manifest goes through what tilegen-run does before it
+// loads the CUDA driver: parseManifest, then, for each of a few problem sizes, checkProblem and,
+// when the size is accepted, the shape, tile and grid arithmetic, the scale-tensor sizes and,
+// for small sizes, the FP8 input generator with the manifest's scale blocks. A finding is a sanitizer report, a crash, a timeout or an
 // out-of-memory; an error the reader reports is an ordinary result.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Manifest.h" // tools/tilegen-run
+#include "Dispatch.h" // tools/tilegen-run
+#include "Manifest.h"
 
 #include <cstdint>
 #include <string>
@@ -21,6 +23,15 @@ using namespace tilegen::run;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string text(reinterpret_cast<const char *>(data), size);
+  // The same text as a dispatch table (kernel files not read): the reader and the nearest-entry
+  // rule.
+  {
+    DispatchTable t;
+    if (!parseDispatch(text, "fuzz-table.json", "", /*LoadKernels=*/false, t))
+      for (const Problem &p : {Problem{1, 1, 1}, Problem{4096, 2112, 7168},
+                               Problem{2147483647, 1, 2147483647}})
+        (void)nearestEntry(t, p);
+  }
   Manifest m;
   if (parseManifest(text, "fuzz.json", m))
     return 0;

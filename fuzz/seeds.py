@@ -100,6 +100,9 @@ def runner(root, tilegen, mout, cout):
     inputs = os.path.join(root, "test", "tools", "tilegen-run", "Inputs")
     for path in sorted(glob.glob(os.path.join(inputs, "*.json"))):
         shutil.copy(path, os.path.join(mout, "test-" + os.path.basename(path)))
+    # Dispatch tables go through the same fuzzer (ManifestFuzz.cpp parses both).
+    for path in sorted(glob.glob(os.path.join(inputs, "dispatch", "*.json"))):
+        shutil.copy(path, os.path.join(mout, "dispatch-" + os.path.basename(path)))
     for path in sorted(glob.glob(os.path.join(inputs, "*.cubin"))):
         shutil.copy(path, os.path.join(cout, "test-" + os.path.basename(path)))
     with tempfile.TemporaryDirectory() as tmp:
