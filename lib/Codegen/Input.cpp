@@ -9,10 +9,8 @@
 using namespace mlir;
 using namespace tilegen;
 
-/// The offset of the first bracket that opens a level deeper than `limit`, outside strings and
-/// comments; npos if there is none. Counts (, [, { and <, closed by ), ], } and > (the `>` of
-/// `->` closes nothing).
-static size_t tooDeep(StringRef text, unsigned limit) {
+/// Counts (, [, { and <, closed by ), ], } and > (the `>` of `->` closes nothing).
+size_t tilegen::findTooDeepNesting(StringRef text, unsigned limit) {
   unsigned depth = 0;
   for (size_t i = 0, e = text.size(); i < e; ++i) {
     char c = text[i];
@@ -42,7 +40,7 @@ static size_t tooDeep(StringRef text, unsigned limit) {
 OwningOpRef<ModuleOp> tilegen::parseInput(llvm::SourceMgr &sourceMgr, MLIRContext *context) {
   const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
   StringRef text = buffer->getBuffer();
-  if (size_t at = tooDeep(text, kMaxInputNesting); at != StringRef::npos) {
+  if (size_t at = findTooDeepNesting(text, kMaxInputNesting); at != StringRef::npos) {
     auto [line, col] = sourceMgr.getLineAndColumn(llvm::SMLoc::getFromPointer(text.data() + at));
     emitError(FileLineColLoc::get(context, buffer->getBufferIdentifier(), line, col))
         << "brackets nested more than " << kMaxInputNesting

@@ -1,15 +1,59 @@
 //===- tilegen-opt.cpp - mlir-opt with tilegen's dialects and passes ------===//
+//
+// mlir-opt's driver with tilegen's dialects, passes and translations registered. The input is
+// read here first and refused when its brackets nest deeper than kOptMaxNesting: MLIR's parser
+// recurses per level, and deep enough input would overflow its stack.
+//
+//===----------------------------------------------------------------------===//
 
+#include "tilegen/Codegen/Input.h"
 #include "tilegen/InitAll.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+/// tilegen-opt takes any MLIR (lowered kernels nest deeper than descriptions do), so its limit
+/// is above tilegen's.
+static constexpr unsigned kOptMaxNesting = 256;
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   tilegen::registerAllDialects(registry);
   tilegen::registerAllTranslations(registry);
   tilegen::registerAllPasses();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "tilegen optimizer driver\n", registry));
+  auto [inputFilename, outputFilename] =
+      mlir::registerAndParseCLIOptions(argc, argv, "tilegen optimizer driver\n", registry);
+  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input = mlir::openInputFile(inputFilename, &error);
+  if (!input) {
+    llvm::WithColor::error(llvm::errs(), "tilegen-opt") << error << "\n";
+    return 1;
+  }
+  llvm::StringRef text = input->getBuffer();
+  if (size_t at = tilegen::findTooDeepNesting(text, kOptMaxNesting); at != llvm::StringRef::npos) {
+    llvm::SourceMgr sourceMgr;
+    std::string name = input->getBufferIdentifier().str();
+    sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+    sourceMgr.PrintMessage(llvm::errs(), llvm::SMLoc::getFromPointer(text.data() + at),
+                           llvm::SourceMgr::DK_Error,
+                           "brackets nested more than " + llvm::Twine(kOptMaxNesting) +
+                               " levels deep; tilegen-opt refuses such input (MLIR's parser "
+                               "recurses per level)");
+    return 1;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output = mlir::openOutputFile(outputFilename, &error);
+  if (!output) {
+    llvm::WithColor::error(llvm::errs(), "tilegen-opt") << error << "\n";
+    return 1;
+  }
+  if (mlir::failed(mlir::MlirOptMain(output->os(), std::move(input), registry, config)))
+    return 1;
+  output->keep();
+  return 0;
 }

@@ -20,6 +20,11 @@ namespace tilegen {
 /// bound keeps the parser's recursion far from the stack's end.
 inline constexpr unsigned kMaxInputNesting = 64;
 
+/// The offset of the first bracket ((, [, {, <) of `text` that opens a level deeper than
+/// `limit`, outside strings and comments; npos if there is none. MLIR's parser recurses per
+/// level: a guard against input that would overflow its stack.
+size_t findTooDeepNesting(llvm::StringRef text, unsigned limit);
+
 /// Parses the main buffer of `sourceMgr` (diagnostics go to the context's handler, located in
 /// the buffer). Fails on nesting deeper than kMaxInputNesting, on a parse or verifier error,
 /// and on any top-level op other than tile.gemm and tile.pipeline.
