@@ -283,10 +283,11 @@ static std::vector<tile::GemmOp> fallbacksOf(OpBuilder &b, ModuleOp scratch, til
   return ops;
 }
 
-static std::string variantName(tile::GemmOp op, bool asWritten) {
+static std::string variantName(tile::GemmOp op, bool asWritten, bool fallback) {
   if (asWritten)
     return op.getSymName().str();
-  if (std::optional<ArrayRef<int64_t>> align = op.getAlignment())
+  std::optional<ArrayRef<int64_t>> align = op.getAlignment();
+  if (fallback && align)
     return (op.getSymName() + "_align" + llvm::Twine((*align)[0])).str();
   ArrayRef<int64_t> t = op.getTile();
   std::string name = (op.getSymName() + "_" + llvm::Twine(t[0]) + "x" + llvm::Twine(t[1]) +
@@ -628,7 +629,7 @@ int tilegen::tuneMain(int argc, char **argv) {
         op->erase();
         continue;
       }
-      v.name = variantName(op, asWritten);
+      v.name = variantName(op, asWritten, v.fallback);
       if (!names.insert(v.name).second)
         return fail("two kernels would be named '" + v.name + "' (rename a description)");
       op.setSymName(v.name);
