@@ -122,7 +122,10 @@ if "broken" in text:
     sys.exit(1)
 time.sleep(float(os.environ.get("FAKE_TILEGEN_SLEEP", "0")))
 src = os.environ["FAKE_TILEGEN_KERNEL"]
-shutil.copyfile(src + ".cubin", out)
+data = open(src + ".cubin", "rb").read()
+if os.environ.get("FAKE_TILEGEN_VARY"):  # another cubin each time (trailing bytes)
+    data += os.urandom(16)
+open(out, "wb").write(data)
 man = json.load(open(src + ".json"))
 man["cubin"] = os.path.basename(out)
 man["target"] = target
@@ -267,7 +270,7 @@ class CompileCacheTest(unittest.TestCase):
     def _corrupt_and_recompile(self, corrupt, reason):
         k = tilegen.compile(DESC, target="sm_90a")
         [entry] = tilegen.cache_entries()
-        corrupt(entry["manifest"], entry["manifest"][:-5] + ".cubin")
+        corrupt(entry["manifest"], k.origin)
         forget()
         with warnings.catch_warnings(record=True) as w:
             warnings.simplefilter("always")
@@ -360,7 +363,51 @@ def _compile_worker(args):
     return k.name, len(k.cubin), k.origin
 
 
+def _publish_worker(args):
+    folder, key, cubin, rounds = args
+    man = json.dumps({"format": "tilegen-manifest", "version": 1, "kernel": "k",
+                      "cubin": "k.cubin", "target": "sm_90a",
+                      "grid": {"tile_m": 64, "tile_n": 32},
+                      "operands": {"a": {"type": "f16", "layout": "row"},
+                                   "b": {"type": "f16", "layout": "col"},
+                                   "c": {"type": "f32", "layout": "row"}},
+                      "constraints": [], "params": []})
+    for _ in range(rounds):
+        _cache.store(folder, key, {"target": "sm_90a"}, man, cubin)
+    return rounds
+
+
+def _read_worker(args):
+    folder, key, rounds = args
+    bad = []
+    for _ in range(rounds):
+        try:
+            _cache.read_entry(folder, key)
+        except tilegen.ManifestError as e:
+            bad.append(str(e))
+    return bad
+
+
 class ConcurrencyTest(unittest.TestCase):
+    def test_readers_never_see_a_mixed_entry(self):
+        # Writers publish one key over and over, each with other cubin bytes (as a
+        # nondeterministic compiler would), while readers read it: every read finds the
+        # manifest with its own cubin.
+        d = tempfile.mkdtemp(prefix="tilegen-race-")
+        try:
+            base = open(os.path.join(INPUTS, "fake-correct.cubin"), "rb").read()
+            key = "f" * 64
+            ctx = multiprocessing.get_context("spawn")
+            jobs = [(_publish_worker, (d, key, base + bytes([i]) * 64, 150)) for i in range(3)]
+            jobs += [(_read_worker, (d, key, 1500))] * 3
+            with ctx.Pool(6) as pool:
+                pending = [pool.apply_async(f, (a,)) for f, a in jobs]
+                results = [p.get(timeout=120) for p in pending]
+            self.assertEqual(results[:3], [150] * 3)
+            self.assertEqual([r for rs in results[3:] for r in rs], [])
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+
     def test_processes_compile_one_key_at_once(self):
         e = Env()
         try:
@@ -376,11 +423,14 @@ class ConcurrencyTest(unittest.TestCase):
             self.assertTrue(all(r["status"] == "ok" for r in rows))
             leftovers = [n for n in os.listdir(e.cache) if n.startswith(".")]
             self.assertEqual(leftovers, [])
-            # Readers during a rewrite: an entry is replaced file by file while other processes
-            # read it; none sees a torn entry (none warns).
-            with ctx.Pool(4) as pool:
-                results = pool.map(_compile_worker, [(e.env, DESC, "sm_90a")] * 16)
-            self.assertEqual(len(results), 16)
+            # Writers whose cubins differ (as a nondeterministic compiler's would) racing
+            # readers: no process sees a manifest with another writer's cubin (none warns).
+            tilegen.clear_cache()
+            env = dict(e.env, FAKE_TILEGEN_VARY="1", FAKE_TILEGEN_SLEEP="0.05")
+            with ctx.Pool(8) as pool:
+                results = pool.map(_compile_worker, [(env, DESC, "sm_90a")] * 24)
+            self.assertEqual(len(results), 24)
+            self.assertEqual([r["status"] for r in tilegen.cache_entries()], ["ok"])
         finally:
             e.close()
 

@@ -1,17 +1,18 @@
 """The kernel cache: compiled cubins and manifests, keyed by everything that decides them.
 
 Folder: $TILEGEN_CACHE_DIR, else $XDG_CACHE_HOME/tilegen, else ~/.cache/tilegen. An entry is two
-files, KEY.cubin and KEY.json; the .json is the manifest tilegen wrote, with its "cubin" field
-renamed to KEY.cubin and a "tilegen_cache" object added (the key's inputs, the cubin's size and
-SHA-256), so tilegen-run and tilegen.load() take it as it is. The key is the SHA-256 of the
-description text, the target, the `tilegen --version` text (tilegen, LLVM and ptxas versions)
-and the options.
+files, KEY.json and KEY.HASH.cubin (HASH: the first 16 hex digits of the cubin's SHA-256); the
+.json is the manifest tilegen wrote, with its "cubin" field naming KEY.HASH.cubin and a
+"tilegen_cache" object added (the key's inputs, the cubin's size and SHA-256), so tilegen-run
+and tilegen.load() take it as it is. The key is the SHA-256 of the description text, the target,
+the `tilegen --version` text (tilegen, LLVM and ptxas versions) and the options.
 
 Concurrency: a compile runs in a private temporary folder inside the cache folder; the cubin
 is then written to a temporary name beside its final one and renamed onto it (os.replace), and
-the manifest after it, the same way. The manifest is the entry's commit: a reader that finds it
-checks the cubin against the size and hash it records, so it never uses a cubin from another
-writer or a torn one. Processes that compile the same key at once each publish whole files.
+the manifest after it, the same way. The manifest is the entry's commit, and it names its cubin
+by content: a file is only ever replaced by one with the same bytes, so a reader never pairs a
+manifest with another writer's cubin, and never sees a torn file. It still checks the cubin
+against the size and hash the manifest records.
 
 A corrupted entry (manifest not JSON or not a manifest, cubin missing, without ELF magic, of
 another size or hash) is reported with a warning and compiled again.
@@ -85,13 +86,9 @@ class Entry:
         self.cubin_path = cubin_path
 
 
-def entry_paths(folder, key):
-    return os.path.join(folder, key + ".json"), os.path.join(folder, key + ".cubin")
-
-
 def read_entry(folder, key):
     """The entry for key: None when absent; raises ManifestError when present but corrupted."""
-    mpath, cpath = entry_paths(folder, key)
+    mpath = os.path.join(folder, key + ".json")
     try:
         with open(mpath, "rb") as f:
             raw = f.read()
@@ -107,6 +104,10 @@ def read_entry(folder, key):
     rec = man.data.get("tilegen_cache")
     if not isinstance(rec, dict) or rec.get("key") != key:
         raise ManifestError("manifest %s has no cache record for key %s" % (mpath, key[:16]))
+    if (os.path.basename(man.cubin) != man.cubin or not man.cubin.startswith(key + ".") or
+            not man.cubin.endswith(".cubin")):
+        raise ManifestError("manifest %s names cubin %r, not one of its entry" % (mpath, man.cubin))
+    cpath = os.path.join(folder, man.cubin)
     try:
         with open(cpath, "rb") as f:
             cubin = f.read()
@@ -135,11 +136,12 @@ def store(folder, key, record, manifest_text, cubin):
     """Publishes an entry (cubin first, then the manifest that commits it); returns it."""
     data = json.loads(manifest_text)
     check_cubin_bytes(cubin, "written by tilegen")
-    mpath, cpath = entry_paths(folder, key)
+    digest = hashlib.sha256(cubin).hexdigest()
+    mpath = os.path.join(folder, key + ".json")
+    cpath = os.path.join(folder, "%s.%s.cubin" % (key, digest[:16]))
     data["cubin"] = os.path.basename(cpath)
     rec = dict(record)
-    rec.update({"key": key, "cubin_size": len(cubin),
-                "cubin_sha256": hashlib.sha256(cubin).hexdigest(),
+    rec.update({"key": key, "cubin_size": len(cubin), "cubin_sha256": digest,
                 "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
     data["tilegen_cache"] = rec
     text = json.dumps(data, indent=2) + "\n"

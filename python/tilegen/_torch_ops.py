@@ -13,6 +13,7 @@ without running anything; at run time they launch exactly as an eager call does.
 while torch.compile traces (torch.compiler.is_compiling()) go through them.
 """
 
+import inspect
 from typing import Optional
 
 import torch
@@ -23,7 +24,17 @@ from ._kernel import registered
 from ._tensors import torch_dtype
 
 
-@torch.library.custom_op("tilegen::gemm", mutates_args=())
+# The kernels need their operands in the manifest's layouts: ask the compiler to keep the strides
+# the caller gave (where this PyTorch knows the tags).
+_tags = {}
+if "tags" in inspect.signature(torch.library.custom_op).parameters:
+    for _name in ("needs_exact_strides", "needs_fixed_stride_order"):
+        if hasattr(torch.Tag, _name):
+            _tags = {"tags": (getattr(torch.Tag, _name),)}
+            break
+
+
+@torch.library.custom_op("tilegen::gemm", mutates_args=(), **_tags)
 def gemm(kernel: str, a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor],
          scale_a: Optional[torch.Tensor], scale_b: Optional[torch.Tensor], alpha: float,
          beta: float) -> torch.Tensor:
@@ -40,7 +51,7 @@ def _gemm_fake(kernel, a, b, c, scale_a, scale_b, alpha, beta):
     return a.new_empty((n, m), dtype=dtype).t()
 
 
-@torch.library.custom_op("tilegen::gemm_out", mutates_args=("out",))
+@torch.library.custom_op("tilegen::gemm_out", mutates_args=("out",), **_tags)
 def gemm_out(kernel: str, a: torch.Tensor, b: torch.Tensor, out: torch.Tensor,
              c: Optional[torch.Tensor], scale_a: Optional[torch.Tensor],
              scale_b: Optional[torch.Tensor], alpha: float, beta: float) -> None:
