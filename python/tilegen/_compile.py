@@ -33,19 +33,20 @@ def compile(description, target="sm_90a", *, ptxas_options=None, ptxas_timeout=N
     returns a Kernel.
 
     The cubin and manifest are cached (see tilegen.cache_dir()) under a key of the description
-    text, the target, `tilegen --version` (tilegen, LLVM and ptxas versions) and the options
-    (ptxas_options, ptxas_timeout); a warm call reads the entry and runs nothing. cache=False
-    compiles anyway and does not store the result. tilegen names the compiler binary (default:
+    text, the target, `tilegen --version` (tilegen, LLVM and ptxas versions) and ptxas_options
+    (ptxas_timeout only limits ptxas's time); a warm call reads the entry and runs nothing.
+    cache=False compiles anyway and does not store the result. tilegen names the compiler binary (default:
     $TILEGEN_BIN, PATH, beside the package).
     """
     text, path = _description_text(description)
     if not isinstance(target, str) or not target:
         raise CompileError("target must be a string such as 'sm_90a', got %r" % (target,))
-    options = {}
+    options = {}  # what decides the cubin: part of the key
     if ptxas_options:
         options["ptxas_options"] = str(ptxas_options)
+    run_options = dict(options)
     if ptxas_timeout:
-        options["ptxas_timeout"] = int(ptxas_timeout)
+        run_options["ptxas_timeout"] = int(ptxas_timeout)
     exe = _compiler.find_tilegen(tilegen)
     folder = _cache.cache_dir(cache_dir)
     if cache:
@@ -70,7 +71,7 @@ def compile(description, target="sm_90a", *, ptxas_options=None, ptxas_timeout=N
         with open(desc, "w", encoding="utf-8") as f:
             f.write(text)
         cubin = os.path.join(work, "kernel.cubin")
-        _compiler.run_tilegen(exe, desc, target, cubin, options, timeout)
+        _compiler.run_tilegen(exe, desc, target, cubin, run_options, timeout)
         mpath = os.path.join(work, "kernel.json")
         try:
             with open(mpath, encoding="utf-8") as f:

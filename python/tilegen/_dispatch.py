@@ -130,8 +130,10 @@ class Dispatch:
     def out_spec(self):
         return self.kernels[self.order[0]].out_spec()
 
-    def __call__(self, a, b, out=None, c=None, alpha=1.0, beta=0.0, stream=None, scale_a=None,
+    def __call__(self, a, b, out=None, c=None, alpha=None, beta=None, stream=None, scale_a=None,
                  scale_b=None):
+        # alpha None means 1 and beta None 0; None defaults, unlike float ones, stay constants
+        # when torch.compile traces with dynamic shapes (float defaults become graph inputs).
         if _kernel._compiled_call is not None and _kernel._torch.compiler.is_compiling():
             return _kernel._compiled_call(self._op_id, a, b, out, c, alpha, beta, stream,
                                           scale_a, scale_b)

@@ -62,8 +62,8 @@ def _scale_count(scale, outer_extent, k):
 class Kernel:
     """A kernel compiled by tilegen, loaded onto a GPU on its first call there.
 
-    ``kernel(a, b, out=None, c=None, alpha=1.0, beta=0.0, stream=None, scale_a=None,
-    scale_b=None)`` computes out = alpha * a @ b + beta * c: a is M x K, b is K x N, c and out
+    ``kernel(a, b, out=None, c=None, alpha=None, beta=None, stream=None, scale_a=None,
+    scale_b=None)`` computes out = alpha * a @ b + beta * c (alpha None: 1, beta None: 0): a is M x K, b is K x N, c and out
     M x N, each stored in the layout the manifest gives (``a_layout`` ...), on one CUDA device;
     it returns out (allocated when None, for torch inputs). Launches are asynchronous, on
     ``stream`` or else PyTorch's current stream of the tensors' device (the legacy default
@@ -151,8 +151,10 @@ class Kernel:
             return h
 
     # Calling -------------------------------------------------------------------------------
-    def __call__(self, a, b, out=None, c=None, alpha=1.0, beta=0.0, stream=None, scale_a=None,
+    def __call__(self, a, b, out=None, c=None, alpha=None, beta=None, stream=None, scale_a=None,
                  scale_b=None):
+        # alpha None means 1 and beta None 0; None defaults, unlike float ones, stay constants
+        # when torch.compile traces with dynamic shapes (float defaults become graph inputs).
         if _compiled_call is not None and _torch.compiler.is_compiling():
             return _compiled_call(self._op_id, a, b, out, c, alpha, beta, stream, scale_a,
                                   scale_b)
@@ -192,8 +194,8 @@ class Kernel:
         lda = matrix_ld(va, man.a.layout, "a", "A, M x K", self.name)
         ldb = matrix_ld(vb, man.b.layout, "b", "B, K x N", self.name)
         views = [("a", va), ("b", vb)]
-        alpha = float(alpha)
-        beta = float(beta)
+        alpha = 1.0 if alpha is None else float(alpha)
+        beta = 0.0 if beta is None else float(beta)
         vc = None
         ldc = 0
         if c is not None:
@@ -383,8 +385,8 @@ try:
     else:
         import importlib.util
         _torch = None
-        if importlib.util.find_spec("torch") is not None and not os.environ.get(
-                "TILEGEN_NO_TORCH"):
+        if importlib.util.find_spec("torch") is not None and os.environ.get(
+                "TILEGEN_NO_TORCH") != "1":
             import torch as _torch
 except ImportError:
     _torch = None

@@ -68,10 +68,11 @@ def call(op_id, a, b, out, c, alpha, beta, stream, scale_a, scale_b):
     if stream is not None:
         raise ArgumentError("stream= is not supported inside torch.compile: the kernel runs on "
                             "the current stream")
+    alpha = 1.0 if alpha is None else alpha
+    beta = 0.0 if beta is None else beta
     if out is None:
-        return torch.ops.tilegen.gemm(op_id, a, b, c, scale_a, scale_b, float(alpha),
-                                      float(beta))
-    torch.ops.tilegen.gemm_out(op_id, a, b, out, c, scale_a, scale_b, float(alpha), float(beta))
+        return torch.ops.tilegen.gemm(op_id, a, b, c, scale_a, scale_b, alpha, beta)
+    torch.ops.tilegen.gemm_out(op_id, a, b, out, c, scale_a, scale_b, alpha, beta)
     return out
 
 
