@@ -125,6 +125,11 @@ class ExamplesTest(unittest.TestCase):
                                            scale_a=sa, scale_b=sb), out)
                         torch.cuda.synchronize()
                         self.assertLess(rel_error(out, ref), tolerance(kern))
+                        # The same call again: torch tensors seen before skip the checks.
+                        out.zero_()
+                        kern(a, b, out=out, c=c, alpha=2.0, beta=beta, scale_a=sa, scale_b=sb)
+                        torch.cuda.synchronize()
+                        self.assertLess(rel_error(out, ref), tolerance(kern))
 
 
 def default_kernel():
@@ -194,6 +199,25 @@ class BadInputTest(unittest.TestCase):
         d = kern(a, b)
         torch.cuda.synchronize()
         self.assertLess(rel_error(d, a.float() @ b.float()), 2e-2)
+
+    def test_checks_after_a_good_call(self):
+        # Shapes, strides and dtypes seen before skip their checks; what can still differ is
+        # checked: the pointers' alignment, beta without c.
+        kern = default_kernel()
+        a, b = bf16_inputs(255, 512, 128)
+        buf = torch.empty(255 * 128 + 8, dtype=torch.bfloat16, device=DEV)
+        aligned = buf[:255 * 128].view(255, 128)
+        misaligned = buf[1:255 * 128 + 1].view(255, 128)
+        aligned.copy_(a)
+        d1 = kern(aligned, b)
+        d2 = kern(aligned, b)
+        with self.assertRaisesRegex(tilegen.ArgumentError, "a's data pointer .* not 16-byte"):
+            kern(misaligned, b)
+        with self.assertRaisesRegex(tilegen.ArgumentError, "beta = 2 but c is None"):
+            kern(aligned, b, beta=2.0)
+        torch.cuda.synchronize()
+        self.assertLess(rel_error(d1, a.float() @ b.float()), 2e-2)
+        self.assertTrue(torch.equal(d1, d2))
 
     def test_bad_files(self):
         d = tempfile.mkdtemp(prefix="tilegen-gpu-")
