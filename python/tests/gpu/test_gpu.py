@@ -135,14 +135,15 @@ class ExamplesTest(unittest.TestCase):
 def default_kernel():
     p = os.path.join(CUBINS, "gemm_bf16.sm_90a.cubin")
     if not os.path.exists(p):
-        raise unittest.SkipTest("no gemm_bf16.sm_90a.cubin in %s" % CUBINS)
+        raise AssertionError("no gemm_bf16.sm_90a.cubin in TILEGEN_GPU_CUBINS=%r" % CUBINS)
     return tilegen.load(p)
 
 
 def streamk_kernel():
     p = os.path.join(CUBINS, "gemm_bf16_streamk_sm90a.sm_90a.cubin")
     if not os.path.exists(p):
-        raise unittest.SkipTest("no gemm_bf16_streamk_sm90a.sm_90a.cubin in %s" % CUBINS)
+        raise AssertionError("no gemm_bf16_streamk_sm90a.sm_90a.cubin in TILEGEN_GPU_CUBINS=%r" %
+                             CUBINS)
     return tilegen.load(p)
 
 
@@ -223,8 +224,7 @@ class BadInputTest(unittest.TestCase):
         d = tempfile.mkdtemp(prefix="tilegen-gpu-")
         try:
             src = os.path.join(CUBINS, "gemm_bf16.sm_90a")
-            if not os.path.exists(src + ".cubin"):
-                self.skipTest("no gemm_bf16.sm_90a.cubin")
+            self.assertTrue(os.path.exists(src + ".cubin"), "no gemm_bf16.sm_90a.cubin")
             # A cubin for another GPU (the manifest says sm_100a).
             shutil.copy(src + ".cubin", os.path.join(d, "other.cubin"))
             man = json.load(open(src + ".json"))
@@ -344,7 +344,7 @@ def make_table(case):
     small = os.path.join(CUBINS, "gemm_bf16_64row_sm90a.sm_90a")
     big = os.path.join(CUBINS, "gemm_bf16.sm_90a")
     if not (os.path.exists(small + ".cubin") and os.path.exists(big + ".cubin")):
-        case.skipTest("needs gemm_bf16_64row_sm90a.sm_90a and gemm_bf16.sm_90a")
+        case.fail("needs gemm_bf16_64row_sm90a.sm_90a and gemm_bf16.sm_90a in %s" % CUBINS)
     d = tempfile.mkdtemp(prefix="tilegen-table-")
     case.addCleanup(shutil.rmtree, d, True)
     kernels = []
