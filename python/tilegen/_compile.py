@@ -65,7 +65,12 @@ def compile(description, target="sm_90a", *, ptxas_options=None, ptxas_timeout=N
         if entry is not None:
             return _remember(folder, key, Kernel(entry.manifest, entry.cubin,
                                                  origin=entry.cubin_path))
-    work = _cache.make_workdir(folder) if cache else _tempdir()
+    try:
+        work = _cache.make_workdir(folder) if cache else _tempdir()
+    except OSError as e:
+        raise CompileError("cannot create a folder to compile in, in %s: %s (set "
+                           "TILEGEN_CACHE_DIR, or pass cache=False)" %
+                           (folder if cache else "the temporary folder", e.strerror or e))
     try:
         desc = os.path.join(work, "description.mlir")
         with open(desc, "w", encoding="utf-8") as f:
