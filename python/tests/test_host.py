@@ -12,15 +12,12 @@ TILEGEN_TEST_REQUIRE_LAUNCH=1, as the lit test sets); the test that runs the rea
 TILEGEN_BIN (or tilegen on PATH) and ptxas.
 """
 
-import contextlib
 import importlib.util
-import io
 import json
 import multiprocessing
 import os
 import random
 import shutil
-import stat
 import struct
 import subprocess
 import sys

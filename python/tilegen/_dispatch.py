@@ -6,7 +6,7 @@ import os
 
 from . import _kernel
 from ._errors import ArgumentError, ManifestError
-from ._kernel import Kernel, load, view_of
+from ._kernel import load, view_of
 
 
 class Dispatch:

@@ -8,7 +8,7 @@ import threading
 from . import _native
 from ._errors import ArgumentError, DTypeError, ManifestError
 from ._manifest import Manifest, check_cubin_bytes, cubin_path_of
-from ._tensors import TYPE_BYTES, View, matrix_ld, torch_dtype, view_of
+from ._tensors import matrix_ld, torch_dtype, view_of
 
 _registry = {}
 _registry_lock = threading.Lock()

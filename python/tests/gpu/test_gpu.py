@@ -10,7 +10,6 @@ launch. The lit test test/Integration/python-torch.test runs both.
 
 import glob
 import json
-import math
 import os
 import shutil
 import sys
