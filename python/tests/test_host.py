@@ -432,7 +432,7 @@ class ConcurrencyTest(unittest.TestCase):
             e.close()
 
 
-def _dispatch_table(folder, entries, kernels):
+def _dispatch_table(folder, entries, kernels, fallbacks=None):
     """kernels: {name: constraints}; entries: [(m, n, k, kernel, [candidates])]."""
     os.makedirs(os.path.join(folder, "kernels"), exist_ok=True)
     for name, cons in kernels.items():
@@ -444,6 +444,8 @@ def _dispatch_table(folder, entries, kernels):
              "entries": [{"m": m, "n": n, "k": k, "kernel": kern, "chosen_by": "model",
                           "candidates": [{"kernel": c} for c in cands]}
                          for m, n, k, kern, cands in entries]}
+    if fallbacks is not None:
+        table["fallbacks"] = fallbacks
     path = os.path.join(folder, "dispatch.json")
     with open(path, "w") as f:
         json.dump(table, f)
@@ -494,6 +496,29 @@ class DispatchTest(unittest.TestCase):
                                     r"no kernel can run 8 x 8 x 8:\n  k64: K = 8 is not a "
                                     r"multiple of 64"):
             tilegen.load_dispatch(path).pick(8, 8, 8)
+
+    def test_fallbacks(self):
+        # After every entry's kernels, the table's fallbacks in order (tune lists the mma.sync
+        # kernels with alignment 4, 2, 1 there).
+        path = _dispatch_table(self.dir, [
+            (4096, 4096, 4096, "k8", ["k8"]),
+            (64, 64, 64, "k8", []),
+        ], {"k8": [("K", 8), ("N", 8)], "a4": [("K", 4), ("N", 4)], "a2": [("K", 2), ("N", 2)],
+            "a1": []}, fallbacks=["a4", "a2", "a1"])
+        d = tilegen.load_dispatch(path)
+        self.assertEqual(d.fallbacks, ["a4", "a2", "a1"])
+        self.assertEqual(d.pick(4096, 4096, 4096).name, "k8")
+        self.assertEqual(d.pick(4096, 4096, 4100).name, "a4")
+        self.assertEqual(d.pick(4096, 4098, 4096).name, "a2")
+        self.assertEqual(d.pick(999, 999, 999).name, "a1")
+        with open(path) as f:
+            table = json.load(f)
+        table["fallbacks"] = ["a4", "nope"]
+        with open(path, "w") as f:
+            json.dump(table, f)
+        with self.assertRaisesRegex(tilegen.ManifestError,
+                                    "fallbacks\\[1\\] names kernel 'nope', which is not in"):
+            tilegen.load_dispatch(path)
 
     def test_runner_fixture(self):
         d = tilegen.load_dispatch(os.path.join(INPUTS, "dispatch", "table.json"))

@@ -16,7 +16,8 @@ class Dispatch:
     b.shape[1] x a.shape[1] and calls it; ``pick(m, n, k)`` returns that Kernel. The rule: the
     entry of that size, else the nearest entry by the sum over M, N, K of |log2(x / x_entry)|
     (ties: the first in the table); its kernel if the problem meets that kernel's constraints,
-    else its first candidate that does, else the next nearest entry's.
+    else its first candidate that does, else the next nearest entry's, else the first of the
+    table's fallbacks that does.
     """
 
     def __init__(self, path):
@@ -68,6 +69,14 @@ class Dispatch:
                                     "kernel %s (A %r, B %r, C %r)" %
                                     (where, name, m.a, m.b, m.c, self.order[0], first.a,
                                      first.b, first.c))
+        fallbacks = data.get("fallbacks", [])
+        if not isinstance(fallbacks, list) or not all(isinstance(f, str) for f in fallbacks):
+            raise ManifestError("%s: \"fallbacks\" must be an array of kernel names" % where)
+        for i, f in enumerate(fallbacks):
+            if f not in self.kernels:
+                raise ManifestError("%s: fallbacks[%d] names kernel %r, which is not in "
+                                    "'kernels'" % (where, i, f))
+        self.fallbacks = list(fallbacks)
         entries = data.get("entries")
         if not isinstance(entries, list) or not entries:
             raise ManifestError("%s: field 'entries' must be a non-empty array" % where)
@@ -111,19 +120,19 @@ class Dispatch:
             return sum(abs(a - math.log2(b)) for a, b in zip(lx, entry[0]))
 
         ranked = sorted(self.entries, key=dist)  # stable: ties keep the table's order
+        order = [name for _, names in ranked for name in names] + self.fallbacks
         tried = set()
         why = []
-        for size, names in ranked:
-            for name in names:
-                if name in tried:
-                    continue
-                tried.add(name)
-                errors = self.kernels[name].problem_errors(m, n, k)
-                if not errors:
-                    if len(self._memo) < 4096:
-                        self._memo[key] = self.kernels[name]
-                    return self.kernels[name]
-                why.append("%s: %s" % (name, "; ".join(errors)))
+        for name in order:
+            if name in tried:
+                continue
+            tried.add(name)
+            errors = self.kernels[name].problem_errors(m, n, k)
+            if not errors:
+                if len(self._memo) < 4096:
+                    self._memo[key] = self.kernels[name]
+                return self.kernels[name]
+            why.append("%s: %s" % (name, "; ".join(errors)))
         raise ArgumentError("dispatch table %s: no kernel can run %d x %d x %d:\n  %s" %
                             (self.path, m, n, k, "\n  ".join(why)))
 
