@@ -60,15 +60,14 @@ class Dispatch:
                 raise ManifestError("%s: kernel %s is listed twice" % (where, k["name"]))
             self.kernels[k["name"]] = kern
             self.order.append(k["name"])
+        # One D for every pick: torch.compile's graphs need its dtype and layout up front.
         first = self.kernels[self.order[0]].manifest
         for name, kern in self.kernels.items():
             m = kern.manifest
-            if (repr(m.a), repr(m.b), repr(m.c), m.a.scale, m.b.scale) != (
-                    repr(first.a), repr(first.b), repr(first.c), first.a.scale, first.b.scale):
-                raise ManifestError("%s: kernel %s takes other operands (A %r, B %r, C %r) than "
-                                    "kernel %s (A %r, B %r, C %r)" %
-                                    (where, name, m.a, m.b, m.c, self.order[0], first.a,
-                                     first.b, first.c))
+            if (m.c.type, m.c.layout) != (first.c.type, first.c.layout):
+                raise ManifestError("%s: kernel %s writes D as %r, kernel %s as %r; a table's "
+                                    "kernels must agree" % (where, name, m.c, self.order[0],
+                                                            first.c))
         fallbacks = data.get("fallbacks", [])
         if not isinstance(fallbacks, list) or not all(isinstance(f, str) for f in fallbacks):
             raise ManifestError("%s: \"fallbacks\" must be an array of kernel names" % where)
