@@ -5,7 +5,8 @@
 #   scripts/gpu-run.sh [PHASE ...] [--only REGEX] [--sweep LIST]
 #
 # PHASEs, in this order whatever order they are given in (default: all of them):
-#   build     cmake -DTILEGEN_RUNNER_ONLY=ON + ninja: build-runner/bin/tilegen-run and, where the
+#   build     cmake -DTILEGEN_RUNNER_ONLY=ON + ninja: build-runner/bin/tilegen-run, build-runner/lib/
+#             libtilegen-launch.so (the Python tests load it) and, where the
 #             CUDA toolkit has libcuda, tilegen-launch-example (the launch library's example; done anyway
 #             when another phase needs the runner and it is missing)
 #   tests     the GPU lit tests, test/Integration (REQUIRES: cuda-gpu, judged by tilegen-run's exit
@@ -112,7 +113,7 @@ phase_build() {
     timeout -k 10 "$lim" cmake -G Ninja -S "$root" -B "$root/build-runner" -DTILEGEN_RUNNER_ONLY=ON \
       -DCMAKE_BUILD_TYPE=Release -DTILEGEN_RUN_FAKE_CUDA=OFF \
       ${cuda_root:+-DTILEGEN_CUDA_ROOT="$cuda_root"} </dev/null &&
-      timeout -k 10 "$lim" ninja -C "$root/build-runner" tilegen-run </dev/null &&
+      timeout -k 10 "$lim" ninja -C "$root/build-runner" tilegen-run tilegen-launch </dev/null &&
       { ! ninja -C "$root/build-runner" -t targets all 2>/dev/null | grep -q '^tilegen-launch-example:' ||
         timeout -k 10 "$lim" ninja -C "$root/build-runner" tilegen-launch-example </dev/null; }
   } > "$log" 2>&1

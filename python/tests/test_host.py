@@ -1,0 +1,759 @@
+"""Host tests of the tilegen package, no GPU needed: cache keys and folders, the cache under
+concurrent processes, corrupted entries, tilegen-cache, dispatch picking, and argument checking
+and launching through libtilegen-launch on the runner's fake CUDA driver.
+
+Run from the repository root (the lit test test/python/host.test does, with the build's
+libraries named):
+    TILEGEN_RUN_LIBCUDA=build/lib/libtilegen-fake-cuda.so \
+    TILEGEN_LAUNCH_LIB=build/lib/libtilegen-launch.so \
+    PYTHONPATH=python python3 -m unittest discover -s python/tests -p 'test_host*.py' -v
+Launch tests are skipped when the fake driver or the launch library is not found (an error with
+TILEGEN_TEST_REQUIRE_LAUNCH=1, as the lit test sets); the test that runs the real compiler needs
+TILEGEN_BIN (or tilegen on PATH) and ptxas.
+"""
+
+import importlib.util
+import json
+import multiprocessing
+import os
+import random
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+import warnings
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+INPUTS = os.environ.get("TILEGEN_TEST_INPUTS") or os.path.join(ROOT, "test", "tools",
+                                                               "tilegen-run", "Inputs")
+FAKE_CUBIN_PY = os.path.join(ROOT, "tools", "tilegen-run", "testing", "make-fake-cubin.py")
+
+# The fake driver must be named before the launch library first loads a driver.
+if not os.environ.get("TILEGEN_RUN_LIBCUDA"):
+    _fake = os.path.join(ROOT, "build", "lib", "libtilegen-fake-cuda.so")
+    if os.path.exists(_fake):
+        os.environ["TILEGEN_RUN_LIBCUDA"] = _fake
+os.environ.setdefault("TILEGEN_NO_TORCH", "1")  # the host tests never need PyTorch
+
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import tilegen  # noqa: E402
+from tilegen import _cache, _compile, _compiler, _native  # noqa: E402
+
+
+def _have_launch():
+    if not os.path.exists(os.environ.get("TILEGEN_RUN_LIBCUDA", "")):
+        return False
+    try:
+        _native.launch_library()
+        return True
+    except tilegen.DriverError:
+        return False
+
+
+HAVE_LAUNCH = _have_launch()
+if not HAVE_LAUNCH and os.environ.get("TILEGEN_TEST_REQUIRE_LAUNCH") == "1":
+    raise SystemExit("TILEGEN_TEST_REQUIRE_LAUNCH=1 but the fake driver (TILEGEN_RUN_LIBCUDA=%s) "
+                     "or libtilegen-launch (TILEGEN_LAUNCH_LIB=%s) is missing" %
+                     (os.environ.get("TILEGEN_RUN_LIBCUDA"), os.environ.get("TILEGEN_LAUNCH_LIB")))
+needs_launch = unittest.skipUnless(HAVE_LAUNCH, "no fake CUDA driver or libtilegen-launch")
+
+_spec = importlib.util.spec_from_file_location("make_fake_cubin", FAKE_CUBIN_PY)
+make_fake_cubin = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(make_fake_cubin)
+
+
+def fake_kernel(folder, stem, a="f16/row", b="f16/col", c="f32/row", tile=(64, 32),
+                target="sm_90", arch=90, constraints=(), scratch=False, kernel="gemm_fake"):
+    """Writes folder/stem.cubin (a fake cubin the fake driver runs) and folder/stem.json."""
+    params = ["A", "B", "C", "D", "M", "N", "K", "alpha", "beta"]
+    text = ("TILEGEN-FAKE-CUBIN\narch=%d\nkernel=%s\nbehavior=correct\ntile=%dx%d\n"
+            "a=%s b=%s c=%s\nparams=%s\n" % (arch, kernel, tile[0], tile[1], a, b, c,
+                                              ",".join(params + (["workspace"] if scratch
+                                                                 else []))))
+    with open(os.path.join(folder, stem + ".cubin"), "wb") as f:
+        f.write(make_fake_cubin.fake_cubin(text.encode()))
+    plist = [{"name": n, "kind": "ptr", "tensor": n} for n in "ABCD"]
+    plist += [{"name": n, "kind": "i32", "value": n} for n in "MNK"]
+    plist += [{"name": n, "kind": "f32", "value": n} for n in ("alpha", "beta")]
+    if scratch:
+        plist.append({"name": "workspace", "kind": "scratch", "bytes_per_cta": 256,
+                      "zero": True})
+    op = lambda s: {"type": s.split("/")[0], "layout": s.split("/")[1]}  # noqa: E731
+    man = {"format": "tilegen-manifest", "version": 1, "tilegen_version": "0.1.0",
+           "kernel": kernel, "cubin": stem + ".cubin", "target": target,
+           "block": [128, 1, 1], "cluster": [1, 1, 1], "dynamic_smem": 1024,
+           "grid": {"rule": "stream_k" if scratch else "tiles", "tile_m": tile[0],
+                    "tile_n": tile[1], "ctas_per_sm": 1},
+           "operands": {"a": op(a), "b": op(b), "c": op(c), "accumulator": "f32"},
+           "epilogue": {"alpha": 1.0, "beta": 0.0},
+           "constraints": [{"dim": d, "multiple": m, "reason": "test"} for d, m in constraints],
+           "params": plist, "description": "tile.gemm @%s (test)" % kernel}
+    path = os.path.join(folder, stem + ".json")
+    with open(path, "w") as f:
+        json.dump(man, f, indent=1)
+    return path
+
+
+FAKE_TILEGEN = r'''#!%(python)s
+# A stand-in for the tilegen compiler: --version, and "compiling" copies a fake kernel.
+import json, os, shutil, sys, time
+log = os.environ.get("FAKE_TILEGEN_LOG")
+def note(s):
+    if log:
+        fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        os.write(fd, (s + "\n").encode()); os.close(fd)
+if "--version" in sys.argv:
+    note("version")
+    print("tilegen 0.1.0-fake\n  LLVM/MLIR 0.0 (fake)\n  ptxas 0.0 (fake)")
+    sys.exit(0)
+desc = sys.argv[1]
+target = [a for a in sys.argv if a.startswith("--target=")][0][9:]
+out = sys.argv[sys.argv.index("-o") + 1]
+text = open(desc).read()
+if "broken" in text:
+    sys.stderr.write("%%s:1:20: error: unknown field 'brokenfield'\n" %% desc)
+    sys.exit(1)
+time.sleep(float(os.environ.get("FAKE_TILEGEN_SLEEP", "0")))
+src = os.environ["FAKE_TILEGEN_KERNEL"]
+data = open(src + ".cubin", "rb").read()
+if os.environ.get("FAKE_TILEGEN_VARY"):  # another cubin each time (trailing bytes)
+    data += os.urandom(16)
+open(out, "wb").write(data)
+man = json.load(open(src + ".json"))
+man["cubin"] = os.path.basename(out)
+man["target"] = target
+man["description"] = text
+json.dump(man, open(out[:-6] + ".json", "w"))
+note("compile " + target + " " + " ".join(a for a in sys.argv if a.startswith("--ptxas")))
+'''
+
+DESC = "tile.gemm @gemm_fake { a = f16 row, b = f16 col, c = f32 row, accumulator = f32 }\n"
+
+
+class Env:
+    """A temporary folder with a fake tilegen, a fake kernel and a cache folder, set up in the
+    environment (TILEGEN_BIN, TILEGEN_CACHE_DIR) and the package's in-process memos cleared."""
+
+    def __init__(self):
+        self.dir = tempfile.mkdtemp(prefix="tilegen-pytest-")
+        self.cache = os.path.join(self.dir, "cache")
+        self.log = os.path.join(self.dir, "log")
+        self.bin = os.path.join(self.dir, "tilegen")
+        with open(self.bin, "w") as f:
+            f.write(FAKE_TILEGEN % {"python": sys.executable})
+        os.chmod(self.bin, 0o755)
+        fake_kernel(self.dir, "fake", target="sm_90a")
+        self.env = {"TILEGEN_BIN": self.bin, "TILEGEN_CACHE_DIR": self.cache,
+                    "FAKE_TILEGEN_LOG": self.log,
+                    "FAKE_TILEGEN_KERNEL": os.path.join(self.dir, "fake")}
+        self.saved = {k: os.environ.get(k) for k in self.env}
+        os.environ.update(self.env)
+        forget()
+
+    def calls(self):
+        try:
+            with open(self.log) as f:
+                return f.read().split("\n")[:-1]
+        except FileNotFoundError:
+            return []
+
+    def close(self):
+        for k, v in self.saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        forget()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def forget():
+    """Forgets what this process remembers, as a new process would."""
+    _compile._kernels.clear()
+    _compiler._memo.clear()
+
+
+class CacheKeyTest(unittest.TestCase):
+    def test_key_depends_on_every_input(self):
+        base = _cache.cache_key("desc", "sm_90a", "tilegen 0.1.0", {})
+        self.assertRegex(base, "^[0-9a-f]{64}$")
+        self.assertEqual(base, _cache.cache_key("desc", "sm_90a", "tilegen 0.1.0", {}))
+        others = [_cache.cache_key("desc ", "sm_90a", "tilegen 0.1.0", {}),
+                  _cache.cache_key("desc", "sm_90", "tilegen 0.1.0", {}),
+                  _cache.cache_key("desc", "sm_90a", "tilegen 0.1.1", {}),
+                  _cache.cache_key("desc", "sm_90a", "tilegen 0.1.0\n  ptxas 13.1", {}),
+                  _cache.cache_key("desc", "sm_90a", "tilegen 0.1.0", {"ptxas_options": "-O2"})]
+        self.assertEqual(len(set(others + [base])), 6)
+
+    def test_cache_dir(self):
+        saved = {k: os.environ.pop(k, None) for k in ("TILEGEN_CACHE_DIR", "XDG_CACHE_HOME")}
+        try:
+            self.assertEqual(_cache.cache_dir(),
+                             os.path.join(os.path.expanduser("~"), ".cache", "tilegen"))
+            os.environ["XDG_CACHE_HOME"] = "/x/cache"
+            self.assertEqual(_cache.cache_dir(), "/x/cache/tilegen")
+            os.environ["XDG_CACHE_HOME"] = "relative"  # not absolute: ignored, as the spec says
+            self.assertEqual(_cache.cache_dir(),
+                             os.path.join(os.path.expanduser("~"), ".cache", "tilegen"))
+            os.environ["TILEGEN_CACHE_DIR"] = "/y/tg"
+            self.assertEqual(_cache.cache_dir(), "/y/tg")
+            self.assertEqual(_cache.cache_dir("/z"), "/z")
+        finally:
+            for k, v in saved.items():
+                os.environ.pop(k, None)
+                if v is not None:
+                    os.environ[k] = v
+
+
+class CompileCacheTest(unittest.TestCase):
+    def setUp(self):
+        self.e = Env()
+
+    def tearDown(self):
+        self.e.close()
+
+    def test_cold_then_warm(self):
+        k1 = tilegen.compile(DESC, target="sm_90a")
+        self.assertEqual(self.e.calls(), ["version", "compile sm_90a "])
+        self.assertEqual(k1.name, "gemm_fake")
+        self.assertEqual(k1.target, "sm_90a")
+        # Same process: the same Kernel, nothing run.
+        self.assertIs(tilegen.compile(DESC, target="sm_90a"), k1)
+        # "A new process": read from disk; --version comes from versions.json.
+        forget()
+        k2 = tilegen.compile(DESC, target="sm_90a")
+        self.assertEqual(self.e.calls(), ["version", "compile sm_90a "])
+        self.assertEqual(k2.cubin, k1.cubin)
+        # The entry is a manifest tilegen-run and tilegen.load take as it is.
+        [entry] = tilegen.cache_entries()
+        self.assertEqual(entry["status"], "ok")
+        k3 = tilegen.load(entry["manifest"])
+        self.assertEqual(k3.cubin, k1.cubin)
+        # Other targets and options are other entries.
+        tilegen.compile(DESC, target="sm_90")
+        tilegen.compile(DESC, target="sm_90a", ptxas_options="-O2")
+        self.assertEqual(self.e.calls()[2:], ["compile sm_90 ", "compile sm_90a --ptxas-options=-O2"])
+        self.assertEqual(len(tilegen.cache_entries()), 3)
+
+    def test_description_from_file(self):
+        p = os.path.join(self.e.dir, "d.mlir")
+        with open(p, "w") as f:
+            f.write(DESC)
+        k = tilegen.compile(p, target="sm_90a")
+        forget()
+        self.assertEqual(tilegen.compile(DESC, target="sm_90a").cubin, k.cubin)
+        self.assertEqual(self.e.calls().count("compile sm_90a "), 1)
+
+    def test_new_compiler_binary_is_a_new_key(self):
+        tilegen.compile(DESC, target="sm_90a")
+        os.utime(self.e.bin, ns=(1, 1))  # "rebuilt": another mtime, so --version again
+        forget()
+        tilegen.compile(DESC, target="sm_90a")
+        self.assertEqual(self.e.calls().count("version"), 2)
+        # Same version text: the same key, so no second compile.
+        self.assertEqual(self.e.calls().count("compile sm_90a "), 1)
+
+    def test_no_cache(self):
+        tilegen.compile(DESC, target="sm_90a", cache=False)
+        tilegen.compile(DESC, target="sm_90a", cache=False)
+        self.assertEqual(self.e.calls().count("compile sm_90a "), 2)
+        self.assertFalse(os.path.exists(self.e.cache) and
+                         any(n.endswith(".cubin") for n in os.listdir(self.e.cache)))
+
+    def _corrupt_and_recompile(self, corrupt, reason):
+        k = tilegen.compile(DESC, target="sm_90a")
+        [entry] = tilegen.cache_entries()
+        corrupt(entry["manifest"], k.origin)
+        forget()
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            k2 = tilegen.compile(DESC, target="sm_90a")
+        msgs = [str(x.message) for x in w if issubclass(x.category, tilegen.CacheWarning)]
+        self.assertEqual(len(msgs), 1, msgs)
+        self.assertIn("is corrupted, compiling again", msgs[0])
+        self.assertIn(reason, msgs[0])
+        self.assertEqual(k2.cubin, k.cubin)
+        self.assertEqual(self.e.calls().count("compile sm_90a "), 2)
+        self.assertEqual([r["status"] for r in tilegen.cache_entries()], ["ok"])
+
+    def test_truncated_cubin(self):
+        def cut(m, c):
+            with open(c, "r+b") as f:
+                f.truncate(100)
+        self._corrupt_and_recompile(cut, "has 100 bytes; its manifest records")
+
+    def test_cubin_not_elf(self):
+        def ptx(m, c):
+            n = os.path.getsize(c)
+            with open(c, "wb") as f:
+                f.write(b"//\n// Generated by NVIDIA NVVM Compiler\n".ljust(n, b" "))
+        self._corrupt_and_recompile(ptx, "is PTX text (no ELF magic)")
+
+    def test_cubin_bytes_changed(self):
+        def flip(m, c):
+            with open(c, "r+b") as f:
+                f.seek(200)
+                b = f.read(1)
+                f.seek(200)
+                f.write(bytes([b[0] ^ 0xFF]))
+        self._corrupt_and_recompile(flip, "does not match the SHA-256")
+
+    def test_cubin_missing(self):
+        self._corrupt_and_recompile(lambda m, c: os.unlink(c), "cannot read cubin")
+
+    def test_manifest_garbage(self):
+        def garbage(m, c):
+            with open(m, "w") as f:
+                f.write('{"format": "tilegen-manifest", "version": 1, "kern')
+        self._corrupt_and_recompile(garbage, "not valid JSON")
+
+    def test_manifest_not_a_manifest(self):
+        def other(m, c):
+            with open(m, "w") as f:
+                f.write('{"format": "something-else"}')
+        self._corrupt_and_recompile(other, "field 'format'")
+
+    def test_compile_errors(self):
+        with self.assertRaisesRegex(tilegen.CompileError,
+                                    r"tilegen failed \(exit 1\) for target sm_90a:\n.*"
+                                    r"error: unknown field 'brokenfield'"):
+            tilegen.compile("tile.gemm @x { brokenfield = 1 }", target="sm_90a")
+        with self.assertRaisesRegex(tilegen.CompileError, "cannot read description .*nope.mlir"):
+            tilegen.compile(os.path.join(self.e.dir, "nope.mlir"))
+        os.environ["TILEGEN_BIN"] = os.path.join(self.e.dir, "no-such-tilegen")
+        with self.assertRaisesRegex(tilegen.CompileError,
+                                    "cannot find the tilegen compiler .*no-such-tilegen.*"
+                                    "tilegen.load\\(\\) runs already compiled kernels"):
+            tilegen.compile(DESC)
+        # Nothing half-written is left behind.
+        self.assertEqual([n for n in os.listdir(self.e.cache) if n.startswith(".")], [])
+
+    def test_cache_cli(self):
+        tilegen.compile(DESC, target="sm_90a")
+        env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+        run = lambda *a: subprocess.run([sys.executable, "-m", "tilegen.cache"] + list(a),  # noqa
+                                        capture_output=True, text=True, env=env)
+        p = run("list")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertRegex(p.stdout, r"cache .*: 1 entry\n  [0-9a-f]{16}  gemm_fake +sm_90a +\d+ B")
+        rows = json.loads(run("list", "--json").stdout)
+        self.assertEqual(rows[0]["kernel"], "gemm_fake")
+        self.assertEqual(run("dir").stdout.strip(), self.e.cache)
+        with open(rows[0]["manifest"], "w") as f:
+            f.write("{")
+        self.assertIn("corrupted: manifest", run("list").stdout)
+        p = run("clear")
+        self.assertIn("removed", p.stdout)
+        self.assertEqual(run("list").stdout.strip(), "cache %s: 0 entries" % self.e.cache)
+
+
+def _compile_worker(args):
+    env, desc, target = args
+    os.environ.update(env)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a torn entry would warn: fail instead
+        k = tilegen.compile(desc, target=target)
+    return k.name, len(k.cubin), k.origin
+
+
+def _publish_worker(args):
+    folder, key, cubin, rounds = args
+    man = json.dumps({"format": "tilegen-manifest", "version": 1, "kernel": "k",
+                      "cubin": "k.cubin", "target": "sm_90a",
+                      "grid": {"tile_m": 64, "tile_n": 32},
+                      "operands": {"a": {"type": "f16", "layout": "row"},
+                                   "b": {"type": "f16", "layout": "col"},
+                                   "c": {"type": "f32", "layout": "row"}},
+                      "constraints": [], "params": []})
+    for _ in range(rounds):
+        _cache.store(folder, key, {"target": "sm_90a"}, man, cubin)
+    return rounds
+
+
+def _read_worker(args):
+    folder, key, rounds = args
+    bad = []
+    for _ in range(rounds):
+        try:
+            _cache.read_entry(folder, key)
+        except tilegen.ManifestError as e:
+            bad.append(str(e))
+    return bad
+
+
+class ConcurrencyTest(unittest.TestCase):
+    def test_readers_never_see_a_mixed_entry(self):
+        # Writers publish one key over and over, each with other cubin bytes (as a
+        # nondeterministic compiler would), while readers read it: every read finds the
+        # manifest with its own cubin.
+        d = tempfile.mkdtemp(prefix="tilegen-race-")
+        try:
+            base = open(os.path.join(INPUTS, "fake-correct.cubin"), "rb").read()
+            key = "f" * 64
+            ctx = multiprocessing.get_context("spawn")
+            jobs = [(_publish_worker, (d, key, base + bytes([i]) * 64, 150)) for i in range(3)]
+            jobs += [(_read_worker, (d, key, 1500))] * 3
+            with ctx.Pool(6) as pool:
+                pending = [pool.apply_async(f, (a,)) for f, a in jobs]
+                results = [p.get(timeout=120) for p in pending]
+            self.assertEqual(results[:3], [150] * 3)
+            self.assertEqual([r for rs in results[3:] for r in rs], [])
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+
+    def test_processes_compile_one_key_at_once(self):
+        e = Env()
+        try:
+            env = dict(e.env, FAKE_TILEGEN_SLEEP="0.3")
+            ctx = multiprocessing.get_context("spawn")
+            jobs = [(env, DESC, "sm_90a")] * 6 + [(env, DESC, "sm_90")] * 2
+            with ctx.Pool(8) as pool:
+                results = pool.map(_compile_worker, jobs)
+            self.assertEqual({r[0] for r in results}, {"gemm_fake"})
+            self.assertEqual(len({r[2] for r in results}), 2)  # one entry per target
+            rows = tilegen.cache_entries()
+            self.assertEqual(sorted(r["target"] for r in rows), ["sm_90", "sm_90a"])
+            self.assertTrue(all(r["status"] == "ok" for r in rows))
+            leftovers = [n for n in os.listdir(e.cache) if n.startswith(".")]
+            self.assertEqual(leftovers, [])
+            # Writers whose cubins differ (as a nondeterministic compiler's would) racing
+            # readers: no process sees a manifest with another writer's cubin (none warns).
+            tilegen.clear_cache()
+            env = dict(e.env, FAKE_TILEGEN_VARY="1", FAKE_TILEGEN_SLEEP="0.05")
+            with ctx.Pool(8) as pool:
+                results = pool.map(_compile_worker, [(env, DESC, "sm_90a")] * 24)
+            self.assertEqual(len(results), 24)
+            self.assertEqual([r["status"] for r in tilegen.cache_entries()], ["ok"])
+        finally:
+            e.close()
+
+
+def _dispatch_table(folder, entries, kernels, fallbacks=None):
+    """kernels: {name: constraints}; entries: [(m, n, k, kernel, [candidates])]."""
+    os.makedirs(os.path.join(folder, "kernels"), exist_ok=True)
+    for name, cons in kernels.items():
+        fake_kernel(os.path.join(folder, "kernels"), name, constraints=cons, kernel=name,
+                    a="bf16/row", b="bf16/col", c="bf16/row")
+    table = {"format": "tilegen-dispatch", "version": 1, "target": "sm_90",
+             "kernels": [{"name": n, "cubin": "kernels/%s.cubin" % n,
+                          "manifest": "kernels/%s.json" % n} for n in kernels],
+             "entries": [{"m": m, "n": n, "k": k, "kernel": kern, "chosen_by": "model",
+                          "candidates": [{"kernel": c} for c in cands]}
+                         for m, n, k, kern, cands in entries]}
+    if fallbacks is not None:
+        table["fallbacks"] = fallbacks
+    path = os.path.join(folder, "dispatch.json")
+    with open(path, "w") as f:
+        json.dump(table, f)
+    return path
+
+
+class DispatchTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="tilegen-dispatch-")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def test_rule(self):
+        path = _dispatch_table(self.dir, [
+            (128, 128, 128, "small", ["small", "any"]),
+            (4096, 4096, 4096, "big", ["big", "k16", "any"]),
+            (4096, 4096, 4096, "k16", []),  # same size: never nearer than the first
+            (64, 8192, 512, "k16", ["k16", "any"]),
+        ], {"small": [], "big": [("K", 64)], "k16": [("K", 16)], "any": []})
+        d = tilegen.load_dispatch(path)
+        pick = lambda m, n, k: d.pick(m, n, k).name  # noqa: E731
+        self.assertEqual(pick(128, 128, 128), "small")          # the entry of that size
+        self.assertEqual(pick(4096, 4096, 4096), "big")
+        self.assertEqual(pick(3000, 5000, 4096), "big")         # nearest in log space
+        self.assertEqual(pick(100, 100, 100), "small")
+        self.assertEqual(pick(64, 8000, 512), "k16")
+        # |log2| distances from (1024, 1024, 1024): to 128^3 9, to 4096^3 6, to the third 7.
+        self.assertEqual(pick(1024, 1024, 1024), "big")
+        # K = 4112 breaks big's K % 64: its first candidate that runs, k16.
+        self.assertEqual(pick(4096, 4096, 4112), "k16")
+        # K = 4100: big and k16 refuse; any (a later candidate of the same entry).
+        self.assertEqual(pick(4096, 4096, 4100), "any")
+        # Ties keep the table's order: (256, 256, 256) is 1 + 1 + 1 = 3 from 128^3 ...
+        self.assertEqual(pick(256, 256, 256), "small")
+        with self.assertRaisesRegex(tilegen.ArgumentError, "M, N and K must be at least 1"):
+            d.pick(0, 10, 10)
+
+    def test_next_entry_when_no_candidate_runs(self):
+        path = _dispatch_table(self.dir, [
+            (4096, 4096, 4096, "k64", []),
+            (128, 128, 128, "any", []),
+        ], {"k64": [("K", 64)], "any": []})
+        d = tilegen.load_dispatch(path)
+        self.assertEqual(d.pick(4096, 4096, 4000).name, "any")
+        path = _dispatch_table(self.dir, [(4096, 4096, 4096, "k64", [])], {"k64": [("K", 64)]})
+        with self.assertRaisesRegex(tilegen.ArgumentError,
+                                    r"no kernel can run 8 x 8 x 8:\n  k64: K = 8 is not a "
+                                    r"multiple of 64"):
+            tilegen.load_dispatch(path).pick(8, 8, 8)
+
+    def test_fallbacks(self):
+        # After every entry's kernels, the table's fallbacks in order (tune lists the mma.sync
+        # kernels with alignment 4, 2, 1 there).
+        path = _dispatch_table(self.dir, [
+            (4096, 4096, 4096, "k8", ["k8"]),
+            (64, 64, 64, "k8", []),
+        ], {"k8": [("K", 8), ("N", 8)], "a4": [("K", 4), ("N", 4)], "a2": [("K", 2), ("N", 2)],
+            "a1": []}, fallbacks=["a4", "a2", "a1"])
+        d = tilegen.load_dispatch(path)
+        self.assertEqual(d.fallbacks, ["a4", "a2", "a1"])
+        self.assertEqual(d.pick(4096, 4096, 4096).name, "k8")
+        self.assertEqual(d.pick(4096, 4096, 4100).name, "a4")
+        self.assertEqual(d.pick(4096, 4098, 4096).name, "a2")
+        self.assertEqual(d.pick(999, 999, 999).name, "a1")
+        with open(path) as f:
+            table = json.load(f)
+        table["fallbacks"] = ["a4", "nope"]
+        with open(path, "w") as f:
+            json.dump(table, f)
+        with self.assertRaisesRegex(tilegen.ManifestError,
+                                    "fallbacks\\[1\\] names kernel 'nope', which is not in"):
+            tilegen.load_dispatch(path)
+
+    def test_runner_fixture(self):
+        d = tilegen.load_dispatch(os.path.join(INPUTS, "dispatch", "table.json"))
+        self.assertEqual(d.pick(300, 200, 64).name, "gemm_bf16")
+        self.assertEqual(d.pick(4000, 4000, 4000).name, "gemm_bx16")
+        with self.assertRaisesRegex(tilegen.ArgumentError, r"no kernel can run 300 x 200 x 60:\n"
+                                    r"  gemm_bf16: K = 60 is not a multiple of 8 .*\n"
+                                    r"  gemm_bx16: K = 60"):
+            d.pick(300, 200, 60)
+
+    def test_bad_tables(self):
+        for name, msg in (("other-target.json", "kernel gemm_bf16 is for sm_90, the table for sm_100a"),
+                          ("unknown-kernel.json", "which is not in 'kernels'"),
+                          ("missing-kernel.json", "cannot read manifest")):
+            with self.subTest(name):
+                with self.assertRaisesRegex(tilegen.ManifestError, msg):
+                    tilegen.load_dispatch(os.path.join(INPUTS, "dispatch", name))
+        with self.assertRaisesRegex(tilegen.ManifestError, "cannot read dispatch table"):
+            tilegen.load_dispatch(os.path.join(self.dir, "none.json"))
+
+
+class FakeArray:
+    """A device array through __cuda_array_interface__ (version 3), as CuPy or Numba give."""
+
+    def __init__(self, buf, shape, typestr, strides=None, offset=0):
+        self.buf = buf
+        self.__cuda_array_interface__ = {"shape": shape, "typestr": typestr,
+                                         "data": (buf.ptr + offset, False),
+                                         "strides": strides, "version": 3}
+
+
+def _pack(fmt, values):
+    return struct.pack("<%d%s" % (len(values), fmt), *values)
+
+
+@needs_launch
+class LaunchTest(unittest.TestCase):
+    """Argument checks and launches on the fake driver, whose kernels compute D on the host."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="tilegen-launch-")
+        self.rng = random.Random(7)
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def matrix(self, rows, cols, layout, typestr="<f2", fill=True):
+        """A rows x cols device matrix in layout, with small integers; returns (array, values)."""
+        vals = [[self.rng.randint(-3, 3) if fill else 0 for _ in range(cols)]
+                for _ in range(rows)]
+        size = 2 if typestr == "<f2" else 4
+        flat = ([vals[i][j] for i in range(rows) for j in range(cols)] if layout == "row" else
+                [vals[i][j] for j in range(cols) for i in range(rows)])
+        buf = _native.DeviceBuffer(0, rows * cols * size)
+        buf.write(_pack("e" if size == 2 else "f", flat))
+        strides = (cols * size, size) if layout == "row" else (size, rows * size)
+        return FakeArray(buf, (rows, cols), typestr, strides), vals
+
+    def read(self, arr, rows, cols, layout):
+        raw = arr.buf.read()
+        flat = struct.unpack("<%df" % (rows * cols), raw)
+        if layout == "row":
+            return [[flat[i * cols + j] for j in range(cols)] for i in range(rows)]
+        return [[flat[j * rows + i] for j in range(cols)] for i in range(rows)]
+
+    def check_gemm(self, kern, m, n, k, la, lb, lc, beta=0.0):
+        a, A = self.matrix(m, k, la)
+        b, B = self.matrix(k, n, lb)
+        c, C = self.matrix(m, n, lc, "<f4")
+        d, _ = self.matrix(m, n, lc, "<f4", fill=False)
+        r = kern(a, b, out=d, c=c if beta else None, alpha=2.0, beta=beta)
+        self.assertIs(r, d)
+        D = self.read(d, m, n, lc)
+        bad = sum(1 for i in range(m) for j in range(n)
+                  if D[i][j] != 2.0 * sum(A[i][x] * B[x][j] for x in range(k)) + beta * C[i][j])
+        self.assertEqual(bad, 0)
+
+    def test_gemm_col(self):
+        kern = tilegen.load(os.path.join(INPUTS, "fake-f16-col.cubin"))
+        self.check_gemm(kern, 70, 40, 24, "col", "col", "col")
+        self.check_gemm(kern, 65, 33, 8, "col", "col", "col", beta=0.5)
+
+    def test_gemm_row(self):
+        kern = tilegen.load(fake_kernel(self.dir, "row", constraints=[("K", 8)]))
+        self.check_gemm(kern, 129, 31, 16, "row", "col", "row")
+        self.check_gemm(kern, 1, 1, 8, "row", "col", "row", beta=-1.0)
+
+    def test_workspace_without_torch(self):
+        kern = tilegen.load(fake_kernel(self.dir, "sk", scratch=True))
+        self.check_gemm(kern, 100, 50, 16, "row", "col", "row")
+        self.assertEqual(len(kern._workspaces), 1)
+        self.check_gemm(kern, 100, 50, 16, "row", "col", "row")
+        self.assertEqual(len(kern._workspaces), 1)
+
+    def test_bad_arguments(self):
+        kern = tilegen.load(fake_kernel(self.dir, "row", constraints=[("K", 8)]))
+        a, _ = self.matrix(64, 16, "row")
+        b, _ = self.matrix(16, 32, "col")
+        d, _ = self.matrix(64, 32, "row", "<f4")
+        ok = dict(out=d)
+        kern(a, b, **ok)
+        cases = [
+            ((a, b), {}, tilegen.ArgumentError, "out is None and no input is a torch tensor: "
+             "pass out \\(a 64 x 32 f32 tensor, row layout\\)"),
+            ((self.matrix(64, 16, "row", "<f4")[0], b), ok, tilegen.DTypeError,
+             "a has dtype typestr '<f4', but kernel gemm_fake takes f16 for A"),
+            ((a, self.matrix(16, 32, "row")[0]), ok, tilegen.ArgumentError,
+             r"b \(B, K x N, 16 x 32\) must be column-major .* its strides are \(32, 1\)"),
+            ((self.matrix(64, 16, "col")[0], b), ok, tilegen.ArgumentError,
+             r"a \(A, M x K, 64 x 16\) must be row-major"),
+            ((a, self.matrix(24, 32, "col")[0]), ok, tilegen.ArgumentError,
+             r"a is 64 x 16 and b is 24 x 32: K differs"),
+            ((self.matrix(64, 12, "row")[0], self.matrix(12, 32, "col")[0]), ok,
+             tilegen.ArgumentError, r"cannot run M x N x K = 64 x 32 x 12: K = 12 is not a "
+             r"multiple of 8"),
+            ((a, b), dict(out=self.matrix(64, 33, "row", "<f4")[0]), tilegen.ArgumentError,
+             r"out must be M x N = 64 x 32, got shape \(64, 33\)"),
+            ((a, b), dict(out=self.matrix(64, 32, "row")[0]), tilegen.DTypeError,
+             "out has dtype typestr '<f2', but kernel gemm_fake takes f32 for D"),
+            ((a, b), dict(out=d, beta=0.5), tilegen.ArgumentError,
+             "beta = 0.5 but c is None: kernel gemm_fake reads C when beta != 0"),
+            ((a, b), dict(out=d, scale_a=d), tilegen.ArgumentError,
+             "scale_a is given, but kernel gemm_fake has no scale for A"),
+            ((FakeArray(a.buf, (64, 16), "<f2", (32, 2), offset=2), b), ok,
+             tilegen.ArgumentError, r"a's data pointer 0x[0-9a-f]+ is not 16-byte aligned"),
+            (([[1.0]], b), ok, tilegen.DTypeError, "a must be a CUDA tensor .* got list"),
+            ((FakeArray(a.buf, (64, 16, 1), "<f2"), b), ok, tilegen.ArgumentError,
+             "a and b must be 2-D"),
+            ((a, b), dict(out=d, stream="s"), tilegen.ArgumentError,
+             "stream must be a CUstream handle"),
+        ]
+
+        class DLOnly:
+            def __dlpack__(self, stream=None):
+                raise AssertionError("not called without torch")
+        if tilegen._kernel._torch is None:
+            cases.append(((DLOnly(), b), ok, tilegen.DTypeError,
+                          "a is a __dlpack__ object \\(DLOnly\\); reading those needs PyTorch"))
+        else:
+            cases.append(((DLOnly(), b), ok, tilegen.ArgumentError,
+                          "a: torch.from_dlpack failed: "))
+        for args, kw, exc, msg in cases:
+            with self.subTest(msg):
+                with self.assertRaisesRegex(exc, msg):
+                    kern(*args, **kw)
+
+    def test_padded_leading_dimension_goes_to_the_library(self):
+        kern = tilegen.load(fake_kernel(self.dir, "row"))
+        buf = _native.DeviceBuffer(0, 64 * 24 * 2)
+        a = FakeArray(buf, (64, 16), "<f2", (48, 2))  # lda 24 > K 16
+        b, _ = self.matrix(16, 32, "col")
+        d, _ = self.matrix(64, 32, "row", "<f4")
+        with self.assertRaises(tilegen.LaunchError) as cm:
+            kern(a, b, out=d)
+        self.assertEqual(cm.exception.status, "TILEGEN_ERROR_POINTER")
+        self.assertIn("lda = 24: kernel gemm_fake addresses A through a pointer parameter",
+                      str(cm.exception))
+
+    def test_library_errors(self):
+        b, _ = self.matrix(16, 32, "col")
+        a, _ = self.matrix(64, 16, "row")
+        d, _ = self.matrix(64, 32, "row", "<f4")
+        other = tilegen.load(fake_kernel(self.dir, "sm100", target="sm_100a", arch=100))
+        with self.assertRaisesRegex(tilegen.TargetError,
+                                    r"was built for sm_100a .* is sm_90 .*TILEGEN_ERROR_TARGET"):
+            other(a, b, out=d)
+        with self.assertRaises(tilegen.TargetError):
+            other.prepare()
+        missing = tilegen.load(os.path.join(INPUTS, "fake-kernel-missing.cubin"))
+        with self.assertRaisesRegex(tilegen.LaunchError,
+                                    "kernel 'gemm_typo' .* is not in cubin"):
+            missing.prepare(0)
+
+    def test_load_refuses_bad_files(self):
+        p = fake_kernel(self.dir, "k")
+        cubin = p[:-5] + ".cubin"
+        with open(cubin, "wb") as f:
+            f.write(b"//\n.version 8.7\n.target sm_90a\n" + b" " * 64)
+        with self.assertRaisesRegex(tilegen.ManifestError, "is PTX text"):
+            tilegen.load(cubin)
+        with open(cubin, "wb") as f:
+            f.write(b"\x7fELF\x02\x01" + b"\0" * 10)
+        with self.assertRaisesRegex(tilegen.ManifestError, "truncated"):
+            tilegen.load(p)
+        with self.assertRaisesRegex(tilegen.ManifestError, "no such file .* same stem"):
+            tilegen.load(os.path.join(INPUTS, "lonely.cubin"))
+        with self.assertRaisesRegex(tilegen.ManifestError, "missing field 'grid.tile_m'"):
+            tilegen.load(os.path.join(INPUTS, "missing-field.json"))
+
+    def test_no_driver(self):
+        code = textwrap.dedent("""
+            import sys, tilegen
+            k = tilegen.load(sys.argv[1])
+            try:
+                k.prepare(0)
+            except tilegen.DriverError as e:
+                print("DriverError:", e)
+        """)
+        env = dict(os.environ, TILEGEN_RUN_LIBCUDA=os.path.join(self.dir, "none.so"),
+                   PYTHONPATH=os.path.join(ROOT, "python"))
+        p = subprocess.run([sys.executable, "-c", code, fake_kernel(self.dir, "k")],
+                           capture_output=True, text=True, env=env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("DriverError: no CUDA driver/GPU: cannot load", p.stdout)
+
+
+def _ptxas():
+    p = os.environ.get("TILEGEN_PTXAS") or shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+    return os.path.exists(p)
+
+
+@unittest.skipUnless(_compiler.find_tilegen(required=False) and _ptxas() and
+                     os.path.exists(os.path.join(ROOT, "examples")),
+                     "no tilegen compiler (TILEGEN_BIN) or no ptxas")
+class RealCompilerTest(unittest.TestCase):
+    def test_compile_example(self):
+        d = tempfile.mkdtemp(prefix="tilegen-real-")
+        try:
+            forget()
+            k = tilegen.compile(os.path.join(ROOT, "examples", "gemm_bf16_multistage.mlir"),
+                                target="sm_90", cache_dir=d)
+            self.assertEqual(k.target, "sm_90")
+            self.assertEqual(k.cubin[:4], b"\x7fELF")
+            self.assertEqual((k.manifest.a.type, k.b_layout), ("bf16", "col"))
+            forget()
+            k2 = tilegen.compile(os.path.join(ROOT, "examples", "gemm_bf16_multistage.mlir"),
+                                 target="sm_90", cache_dir=d)
+            self.assertEqual(k2.origin, k.origin)
+            with self.assertRaisesRegex(tilegen.CompileError, "tilegen failed"):
+                tilegen.compile("tile.gemm @g { a = bfloat16 row }", target="sm_90",
+                                cache_dir=d)
+        finally:
+            forget()
+            shutil.rmtree(d, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    unittest.main()

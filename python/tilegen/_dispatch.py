@@ -1,0 +1,163 @@
+"""Dispatch tables (docs/dispatch.md): one kernel per problem size, picked in Python."""
+
+import json
+import math
+import os
+
+from . import _kernel
+from ._errors import ArgumentError, ManifestError
+from ._kernel import load, view_of
+
+
+class Dispatch:
+    """A dispatch table written by `tilegen tune`, callable like a Kernel.
+
+    ``dispatch(a, b, ...)`` picks the kernel for the problem M x N x K = a.shape[0] x
+    b.shape[1] x a.shape[1] and calls it; ``pick(m, n, k)`` returns that Kernel. The rule: the
+    entry of that size, else the nearest entry by the sum over M, N, K of |log2(x / x_entry)|
+    (ties: the first in the table); its kernel if the problem meets that kernel's constraints,
+    else its first candidate that does, else the next nearest entry's, else the first of the
+    table's fallbacks that does.
+    """
+
+    def __init__(self, path):
+        self.path = os.path.abspath(os.fspath(path))
+        try:
+            with open(self.path, "rb") as f:
+                data = json.loads(f.read().decode("utf-8"))
+        except OSError as e:
+            raise ManifestError("cannot read dispatch table %s: %s" % (path, e.strerror or e))
+        except (ValueError, UnicodeDecodeError) as e:
+            raise ManifestError("dispatch table %s is not valid JSON: %s" % (path, e))
+        where = "dispatch table %s" % path
+        if not isinstance(data, dict) or data.get("format") != "tilegen-dispatch":
+            raise ManifestError("%s: field 'format' is not \"tilegen-dispatch\"" % where)
+        if data.get("version") != 1:
+            raise ManifestError("%s: version %r is not supported (this package reads version 1)"
+                                % (where, data.get("version")))
+        self.target = data.get("target")
+        if not isinstance(self.target, str):
+            raise ManifestError("%s: missing field 'target'" % where)
+        folder = os.path.dirname(self.path)
+        kernels = data.get("kernels")
+        if not isinstance(kernels, list) or not kernels:
+            raise ManifestError("%s: field 'kernels' must be a non-empty array" % where)
+        self.kernels = {}
+        self.order = []
+        for i, k in enumerate(kernels):
+            if not isinstance(k, dict) or not isinstance(k.get("name"), str) or not isinstance(
+                    k.get("manifest"), str):
+                raise ManifestError("%s: kernels[%d] needs a 'name' and a 'manifest'" %
+                                    (where, i))
+            kern = load(os.path.join(folder, k["manifest"]))
+            if kern.target != self.target:
+                raise ManifestError("%s: kernel %s is for %s, the table for %s" %
+                                    (where, k["name"], kern.target, self.target))
+            if kern.name != k["name"]:
+                raise ManifestError("%s: kernels[%d] is named %s but its manifest has kernel %s"
+                                    % (where, i, k["name"], kern.name))
+            if k["name"] in self.kernels:
+                raise ManifestError("%s: kernel %s is listed twice" % (where, k["name"]))
+            self.kernels[k["name"]] = kern
+            self.order.append(k["name"])
+        # One D for every pick: torch.compile's graphs need its dtype and layout up front.
+        first = self.kernels[self.order[0]].manifest
+        for name, kern in self.kernels.items():
+            m = kern.manifest
+            if (m.c.type, m.c.layout) != (first.c.type, first.c.layout):
+                raise ManifestError("%s: kernel %s writes D as %r, kernel %s as %r; a table's "
+                                    "kernels must agree" % (where, name, m.c, self.order[0],
+                                                            first.c))
+        fallbacks = data.get("fallbacks", [])
+        if not isinstance(fallbacks, list) or not all(isinstance(f, str) for f in fallbacks):
+            raise ManifestError("%s: \"fallbacks\" must be an array of kernel names" % where)
+        for i, f in enumerate(fallbacks):
+            if f not in self.kernels:
+                raise ManifestError("%s: fallbacks[%d] names kernel %r, which is not in "
+                                    "'kernels'" % (where, i, f))
+        self.fallbacks = list(fallbacks)
+        entries = data.get("entries")
+        if not isinstance(entries, list) or not entries:
+            raise ManifestError("%s: field 'entries' must be a non-empty array" % where)
+        self.entries = []
+        for i, e in enumerate(entries):
+            try:
+                size = tuple(int(e[d]) for d in ("m", "n", "k"))
+                names = [e["kernel"]] + [c["kernel"] for c in e.get("candidates", [])]
+            except (KeyError, TypeError, ValueError):
+                raise ManifestError("%s: entries[%d] needs m, n, k, kernel and candidates of "
+                                    "{kernel}" % (where, i))
+            if min(size) < 1:
+                raise ManifestError("%s: entries[%d] has a size below 1: %s" % (where, i, size))
+            for n in names:
+                if n not in self.kernels:
+                    raise ManifestError("%s: entries[%d] names kernel %r, which is not in "
+                                        "'kernels'" % (where, i, n))
+            order = []
+            for n in names:
+                if n not in order:
+                    order.append(n)
+            self.entries.append((size, order))
+        self._memo = {}
+        self._op_id = _kernel.register(self, "dispatch:")
+
+    def __repr__(self):
+        return "<tilegen.Dispatch %s: %d kernels, %d entries, %s>" % (
+            self.path, len(self.kernels), len(self.entries), self.target)
+
+    def pick(self, m, n, k):
+        """The Kernel for M x N x K; ArgumentError when no kernel of the table can run it."""
+        key = (m, n, k)
+        kern = self._memo.get(key)
+        if kern is not None:
+            return kern
+        if min(key) < 1:
+            raise ArgumentError("problem size %d x %d x %d: M, N and K must be at least 1" % key)
+        lx = [math.log2(x) for x in key]
+
+        def dist(entry):
+            return sum(abs(a - math.log2(b)) for a, b in zip(lx, entry[0]))
+
+        ranked = sorted(self.entries, key=dist)  # stable: ties keep the table's order
+        order = [name for _, names in ranked for name in names] + self.fallbacks
+        tried = set()
+        why = []
+        for name in order:
+            if name in tried:
+                continue
+            tried.add(name)
+            errors = self.kernels[name].problem_errors(m, n, k)
+            if not errors:
+                if len(self._memo) < 4096:
+                    self._memo[key] = self.kernels[name]
+                return self.kernels[name]
+            why.append("%s: %s" % (name, "; ".join(errors)))
+        raise ArgumentError("dispatch table %s: no kernel can run %d x %d x %d:\n  %s" %
+                            (self.path, m, n, k, "\n  ".join(why)))
+
+    def out_spec(self):
+        return self.kernels[self.order[0]].out_spec()
+
+    def __call__(self, a, b, out=None, c=None, alpha=None, beta=None, stream=None, scale_a=None,
+                 scale_b=None):
+        # alpha None means 1 and beta None 0; None defaults, unlike float ones, stay constants
+        # when torch.compile traces with dynamic shapes (float defaults become graph inputs).
+        if _kernel._compiled_call is not None and _kernel._torch.compiler.is_compiling():
+            return _kernel._compiled_call(self._op_id, a, b, out, c, alpha, beta, stream,
+                                          scale_a, scale_b)
+        return self._launch(a, b, out, c, alpha, beta, stream, scale_a, scale_b)
+
+    def _launch(self, a, b, out, c, alpha, beta, stream, scale_a, scale_b):
+        va = view_of(a, "a")
+        vb = view_of(b, "b")
+        if len(va.shape) != 2 or len(vb.shape) != 2:
+            raise ArgumentError("a and b must be 2-D (M x K and K x N); got shapes %s and %s" %
+                                (va.shape, vb.shape))
+        kern = self.pick(va.shape[0], vb.shape[1], va.shape[1])
+        return kern._launch(a, b, out, c, alpha, beta, stream, scale_a, scale_b)
+
+
+def load_dispatch(path):
+    """A Dispatch from a table written by `tilegen tune` (its kernels' manifests and cubins are
+    read and checked now; each kernel is loaded onto a GPU at its first call)."""
+    return Dispatch(path)

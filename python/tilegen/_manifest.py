@@ -1,0 +1,175 @@
+"""The fields of a kernel manifest (docs/manifest.md) that the Python side needs.
+
+libtilegen-launch reads and checks the whole manifest when a kernel is loaded onto a GPU; this
+module reads what Python needs before that: the operand types and layouts (to check tensors), the
+constraints on M, N and K (to check sizes and to pick kernels from a dispatch table), the scales
+and the scratch parameters.
+"""
+
+import json
+import os
+import struct
+
+from ._errors import ManifestError
+
+# Manifest operand types -> bits per element.
+TYPE_BITS = {"bf16": 16, "f16": 16, "f32": 32, "tf32": 32, "e4m3": 8, "e5m2": 8}
+C_TYPES = ("bf16", "f16", "f32")
+I32_MAX = 2**31 - 1
+ELF_MAGIC = b"\x7fELF"
+EM_CUDA = 190
+
+
+class Operand:
+    __slots__ = ("type", "layout", "scale")
+
+    def __init__(self, type_, layout, scale):
+        self.type = type_
+        self.layout = layout
+        self.scale = scale  # None, or the manifest's "scale" object
+
+    def __repr__(self):
+        return "%s %s" % (self.type, self.layout)
+
+
+class Manifest:
+    """A parsed manifest. ``text`` is the JSON it came from, ``path`` its file (or None)."""
+
+    def __init__(self, data, text, path=None):
+        self.data = data
+        self.text = text
+        self.path = path
+        where = path or "<memory>"
+
+        def field(obj, name, kind, ctx=""):
+            if not isinstance(obj, dict) or name not in obj:
+                raise ManifestError("manifest %s: missing field '%s%s'" % (where, ctx, name))
+            v = obj[name]
+            ok = isinstance(v, kind) and not (kind is int and isinstance(v, bool))
+            if not ok:
+                raise ManifestError("manifest %s: field '%s%s' has the wrong type (%s)" %
+                                    (where, ctx, name, type(v).__name__))
+            return v
+
+        if data.get("format") != "tilegen-manifest":
+            raise ManifestError("manifest %s: field 'format' is %r, expected \"tilegen-manifest\"" %
+                                (where, data.get("format")))
+        if data.get("version") != 1:
+            raise ManifestError("manifest %s: version %r is not supported (this package reads "
+                                "version 1)" % (where, data.get("version")))
+        self.kernel = field(data, "kernel", str)
+        self.cubin = field(data, "cubin", str)
+        self.target = field(data, "target", str)
+        self.tilegen_version = data.get("tilegen_version")
+        grid = field(data, "grid", dict)
+        self.tile_m = field(grid, "tile_m", int, "grid.")
+        self.tile_n = field(grid, "tile_n", int, "grid.")
+        if self.tile_m < 1 or self.tile_n < 1:
+            raise ManifestError("manifest %s: grid tile %dx%d is not positive" %
+                                (where, self.tile_m, self.tile_n))
+        ops = field(data, "operands", dict)
+        parsed = {}
+        for name in ("a", "b", "c"):
+            o = field(ops, name, dict, "operands.")
+            t = field(o, "type", str, "operands.%s." % name)
+            lay = field(o, "layout", str, "operands.%s." % name)
+            allowed = C_TYPES if name == "c" else TYPE_BITS
+            if t not in allowed:
+                raise ManifestError("manifest %s: operands.%s.type %r is not one of %s" %
+                                    (where, name, t, ", ".join(allowed)))
+            if lay not in ("row", "col"):
+                raise ManifestError("manifest %s: operands.%s.layout %r is not row or col" %
+                                    (where, name, lay))
+            scale = o.get("scale")
+            if scale is not None and not isinstance(scale, dict):
+                raise ManifestError("manifest %s: operands.%s.scale is not an object" %
+                                    (where, name))
+            parsed[name] = Operand(t, lay, scale)
+        self.a, self.b, self.c = parsed["a"], parsed["b"], parsed["c"]
+        epi = data.get("epilogue") or {}
+        self.alpha = float(epi.get("alpha", 1.0))
+        self.beta = float(epi.get("beta", 0.0))
+        self.constraints = []
+        for i, c in enumerate(field(data, "constraints", list)):
+            ctx = "constraints[%d]." % i
+            dim = field(c, "dim", str, ctx)
+            mult = field(c, "multiple", int, ctx)
+            if dim not in ("M", "N", "K") or mult < 1:
+                raise ManifestError("manifest %s: %s is not a dim M, N or K with a positive "
+                                    "multiple" % (where, ctx[:-1]))
+            self.constraints.append((dim, mult, c.get("reason", "")))
+        params = field(data, "params", list)
+        self.has_workspace = any(isinstance(p, dict) and p.get("kind") == "scratch"
+                                 for p in params)
+        self.description = data.get("description", "")
+
+    @classmethod
+    def parse(cls, text, path=None):
+        try:
+            data = json.loads(text)
+        except (ValueError, UnicodeDecodeError) as e:
+            raise ManifestError("manifest %s: not valid JSON: %s" % (path or "<memory>", e))
+        if not isinstance(data, dict):
+            raise ManifestError("manifest %s: not a JSON object" % (path or "<memory>"))
+        return cls(data, text, path)
+
+    @classmethod
+    def read(cls, path):
+        try:
+            with open(path, "rb") as f:
+                raw = f.read((4 << 20) + 1)
+        except OSError as e:
+            raise ManifestError("cannot read manifest %s: %s" % (path, e.strerror or e))
+        if len(raw) > 4 << 20:
+            raise ManifestError("manifest %s is larger than 4 MiB" % path)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ManifestError("manifest %s is not UTF-8 text: %s" % (path, e))
+        return cls.parse(text, path)
+
+    def problem_errors(self, m, n, k):
+        """Why the kernel cannot run M x N x K: a list of messages, empty when it can."""
+        errors = []
+        for name, v in (("M", m), ("N", n), ("K", k)):
+            if not 1 <= v <= I32_MAX:
+                errors.append("%s = %d is out of range: expected 1 .. %d (the kernel takes it "
+                              "as i32)" % (name, v, I32_MAX))
+        if errors:
+            return errors
+        dims = {"M": m, "N": n, "K": k}
+        for dim, mult, reason in self.constraints:
+            if dims[dim] % mult:
+                errors.append("%s = %d is not a multiple of %d%s" %
+                              (dim, dims[dim], mult, " (%s)" % reason if reason else ""))
+        tiles = -(-m // self.tile_m) * -(-n // self.tile_n)
+        if tiles > I32_MAX:
+            errors.append("%d output tiles of %d x %d, more than %d" %
+                          (tiles, self.tile_m, self.tile_n, I32_MAX))
+        return errors
+
+
+def check_cubin_bytes(data, where):
+    """Raises ManifestError unless data looks like a cubin: a 64-bit little-endian ELF file for
+    EM_CUDA whose section header table lies inside it (libtilegen-launch checks the rest)."""
+    if len(data) < 64:
+        raise ManifestError("cubin %s is truncated (%d bytes, less than an ELF header)" %
+                            (where, len(data)))
+    if data[:4] != ELF_MAGIC:
+        what = "PTX text" if data.lstrip()[:2] in (b"//", b".v") else "not an ELF file"
+        raise ManifestError("cubin %s is %s (no ELF magic)" % (where, what))
+    if data[4] != 2 or data[5] != 1:
+        raise ManifestError("cubin %s is not a 64-bit little-endian ELF file" % where)
+    machine = struct.unpack_from("<H", data, 18)[0]
+    if machine != EM_CUDA:
+        raise ManifestError("cubin %s is an ELF file for machine %d, not CUDA (%d)" %
+                            (where, machine, EM_CUDA))
+    shoff, = struct.unpack_from("<Q", data, 40)
+    shentsize, shnum = struct.unpack_from("<HH", data, 58)
+    if shoff + shentsize * shnum > len(data):
+        raise ManifestError("cubin %s is truncated: its section headers end at byte %d of %d" %
+                            (where, shoff + shentsize * shnum, len(data)))
+
+
+def cubin_path_of(manifest_path, manifest):
+    return os.path.join(os.path.dirname(os.path.abspath(manifest_path)), manifest.cubin)
