@@ -94,3 +94,10 @@ if not os.path.exists(nvdisasm):
 if os.path.exists(nvdisasm):
     config.available_features.add("nvdisasm")
     config.substitutions.append(("%nvdisasm", nvdisasm))
+
+# mlir-translate of the LLVM/MLIR this build uses (package mlir-22-tools), for the test that the
+# --emit=nvvm output translates to LLVM IR; the feature is added only when it is there.
+mlir_translate = "/usr/lib/llvm-22/bin/mlir-translate"
+if os.path.exists(mlir_translate) and os.access(mlir_translate, os.X_OK):
+    config.available_features.add("mlir-translate")
+    config.substitutions.append(("%mlir-translate", mlir_translate))

@@ -18,32 +18,35 @@ def Tile_GemmOp : Tile_Op<"gemm", [Symbol]> {
   let description = [{
     One GEMM kernel, described by its pipeline. A is M x K, B is K x N, C and D are M x N; M, N
     and K are run-time values. Every field is written `name = value` inside braces; fields left
-    out take the defaults shown below, and the printer always prints every field.
+    out take the defaults shown below, and the printer always prints every field. The last column
+    says which targets accept which values (`tile-check-target` rejects the rest, naming the
+    field, the value, the target and the reason); the operand types are the four listed: f32
+    operands would need a TF32 MMA, which tilegen does not have yet, and are rejected.
 
-    | field | values | default | meaning |
-    |---|---|---|---|
-    | `a`, `b` | `bf16 row`, `f16 col`, `f8E4M3FN row`, `f8E5M2 col` | required | operand element type and layout (`row`: the second index is contiguous); A and B share a type, except that the two FP8 formats mix |
-    | `c` | `bf16 row`, `f16 row`, `f32 row` | required | type and layout of C and D |
-    | `accumulator` | `f32` | `f32` | accumulator element type |
-    | `scale_a`, `scale_b` | `f32 tensor`, `f32 [outer, k]` (each 1 to 2147483647) | none | FP8 operands only: one f32 scale per tensor, or per block of `outer` rows (M or N) by `k` elements of K; D = alpha * (scale_a A) x (scale_b B) + beta * C |
-    | `promotion` | 1 to 2147483647 | the tile's K | FP8 with per-tensor scales and `accumulation = promoted` on wgmma: K elements the tensor core accumulates between two promotions (a multiple of the tile's K) |
-    | `accumulation` | `promoted`, `fast` | `promoted` (FP8 only) | FP8 operands only: `promoted` adds each K block (the scale block with block scales, else one K-slice) from the tensor core into f32 accumulators in registers; `fast` lets the tensor core accumulate all of K (wgmma: reduced precision; per-tensor scales only; on mma.sync and tcgen05, which accumulate FP8 products in f32, it is accepted with a warning and recorded as `promoted`) |
-    | `tile` | `[M, N, K]`, each 1 to 4096 | required | CTA tile; K is the depth of one K-slice |
-    | `stages` | 1 to 16 or `auto` | `auto` | depth of the shared-memory ring |
-    | `accumulators` | 1 or 2 | 1 | accumulator buffers (2: the epilogue of one tile overlaps the MMA of the next) |
-    | `schedule` | `auto`, `multistage`, `warp_specialized` | `auto` | warp roles: every warp loads and multiplies, or producer / MMA / epilogue roles |
-    | `copy` | `auto`, `cp_async`, `tma` | `auto` | global-to-shared copy engine |
-    | `warps` | `[WM, WN]`, each 1 to 32 | derived | layout of the MMA warps over the CTA tile (mma.sync: warps; wgmma: `[c, 1]`, c consumer warpgroups, by default 2, or 1 when a cooperative tile's M is not a multiple of 128; tcgen05: `[1, 1]`) |
-    | `mma` | `[m, n, k]`, each 1 to 1024 | derived | MMA instruction shape |
-    | `cluster` | `[X, Y, Z]`, each 1 to 16 | `[1, 1, 1]` | thread-block cluster shape |
-    | `multicast` | `none`, `a`, `b`, `ab` | `none` | operands multicast by TMA across the cluster |
-    | `cta_group` | 1 or 2 | 1 | tcgen05 CTA pair (sm_100a family) |
-    | `grid` | `tiles`, `persistent`, `stream_k` | `tiles` | one CTA per output tile; one per SM looping over tiles; or one per SM, which splits the tiles' K-slices evenly over the CTAs when there are fewer tiles than CTAs (partial tiles summed through a global workspace) and otherwise loops over whole tiles as `persistent` does (cooperative wgmma only) |
-    | `raster` | `row`, `col` | `row` | order of output tiles |
-    | `swizzle` | 1 to 65536 | 8 | tiles grouped along the raster's minor axis for L2 reuse (a group larger than the grid is the whole grid) |
-    | `alpha`, `beta` | finite floats within the f32 range | 1.0, 0.0 | epilogue scalars (run-time parameters; these are defaults) |
-    | `alignment` | `x` or `[xa, xb]`: powers of two, in elements, at most 16 bytes each | 16 bytes (8 elements of bf16/f16, 16 of FP8) | operand alignment, as CUTLASS's AlignmentA/B: every row of A (B) starts at a multiple of `xa` (`xb`) elements, so the contiguous dimension of A (B) must be a multiple of it (K for `a = row`, M for `a = col`; K for `b = col`, N for `b = row`). `x` gives both. Below 16 bytes only `schedule = multistage` runs it: copies of `x` elements (`cp.async` of 4 or 8 bytes, predicated `ld.global` + `st.shared` of 1 or 2 bytes); 1 runs any M, N, K. C and D need none: the mma.sync epilogue checks N at run time |
-    | `target` | `"sm_90a"` ... | none | optional; `--target` overrides |
+    | field | values | default | meaning | targets |
+    |---|---|---|---|---|
+    | `a`, `b` | `bf16 row`, `f16 col`, `f8E4M3FN row`, `f8E5M2 col` | required | operand element type and layout (`row`: the second index is contiguous); A and B share a type, except that the two FP8 formats mix | bf16, f16: every target. FP8: sm_89 and newer (mma.sync on sm_89, sm_90, sm_120, sm_120a; wgmma on sm_90a; tcgen05 on sm_100a, sm_103a), not sm_80, sm_86. `a = col` or `b = row`: bf16/f16 with mma.sync only. f32 (TF32) operands: none yet |
+    | `c` | `bf16 row`, `f16 row`, `f32 row` | required | type and layout of C and D | every target; `col` with mma.sync only |
+    | `accumulator` | `f32` | `f32` | accumulator element type | every target |
+    | `scale_a`, `scale_b` | `f32 tensor`, `f32 [outer, k]` (each 1 to 2147483647) | none | FP8 operands only: one f32 scale per tensor, or per block of `outer` rows (M or N) by `k` elements of K; D = alpha * (scale_a A) x (scale_b B) + beta * C | per tensor: every target with FP8; blocks: sm_90a (wgmma) only |
+    | `promotion` | 1 to 2147483647 | the tile's K | FP8 with per-tensor scales and `accumulation = promoted` on wgmma: K elements the tensor core accumulates between two promotions (a multiple of the tile's K) | sm_90a (FP8 wgmma) |
+    | `accumulation` | `promoted`, `fast` | `promoted` (FP8 only) | FP8 operands only: `promoted` adds each K block (the scale block with block scales, else one K-slice) from the tensor core into f32 accumulators in registers; `fast` lets the tensor core accumulate all of K (wgmma: reduced precision; per-tensor scales only; on mma.sync and tcgen05, which accumulate FP8 products in f32, it is accepted with a warning and recorded as `promoted`) | `fast` takes effect on sm_90a (wgmma); elsewhere a warning, recorded as `promoted` |
+    | `tile` | `[M, N, K]`, each 1 to 4096 | required | CTA tile; K is the depth of one K-slice | mma.sync (every target): M and N split into warps of multiples of 16; wgmma (sm_90a): M a multiple of 64, N a multiple of 8 up to 256; tcgen05 (sm_100a, sm_103a): 128 rows per CTA. K a multiple of the MMA K (16 for bf16/f16, 32 for FP8) |
+    | `stages` | 1 to 16 or `auto` | `auto` | depth of the shared-memory ring | the ring must fit one block's shared memory: 163 KB on sm_80; 99 KB on sm_86, sm_89, sm_120, sm_120a; 227 KB on sm_90, sm_90a, sm_100a, sm_103a. mma.sync needs 2 or more |
+    | `accumulators` | 1 or 2 | 1 | accumulator buffers (2: the epilogue of one tile overlaps the MMA of the next) | 2: warp-specialised schedules only (sm_90a, sm_100a, sm_103a) |
+    | `schedule` | `auto`, `multistage`, `warp_specialized` | `auto` | warp roles: every warp loads and multiplies, or producer / MMA / epilogue roles | `multistage`: every target; `warp_specialized`: sm_90a, sm_100a, sm_103a; `auto`: the target's newest instruction set (wgmma on sm_90a, tcgen05 on sm_100a, sm_103a, else mma.sync), mma.sync when `alignment` is below 16 bytes |
+    | `copy` | `auto`, `cp_async`, `tma` | `auto` | global-to-shared copy engine | `cp_async`: mma.sync (every target); `tma`: wgmma and tcgen05 |
+    | `warps` | `[WM, WN]`, each 1 to 32 | derived | layout of the MMA warps over the CTA tile (mma.sync: warps; wgmma: `[c, 1]`, c consumer warpgroups, by default 2, or 1 when a cooperative tile's M is not a multiple of 128; tcgen05: `[1, 1]`) | mma.sync: any layout that splits the tile; wgmma: `[1, 1]` or `[2, 1]`; tcgen05: `[1, 1]` |
+    | `mma` | `[m, n, k]`, each 1 to 1024 | derived | MMA instruction shape | m16n8k16 (FP8: m16n8k32) mma.sync on every target; `[64, N, k]` wgmma on sm_90a; `[M, N, k]` tcgen05 on sm_100a, sm_103a; N (and tcgen05's M) equal to the tile's |
+    | `cluster` | `[X, Y, Z]`, each 1 to 16 | `[1, 1, 1]` | thread-block cluster shape | 1 CTA on sm_80, sm_86, sm_89, sm_120, sm_120a and with mma.sync; `[2, 1, 1]` on sm_90a (with `multicast = b`) and on sm_100a, sm_103a (with `cta_group = 2`) |
+    | `multicast` | `none`, `a`, `b`, `ab` | `none` | operands multicast by TMA across the cluster | `b` on sm_90a with `cluster = [2, 1, 1]`; `none` elsewhere |
+    | `cta_group` | 1 or 2 | 1 | tcgen05 CTA pair (sm_100a family) | 2: sm_100a, sm_103a |
+    | `grid` | `tiles`, `persistent`, `stream_k` | `tiles` | one CTA per output tile; one per SM looping over tiles; or one per SM, which splits the tiles' K-slices evenly over the CTAs when there are fewer tiles than CTAs (partial tiles summed through a global workspace) and otherwise loops over whole tiles as `persistent` does (cooperative wgmma only) | `tiles`, `persistent`: every target; `stream_k`: sm_90a (cooperative wgmma, one accumulator, no cluster) |
+    | `raster` | `row`, `col` | `row` | order of output tiles | every target |
+    | `swizzle` | 1 to 65536 | 8 | tiles grouped along the raster's minor axis for L2 reuse (a group larger than the grid is the whole grid) | every target |
+    | `alpha`, `beta` | finite floats within the f32 range | 1.0, 0.0 | epilogue scalars (run-time parameters; these are defaults) | every target |
+    | `alignment` | `x` or `[xa, xb]`: powers of two, in elements, at most 16 bytes each | 16 bytes (8 elements of bf16/f16, 16 of FP8) | operand alignment, as CUTLASS's AlignmentA/B: every row of A (B) starts at a multiple of `xa` (`xb`) elements, so the contiguous dimension of A (B) must be a multiple of it (K for `a = row`, M for `a = col`; K for `b = col`, N for `b = row`). `x` gives both. Below 16 bytes only `schedule = multistage` runs it: copies of `x` elements (`cp.async` of 4 or 8 bytes, predicated `ld.global` + `st.shared` of 1 or 2 bytes); 1 runs any M, N, K. C and D need none: the mma.sync epilogue checks N at run time | below 16 bytes: mma.sync only (`schedule = multistage`, every target) |
+    | `target` | `"sm_90a"` ... | none | optional; `--target` overrides | sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100a, sm_103a, sm_120, sm_120a |
 
     The name after `@` is the kernel's PTX entry name: a letter, then letters, digits, `_` and
     `$`, or `_`/`$` followed by at least one of those; at most 1024 characters; `WARP_SZ` (predefined in PTX)

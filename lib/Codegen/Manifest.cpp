@@ -1,6 +1,7 @@
 //===- Manifest.cpp - the JSON manifest beside a cubin --------------------===//
 
 #include "tilegen/Codegen/Manifest.h"
+#include "tilegen/Version.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -91,7 +92,7 @@ std::string tilegen::manifestJSON(LLVM::LLVMFuncOp kernel, StringRef cubinName) 
   llvm::json::Object m{
       {"format", "tilegen-manifest"},
       {"version", 1},
-      {"tilegen_version", "0.1.0"},
+      {"tilegen_version", TILEGEN_VERSION_STRING},
       {"kernel", kernel.getSymName().str()},
       {"cubin", cubinName.str()},
       {"target", kernel->getAttrOfType<StringAttr>("tilegen.target").getValue().str()},

@@ -15,23 +15,29 @@ using namespace mlir;
 using namespace tilegen;
 
 void tilegen::buildTilegenPipeline(OpPassManager &pm, const PipelineOptions &options,
-                                   Stage stop) {
+                                   Stage stop, std::optional<Stage> from) {
   // The description is resolved for the target once: checked (and printed with every choice
   // made) when the run stops at the description, checked and expanded otherwise.
   if (stop == Stage::Tile) {
+    if (from)
+      return;
     tile::TileCheckTargetOptions check;
     check.target = options.target;
     pm.addPass(tile::createTileCheckTarget(check));
     return;
   }
-  tile::TileExpandPipelineOptions expand;
-  expand.target = options.target;
-  pm.addPass(tile::createTileExpandPipeline(expand));
+  if (!from || *from == Stage::Tile) {
+    tile::TileExpandPipelineOptions expand;
+    expand.target = options.target;
+    pm.addPass(tile::createTileExpandPipeline(expand));
+  }
   if (stop == Stage::Pipeline)
     return;
-  pm.addPass(tile::createTileLowerToNVVM());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  if (!from || *from <= Stage::Pipeline) {
+    pm.addPass(tile::createTileLowerToNVVM());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
   if (stop == Stage::NVVM)
     return;
   pm.addPass(createSCFToControlFlowPass());
@@ -48,9 +54,11 @@ struct TilegenPipelineOptions : public PassPipelineOptions<TilegenPipelineOption
   Option<std::string> target{*this, "target",
                              llvm::cl::desc("target (sm_80 ... sm_120a); empty: the "
                                             "description's target field")};
-  Option<std::string> stop{*this, "stop",
-                           llvm::cl::desc("last stage: tile, pipeline, nvvm or llvm"),
-                           llvm::cl::init("llvm")};
+  Option<std::string> stop{
+      *this, "stop",
+      llvm::cl::desc("last stage: tile, pipeline, nvvm-scf (NVVM ops in scf/arith loops), nvvm "
+                     "or llvm (both: the LLVM and NVVM dialects only)"),
+      llvm::cl::init("llvm")};
 };
 } // namespace
 
@@ -60,7 +68,7 @@ void tilegen::registerTilegenPipeline() {
       [](OpPassManager &pm, const TilegenPipelineOptions &o) {
         Stage stop = o.stop == "tile"       ? Stage::Tile
                      : o.stop == "pipeline" ? Stage::Pipeline
-                     : o.stop == "nvvm"     ? Stage::NVVM
+                     : o.stop == "nvvm-scf" ? Stage::NVVM
                                             : Stage::LLVM;
         buildTilegenPipeline(pm, PipelineOptions{o.target}, stop);
       });

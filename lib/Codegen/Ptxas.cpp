@@ -115,21 +115,49 @@ llvm::Expected<PtxasResult> tilegen::runPtxas(const PtxasTool &tool, llvm::Strin
                                      ec.message());
     os << ptx;
   }
-  std::vector<std::string> args = {"-arch=" + target.name().str(), "-v", "-O3"};
+  auto argsFor = [&](llvm::ArrayRef<llvm::StringRef> extra, llvm::StringRef out) {
+    std::vector<std::string> args = {"-arch=" + target.name().str(), "-v", "-O3"};
+    for (llvm::StringRef e : extra)
+      args.push_back(e.str());
+    args.push_back(std::string(ptxPath));
+    args.push_back("-o");
+    args.push_back(out.str());
+    return args;
+  };
   llvm::SmallVector<llvm::StringRef> extra;
   extraOptions.split(extra, ' ', -1, false);
-  for (llvm::StringRef e : extra)
-    args.push_back(e.str());
-  args.push_back(std::string(ptxPath));
-  args.push_back("-o");
-  args.push_back(cubinPath.str());
   std::string out, err;
-  int rc = runCaptured(tool.path, args, timeoutSeconds, out, err);
-  llvm::sys::fs::remove(ptxPath);
-  if (rc == -2 || (rc < 0 && llvm::StringRef(err).contains("timed out")))
+  int rc = runCaptured(tool.path, argsFor(extra, cubinPath), timeoutSeconds, out, err);
+  auto timedOut = [&](int code, llvm::StringRef why) {
+    return code == -2 || (code < 0 && why.contains("timed out"));
+  };
+  if (timedOut(rc, err)) {
+    llvm::sys::fs::remove(ptxPath);
     return llvm::createStringError(llvm::formatv(
         "ptxas did not finish within {0} s for target {1} (raise --ptxas-timeout)",
         timeoutSeconds, target.name()));
+  }
+  if (rc != 0 && !extra.empty()) {
+    // The user's options may be what ptxas rejects: if the PTX assembles without them, the
+    // error is theirs, not tilegen's.
+    llvm::SmallString<128> probe;
+    bool probed = !llvm::sys::fs::createTemporaryFile("tilegen-probe", "cubin", probe);
+    std::string probeOut, probeErr;
+    int probeRc = probed ? runCaptured(tool.path, argsFor({}, probe), timeoutSeconds, probeOut,
+                                       probeErr)
+                         : -1;
+    if (probed)
+      llvm::sys::fs::remove(probe);
+    if (probeRc == 0) {
+      llvm::sys::fs::remove(ptxPath);
+      llvm::sys::fs::remove(cubinPath);
+      std::string msg = out.empty() ? err : out;
+      return llvm::createStringError("ptxas rejected --ptxas-options '" + extraOptions.str() +
+                                     "' for target " + target.name().str() + ": " +
+                                     llvm::StringRef(msg).trim().str());
+    }
+  }
+  llvm::sys::fs::remove(ptxPath);
   if (rc != 0) {
     // Point at the PTX line ptxas names.
     std::string msg = "tilegen bug: ptxas rejected the PTX tilegen emitted for target " +

@@ -42,7 +42,8 @@ FailureOr<NVTarget> tilegen::targetFor(GemmOp op, StringRef override) {
                             << "> or give the description a target field";
   std::optional<NVTarget> t = NVTarget::parse(name);
   if (!t)
-    return op.emitOpError() << "unknown target '" << name << "'; known targets: "
+    return (override.empty() ? emitFieldError(op, "target") : op.emitOpError())
+           << "unknown target '" << name << "'; known targets: "
                             << NVTarget::knownNames() << NVTarget::suggest(name);
   return *t;
 }
@@ -55,11 +56,14 @@ int64_t GemmPlan::smemFor(int64_t s) const {
 FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   GemmPlan p{target};
   StringRef tname = target.name();
-  auto fail = [&]() -> InFlightDiagnostic { return op.emitOpError(); };
+  // Each rule reports at the field it names first (the op when that field was not written).
+  auto fail = [&](StringRef field = {}) -> InFlightDiagnostic {
+    return field.empty() ? op.emitOpError() : emitFieldError(op, field);
+  };
 
   // Operand types the tensor cores can take.
   if (op.getAType().isF32())
-    return fail() << "field 'a' is f32: f32 operands need a TF32 MMA, which tilegen does not "
+    return fail("a") << "field 'a' is f32: f32 operands need a TF32 MMA, which tilegen does not "
                      "support yet; use bf16, f16 or an FP8 format (target "
                   << tname << ")";
   Elem elemA = *elemOf(op.getAType()), elemB = *elemOf(op.getBType());
@@ -94,25 +98,25 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     else if (wgmmaShape && target.hasWgmma())
       p.family = MmaFamily::Wgmma;
     else if (target.hasTcgen05())
-      return fail() << "mma = " << shape << " is no tcgen05.mma shape with cta_group = "
+      return fail("mma") << "mma = " << shape << " is no tcgen05.mma shape with cta_group = "
                     << ctaGroup << " on target " << tname << " (" << target.familiesString()
                     << "); " << op.getAType() << " shapes are m16n8k" << instrK
                     << " (mma.sync) and, for tcgen05, M = 64 or 128 (cta_group 1) or 128 or 256 "
                        "(cta_group 2), N a multiple of 8 from 8 to 256, K = "
                     << instrK;
     else if (wgmmaShape)
-      return fail() << "mma = " << shape << " is a wgmma shape (m64nNk" << instrK << "); target "
+      return fail("mma") << "mma = " << shape << " is a wgmma shape (m64nNk" << instrK << "); target "
                     << tname
                     << " has " << target.familiesString()
                     << ": wgmma exists only on sm_90a (ptxas would reject every wgmma "
                        "instruction)";
     else if (tcgen05Shape)
-      return fail() << "mma = " << shape << " is a tcgen05.mma shape (M = " << m
+      return fail("mma") << "mma = " << shape << " is a tcgen05.mma shape (M = " << m
                     << "), which needs tcgen05 (sm_100a family); target " << tname << " has "
                     << target.familiesString()
                     << (target.hasWgmma() ? ", whose wgmma is m64nNk16 (M = 64)" : "");
     else
-      return fail() << "mma = " << shape << " is no tensor-core instruction shape on target "
+      return fail("mma") << "mma = " << shape << " is no tensor-core instruction shape on target "
                     << tname << " (" << target.familiesString()
                     << "); " << op.getAType() << " shapes are m16n8k" << instrK
                     << " (mma.sync), m64nNk" << instrK
@@ -122,13 +126,13 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     // The lowerings issue one instruction across the tile's N (wgmma) or the whole tile
     // (tcgen05).
     if (p.family == MmaFamily::Wgmma && n != p.tileN)
-      return fail() << "not supported yet: mma = " << shape << " with tile N = " << p.tileN
+      return fail("mma") << "not supported yet: mma = " << shape << " with tile N = " << p.tileN
                     << " on target " << tname
                     << ": the wgmma lowering issues one m64nNk16 across the tile's N, so N = "
                        "tile N (mma = [64, "
                     << p.tileN << ", " << instrK << "])";
     if (p.family == MmaFamily::Tcgen05 && (m != p.tileM || n != p.tileN))
-      return fail() << "not supported yet: mma = " << shape << " with tile = "
+      return fail("mma") << "not supported yet: mma = " << shape << " with tile = "
                     << listString(op.getTile()) << " on target " << tname
                     << ": the tcgen05 lowering issues one tcgen05.mma over the whole tile, so M "
                        "= tile M and N = tile N (mma = ["
@@ -147,16 +151,16 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     std::string alignment = p.alignA == p.alignB ? std::to_string(p.alignA)
                                                  : listString({p.alignA, p.alignB});
     if (op.getCopy() == Copy::Tma)
-      return fail() << "not supported yet: alignment = " << alignment
+      return fail("alignment") << "not supported yet: alignment = " << alignment
                     << " with copy = tma on target " << tname
                     << ": TMA needs 16-byte strides; use copy = cp_async";
     if (p.family != MmaFamily::MmaSync) {
       if (!mma.empty())
-        return fail() << "not supported yet: alignment = " << alignment << " with mma = "
+        return fail("alignment") << "not supported yet: alignment = " << alignment << " with mma = "
                       << listString(mma) << " (" << familyName(p.family) << ") on target "
                       << tname << ": TMA needs 16-byte strides; use schedule = multistage";
       if (schedule == Schedule::WarpSpecialized)
-        return fail() << "not supported yet: alignment = " << alignment
+        return fail("alignment") << "not supported yet: alignment = " << alignment
                       << " with schedule = warp_specialized on target " << tname
                       << ": TMA needs 16-byte strides; use schedule = multistage";
       p.family = MmaFamily::MmaSync;
@@ -164,9 +168,9 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   }
   if (schedule == Schedule::WarpSpecialized && p.family == MmaFamily::MmaSync) {
     if (!mma.empty())
-      return fail() << "schedule = warp_specialized needs wgmma or tcgen05, but mma = "
+      return fail("schedule") << "schedule = warp_specialized needs wgmma or tcgen05, but mma = "
                     << listString(mma) << " is mma.sync";
-    return fail() << "schedule = warp_specialized needs wgmma (sm_90a) or tcgen05 (sm_100a "
+    return fail("schedule") << "schedule = warp_specialized needs wgmma (sm_90a) or tcgen05 (sm_100a "
                      "family); target "
                   << tname << " has " << target.familiesString()
                   << ": use schedule = multistage, or target sm_90a";
@@ -177,7 +181,7 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   // target, taking the operands' layouts.
   p.instr = findMma(p.family, elemA, elemB, Elem::F32);
   if (!p.instr || !target.offers(*p.instr)) {
-    auto d = fail();
+    auto d = fail("a");
     d << "a = " << op.getAType() << ", b = " << op.getBType() << " has no "
       << familyName(p.family) << " instruction on target " << tname;
     if (p.instr)
@@ -188,7 +192,7 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     return d << "; its " << familyName(p.family) << " takes " << target.typesString(p.family);
   }
   if (!p.instr->mnMajor && (op.getALayout() != Layout::Row || op.getBLayout() != Layout::Col))
-    return fail() << "a = " << op.getAType() << " " << stringifyLayout(op.getALayout())
+    return fail("a") << "a = " << op.getAType() << " " << stringifyLayout(op.getALayout())
                   << ", b = " << op.getBType() << " " << stringifyLayout(op.getBLayout())
                   << ": " << p.instr->ptx << " takes " << op.getAType()
                   << " operands K-major only (a = row, b = col) on target " << tname;
@@ -200,7 +204,7 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
       if (!scale)
         continue;
       if (scale.isTensor() ? !p.instr->scales.tensor : !p.instr->scales.block)
-        return fail() << "not supported yet: " << field << " = "
+        return fail(field) << "not supported yet: " << field << " = "
                       << (scale.isTensor() ? "tensor" : "block") << " scales with "
                       << familyName(p.family) << " on target " << tname
                       << (scale.isTensor() ? ""
@@ -209,23 +213,23 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     }
     bool blockA = scaleA && !scaleA.isTensor(), blockB = scaleB && !scaleB.isTensor();
     if (blockA != blockB)
-      return fail() << "not supported yet: scale_a and scale_b of different granularities "
+      return fail("scale_a") << "not supported yet: scale_a and scale_b of different granularities "
                        "(block scales are applied per K block to both operands; give both as "
                        "blocks, or both per tensor)";
     if (blockA) {
       p.blockScales = true;
       if (scaleA.blockK() != scaleB.blockK())
-        return fail() << "scale_a blocks of K = " << scaleA.blockK() << " and scale_b blocks of K = "
+        return fail("scale_a") << "scale_a blocks of K = " << scaleA.blockK() << " and scale_b blocks of K = "
                       << scaleB.blockK() << " differ: one K block scales both operands";
       p.scaleBlockK = scaleA.blockK();
       if (p.scaleBlockK % p.tileK != 0)
-        return fail() << "scale_a = f32 [" << scaleA.blockOuter() << ", " << p.scaleBlockK
+        return fail("scale_a") << "scale_a = f32 [" << scaleA.blockOuter() << ", " << p.scaleBlockK
                       << "]: the K block (" << p.scaleBlockK
                       << ") must be a multiple of the tile's K-slice (" << p.tileK
                       << ") so that every slice lies in one K block (target " << tname << ")";
       int64_t bOuter = scaleB.blockOuter();
       if (!(bOuter % p.tileN == 0 || (p.tileN % bOuter == 0 && bOuter % 8 == 0)))
-        return fail() << "scale_b = f32 [" << bOuter << ", " << scaleB.blockK()
+        return fail("scale_b") << "scale_b = f32 [" << bOuter << ", " << scaleB.blockK()
                       << "]: B blocks of " << bOuter << " columns are not aligned to the tile's N = "
                       << p.tileN << " (a multiple of tile N, or a multiple of 8 that divides it; "
                       << "target " << tname << ")";
@@ -235,11 +239,11 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   // Accumulation of FP8 products.
   if (std::optional<Accumulation> acc = op.getAccumulation()) {
     if (!fp8)
-      return fail() << "field 'accumulation' = " << stringifyAccumulation(*acc)
+      return fail("accumulation") << "field 'accumulation' = " << stringifyAccumulation(*acc)
                     << " is given for " << op.getAType() << " operands on target " << tname
                     << ": only FP8 products have a choice of accumulation (leave the field out)";
     if (*acc == Accumulation::Fast && p.blockScales)
-      return fail() << "accumulation = fast with block scales on target " << tname
+      return fail("accumulation") << "accumulation = fast with block scales on target " << tname
                     << ": block scales are applied as each K block is promoted into the f32 "
                        "accumulators; use accumulation = promoted (the default)";
     if (*acc == Accumulation::Fast && p.family != MmaFamily::Wgmma)
@@ -253,13 +257,13 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   if (std::optional<uint64_t> every = op.getPromotion()) {
     int64_t k = static_cast<int64_t>(*every);
     if (!p.promotes || p.blockScales)
-      return fail() << "field 'promotion' = " << k << " on target " << tname
+      return fail("promotion") << "field 'promotion' = " << k << " on target " << tname
                     << ": it sets how often FP8 wgmma results are promoted with per-tensor "
                        "scales and accumulation = promoted"
                     << (p.blockScales ? " (block scales are promoted once per scale block)"
                                       : "");
     if (k % p.tileK != 0)
-      return fail() << "field 'promotion' = " << k << " is not a multiple of the tile's K = "
+      return fail("promotion") << "field 'promotion' = " << k << " is not a multiple of the tile's K = "
                     << p.tileK << " (promotion happens between K-slices; target " << tname
                     << ")";
     p.promotion = k == p.tileK ? 0 : k;
@@ -267,18 +271,18 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
 
   // Features the description asks for.
   if (op.getCtaGroup() == 2 && !target.hasCtaGroup2())
-    return fail() << "cta_group = 2 needs tcgen05 (sm_100a family); target " << tname
+    return fail("cta_group") << "cta_group = 2 needs tcgen05 (sm_100a family); target " << tname
                   << " has " << target.familiesString();
   // Multicast first: it needs a cluster, so on a target pinned to 1x1x1 clusters the cluster
   // rule would otherwise hide the reason.
   if (op.getMulticast() != Multicast::None && !target.hasTmaMulticast())
-    return fail() << "multicast = " << stringifyMulticast(op.getMulticast())
+    return fail("multicast") << "multicast = " << stringifyMulticast(op.getMulticast())
                   << " needs TMA multicast across a cluster; target " << tname
                   << " has no multicast hardware"
                   << (target.major() < 9 ? " (no TMA or thread-block clusters before sm_90)"
                                          : " (GeForce Blackwell: clusters are pinned to 1x1x1)");
   if (clusterSize > target.maxClusterSize())
-    return fail() << "cluster = " << listString(cluster) << " has " << clusterSize
+    return fail("cluster") << "cluster = " << listString(cluster) << " has " << clusterSize
                   << " CTAs; target " << tname << " allows at most " << target.maxClusterSize()
                   << (target.maxClusterSize() > 1 ? " (portable cluster size)"
                       : target.major() < 9
@@ -287,14 +291,14 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                             "1x1x1)");
   Copy copy = op.getCopy();
   if (copy == Copy::Tma && !target.hasTma())
-    return fail() << "copy = tma needs cp.async.bulk.tensor (sm_90+); target " << tname
+    return fail("copy") << "copy = tma needs cp.async.bulk.tensor (sm_90+); target " << tname
                   << " has cp.async only";
   if (copy == Copy::Auto)
     p.copy = p.family == MmaFamily::MmaSync ? Copy::CpAsync : Copy::Tma;
   else
     p.copy = copy;
   if (p.family != MmaFamily::MmaSync && p.copy == Copy::CpAsync)
-    return fail() << "copy = cp_async with " << familyName(p.family)
+    return fail("copy") << "copy = cp_async with " << familyName(p.family)
                   << ": the warp-specialised schedule is fed by TMA; use copy = tma";
 
   // The MMA instruction shape and warp layout.
@@ -305,15 +309,15 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   case MmaFamily::MmaSync: {
     p.mmaM = 16, p.mmaN = 8, p.mmaK = p.instr->k;
     if (op.getAccumulators() != 1)
-      return fail() << "accumulators = 2 needs a warp-specialised schedule; schedule = "
+      return fail("accumulators") << "accumulators = 2 needs a warp-specialised schedule; schedule = "
                        "multistage keeps one accumulator set in the MMA warps' registers "
                        "(target "
                     << tname << ")";
     if (clusterSize != 1)
-      return fail() << "not supported yet: cluster = " << listString(cluster)
+      return fail("cluster") << "not supported yet: cluster = " << listString(cluster)
                     << " with schedule = multistage (mma.sync kernels run without clusters)";
     if (p.copy == Copy::Tma)
-      return fail() << "not supported yet: copy = tma with schedule = multistage on target "
+      return fail("copy") << "not supported yet: copy = tma with schedule = multistage on target "
                     << tname << "; use copy = cp_async";
     ArrayRef<int64_t> warps = op.getWarps();
     if (!warps.empty()) {
@@ -327,23 +331,24 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
         p.warpsM /= 2;
     }
     int64_t warpTileM = p.tileM / p.warpsM, warpTileN = p.tileN / p.warpsN;
+    StringRef warpsField = warps.empty() ? "tile" : "warps";
     if (p.tileM % (p.warpsM * 16) != 0)
-      return fail() << "tile M = " << p.tileM << " does not split into warps = ["
+      return fail(warpsField) << "tile M = " << p.tileM << " does not split into warps = ["
                     << p.warpsM << ", " << p.warpsN << "] of a multiple of 16 rows (mma.sync "
                        "m16n8k16 on target "
                     << tname << ")";
     if (p.tileN % (p.warpsN * 16) != 0)
-      return fail() << "tile N = " << p.tileN << " does not split into warps = ["
+      return fail(warpsField) << "tile N = " << p.tileN << " does not split into warps = ["
                     << p.warpsM << ", " << p.warpsN
                     << "] of a multiple of 16 columns (ldmatrix.x4 feeds two m16n8k"
                     << p.mmaK << " columns; target "
                     << tname << ")";
     if (p.warpsM * p.warpsN > 32)
-      return fail() << "warps = [" << p.warpsM << ", " << p.warpsN << "] is "
+      return fail("warps") << "warps = [" << p.warpsM << ", " << p.warpsN << "] is "
                     << p.warpsM * p.warpsN << " warps; a CTA has at most 32";
     int64_t accRegs = warpTileM * warpTileN / 32;
     if (accRegs > 128)
-      return fail() << "a warp tile of " << warpTileM << "x" << warpTileN << " needs "
+      return fail("warps") << "a warp tile of " << warpTileM << "x" << warpTileN << " needs "
                     << accRegs
                     << " accumulator registers per thread; at most 128 leave room for the "
                        "fragments (use more warps or a smaller tile)";
@@ -360,7 +365,7 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     if (ArrayRef<int64_t> warps = op.getWarps(); !warps.empty()) {
       if (warps[1] != 1 || warps[0] < 1 || warps[0] > 2 ||
           (p.accumulators == 2 && warps[0] != 2))
-        return fail() << "not supported yet: warps = " << listString(warps)
+        return fail("warps") << "not supported yet: warps = " << listString(warps)
                       << " with wgmma and accumulators = " << p.accumulators << " on target "
                       << tname << " (the wgmma lowering takes warps = [c, 1] naming c consumer "
                       << "warpgroups: 1 or 2 with accumulators = 1, 2 with accumulators = 2)";
@@ -369,18 +374,18 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     int64_t rowsPerConsumer = p.accumulators == 1 ? p.tileM / consumers : p.tileM;
     p.mmaN = p.tileN;
     if (p.tileN % 8 != 0 || p.tileN > 256 || p.tileN < 8)
-      return fail() << "tile N = " << p.tileN << " is no wgmma N on target " << tname
+      return fail("tile") << "tile N = " << p.tileN << " is no wgmma N on target " << tname
                     << ": wgmma m64nNk" << p.mmaK << " needs N a multiple of 8 from 8 to 256";
     if (p.tileM % 64 != 0)
-      return fail() << "tile M = " << p.tileM << " is no multiple of 64, the M of wgmma "
+      return fail("tile") << "tile M = " << p.tileM << " is no multiple of 64, the M of wgmma "
                     << "(one m64 block per consumer warpgroup and step; target " << tname << ")";
     if (rowsPerConsumer % 64 != 0)
-      return fail() << "tile M = " << p.tileM << " gives each consumer warpgroup "
+      return fail("tile") << "tile M = " << p.tileM << " gives each consumer warpgroup "
                     << rowsPerConsumer << " rows; wgmma needs a multiple of 64 (target "
                     << tname << ")";
     int64_t accRegs = rowsPerConsumer / 64 * p.tileN / 2;
     if (accRegs > 128)
-      return fail() << "tile [" << p.tileM << ", " << p.tileN << "] with accumulators = "
+      return fail("tile") << "tile [" << p.tileM << ", " << p.tileN << "] with accumulators = "
                     << p.accumulators << " gives each consumer warpgroup " << rowsPerConsumer
                     << "x" << p.tileN << " accumulators = " << accRegs
                     << " registers per thread; at most 128 fit (target " << tname << ")";
@@ -388,7 +393,7 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     // block's wgmmas run: two more sets (double-buffered), within 192 of the consumers' 232
     // registers (SM90.cpp, promotedSlices).
     if (p.promotes && 3 * accRegs > 192)
-      return fail() << (p.blockScales ? "block scales" : "accumulation = promoted")
+      return fail("tile") << (p.blockScales ? "block scales" : "accumulation = promoted")
                     << " with tile [" << p.tileM << ", " << p.tileN
                     << "] and accumulators = " << p.accumulators
                     << ": each consumer warpgroup holds " << rowsPerConsumer << "x" << p.tileN
@@ -399,18 +404,18 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                     << (p.blockScales ? "" : " or accumulation = fast") << ", target " << tname
                     << ")";
     if (rowBytes != 32 && rowBytes != 64 && rowBytes != 128)
-      return fail() << "tile K = " << p.tileK << " gives K-slice rows of " << rowBytes
+      return fail("tile") << "tile K = " << p.tileK << " gives K-slice rows of " << rowBytes
                     << " bytes; the wgmma lowering needs 32, 64 or 128 (one TMA swizzle span) "
                        "on target "
                     << tname;
     if (op.getALayout() != Layout::Row || op.getBLayout() != Layout::Col)
-      return fail() << "not supported yet: a = " << stringifyLayout(op.getALayout()) << ", b = "
+      return fail("a") << "not supported yet: a = " << stringifyLayout(op.getALayout()) << ", b = "
                     << stringifyLayout(op.getBLayout()) << " with wgmma on target " << tname
                     << " (K-major operands only: a = row, b = col)";
     if (op.getCLayout() != Layout::Row)
-      return fail() << "not supported yet: c = col with wgmma on target " << tname;
+      return fail("c") << "not supported yet: c = col with wgmma on target " << tname;
     if (p.tileN * outBits / 8 % 128 != 0)
-      return fail() << "tile N = " << p.tileN << " of " << op.getCType()
+      return fail("tile") << "tile N = " << p.tileN << " of " << op.getCType()
                     << " is not a whole number of 128-byte column chunks, which the TMA-store "
                        "epilogue writes (target "
                     << tname << ")";
@@ -419,12 +424,12 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     if (clusterSize != 1 &&
         (cluster[0] != 2 || cluster[1] != 1 || cluster[2] != 1 ||
          op.getMulticast() != Multicast::B))
-      return fail() << "not supported yet: cluster = " << listString(cluster)
+      return fail("cluster") << "not supported yet: cluster = " << listString(cluster)
                     << ", multicast = " << stringifyMulticast(op.getMulticast())
                     << " with wgmma on target "
                     << tname << " (the lowering takes cluster = [2, 1, 1], multicast = b)";
     if (clusterSize == 2 && p.tileN % 16 != 0)
-      return fail() << "tile N = " << p.tileN << " cannot be split into two halves of a "
+      return fail("tile") << "tile N = " << p.tileN << " cannot be split into two halves of a "
                     << "multiple of 8 rows for the B multicast (target " << tname << ")";
     p.warpsM = consumers, p.warpsN = 1;
     p.threads = (consumers + 1) * 128;
@@ -435,54 +440,54 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     int64_t ctaM = p.tileM / op.getCtaGroup();
     p.mmaM = p.tileM, p.mmaN = p.tileN, p.mmaK = p.instr->k;
     if (op.getCtaGroup() == 1 && ctaM != 64 && ctaM != 128)
-      return fail() << "tile M = " << p.tileM << " is no tcgen05.mma cta_group::1 M on target "
+      return fail("tile") << "tile M = " << p.tileM << " is no tcgen05.mma cta_group::1 M on target "
                     << tname << ": M must be 64 or 128";
     if (op.getCtaGroup() == 2 && p.tileM != 128 && p.tileM != 256)
-      return fail() << "tile M = " << p.tileM << " is no tcgen05.mma cta_group::2 M on target "
+      return fail("tile") << "tile M = " << p.tileM << " is no tcgen05.mma cta_group::2 M on target "
                     << tname << ": M must be 128 or 256 (the pair's rows)";
     int64_t nStep = ctaM == 64 ? 8 : 16;
     if (p.tileN % nStep != 0 || p.tileN < nStep || p.tileN > 256)
-      return fail() << "tile N = " << p.tileN << " is no tcgen05.mma N for M = " << ctaM
+      return fail("tile") << "tile N = " << p.tileN << " is no tcgen05.mma N for M = " << ctaM
                     << " on target " << tname << ": N must be a multiple of " << nStep
                     << " from " << nStep << " to 256";
     // A guard: unreachable while accumulators <= 2 and N <= 256 (at most 512 columns); it
     // fires if a wider N is ever allowed.
     int64_t columns = p.accumulators * p.tileN;
     if (columns > (int64_t)target.tmemColumns())
-      return fail() << "accumulators = " << p.accumulators << " x tile N = " << p.tileN
+      return fail("accumulators") << "accumulators = " << p.accumulators << " x tile N = " << p.tileN
                     << " needs " << columns << " TMEM columns; target " << tname << " has "
                     << target.tmemColumns();
     // What the lowering (SM100.cpp) takes: 128 rows of A per CTA (a pair: cluster [2, 1, 1],
     // M = 256), K-major operands, one swizzle span per K-slice row, whole 128-byte D chunks.
     // (An even cluster M for cta_group = 2 is the verifier's rule.)
     if (ctaM != 128)
-      return fail() << "not supported yet: tile M = " << p.tileM << " with cta_group = "
+      return fail("tile") << "not supported yet: tile M = " << p.tileM << " with cta_group = "
                     << op.getCtaGroup() << " on target " << tname
                     << " (the tcgen05 lowering takes 128 rows per CTA: tile M = 128 for "
                        "cta_group = 1, 256 for cta_group = 2)";
     if (cluster[0] != op.getCtaGroup() || cluster[1] != 1 || cluster[2] != 1)
-      return fail() << "not supported yet: cluster = " << listString(cluster)
+      return fail("cluster") << "not supported yet: cluster = " << listString(cluster)
                     << " with cta_group = " << op.getCtaGroup() << " on target " << tname
                     << " (the tcgen05 lowering takes cluster = [" << op.getCtaGroup()
                     << ", 1, 1]; TMA multicast is not lowered yet)";
     if (op.getMulticast() != Multicast::None)
-      return fail() << "not supported yet: multicast = " << stringifyMulticast(op.getMulticast())
+      return fail("multicast") << "not supported yet: multicast = " << stringifyMulticast(op.getMulticast())
                     << " with tcgen05 on target " << tname
                     << " (a CTA pair shares B through cta_group = 2; TMA multicast across "
                        "clusters is not lowered yet)";
     if (rowBytes != 32 && rowBytes != 64 && rowBytes != 128)
-      return fail() << "tile K = " << p.tileK << " gives K-slice rows of " << rowBytes
+      return fail("tile") << "tile K = " << p.tileK << " gives K-slice rows of " << rowBytes
                     << " bytes; the tcgen05 lowering needs 32, 64 or 128 (one TMA swizzle "
                        "span) on target "
                     << tname;
     if (op.getALayout() != Layout::Row || op.getBLayout() != Layout::Col)
-      return fail() << "not supported yet: a = " << stringifyLayout(op.getALayout()) << ", b = "
+      return fail("a") << "not supported yet: a = " << stringifyLayout(op.getALayout()) << ", b = "
                     << stringifyLayout(op.getBLayout()) << " with tcgen05 on target " << tname
                     << " (K-major operands only: a = row, b = col)";
     if (op.getCLayout() != Layout::Row)
-      return fail() << "not supported yet: c = col with tcgen05 on target " << tname;
+      return fail("c") << "not supported yet: c = col with tcgen05 on target " << tname;
     if (p.tileN * outBits / 8 % 128 != 0)
-      return fail() << "tile N = " << p.tileN << " of " << op.getCType()
+      return fail("tile") << "tile N = " << p.tileN << " of " << op.getCType()
                     << " is not a whole number of 128-byte column chunks, which the TMA-store "
                        "epilogue writes (target "
                     << tname << ")";
@@ -494,7 +499,7 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   }
   if (op.getGrid() == Grid::StreamK &&
       (p.family != MmaFamily::Wgmma || p.accumulators != 1 || clusterSize != 1))
-    return fail() << "not supported yet: grid = stream_k with "
+    return fail("grid") << "not supported yet: grid = stream_k with "
                   << familyName(p.family) << ", accumulators = " << p.accumulators
                   << ", cluster = " << listString(cluster) << " on target " << tname
                   << " (stream-K is lowered for the cooperative wgmma schedule without "
@@ -503,25 +508,25 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   // something to ignore.
   if (ArrayRef<int64_t> warps = op.getWarps();
       !warps.empty() && (warps[0] != p.warpsM || warps[1] != p.warpsN))
-    return fail() << "not supported yet: warps = " << listString(warps) << " with "
+    return fail("warps") << "not supported yet: warps = " << listString(warps) << " with "
                   << familyName(p.family) << " on target " << tname << " (the "
                   << familyName(p.family) << " lowering uses warps = ["
                   << p.warpsM << ", " << p.warpsN << "]; leave the field out)";
   if (p.blockScales && (op.getGrid() == Grid::StreamK || clusterSize != 1))
-    return fail() << "not supported yet: block scales with grid = "
+    return fail("grid") << "not supported yet: block scales with grid = "
                   << stringifyGrid(op.getGrid()) << ", cluster = " << listString(cluster)
                   << " on target " << tname;
   if (p.promotes && !p.blockScales && (op.getGrid() == Grid::StreamK || clusterSize != 1))
-    return fail() << "not supported yet: accumulation = promoted with grid = "
+    return fail("grid") << "not supported yet: accumulation = promoted with grid = "
                   << stringifyGrid(op.getGrid()) << ", cluster = " << listString(cluster)
                   << " on target " << tname << " (use accumulation = fast)";
   if (p.tileK % p.mmaK != 0)
-    return fail() << "tile K = " << p.tileK << " is not a multiple of the MMA K = " << p.mmaK
+    return fail("tile") << "tile K = " << p.tileK << " is not a multiple of the MMA K = " << p.mmaK
                   << " (" << familyName(p.family) << " with " << op.getAType() << " on target "
                   << tname << ")";
   // A guard: K is a multiple of the 32-byte instruction K by now.
   if (rowBytes % 32 != 0)
-    return fail() << "tile K = " << p.tileK << " gives K-slices of " << rowBytes
+    return fail("tile") << "tile K = " << p.tileK << " gives K-slices of " << rowBytes
                   << " bytes per row; tilegen needs a multiple of 32 bytes";
 
   // Shared memory.
@@ -549,7 +554,7 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     int64_t want = std::max(2, fewestStagesToFeed(costsFor(op, p)));
     int64_t fit = stagesThatFit(p);
     if (fit < 2)
-      return fail() << "stages = auto: not even 2 stages fit on target " << tname << ": "
+      return fail("stages") << "stages = auto: not even 2 stages fit on target " << tname << ": "
                     << "2 stages x " << formatBytes(m.slotBytes) << " (A "
                     << formatBytes(m.aSliceBytes) << " + B " << formatBytes(m.bSliceBytes) << ")"
                     << (m.epilogueBytes ? " + epilogue " + formatBytes(m.epilogueBytes) : "")
@@ -564,11 +569,11 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     p.stages = op.getStages();
   }
   if (p.stages < 2 && p.family == MmaFamily::MmaSync)
-    return fail() << "stages = 1: the multistage schedule needs at least 2 stages (one "
+    return fail("stages") << "stages = 1: the multistage schedule needs at least 2 stages (one "
                      "filling while one is multiplied)";
   int64_t need = p.smemFor(p.stages);
   if (need > budget)
-    return fail() << "the ring does not fit in shared memory on target " << tname << ": "
+    return fail("stages") << "the ring does not fit in shared memory on target " << tname << ": "
                   << p.stages << " stages x " << formatBytes(m.slotBytes) << " (A "
                   << formatBytes(m.aSliceBytes) << " + B " << formatBytes(m.bSliceBytes) << ")"
                   << (m.epilogueBytes ? " + epilogue " + formatBytes(m.epilogueBytes) : "")
@@ -587,7 +592,7 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   m.total = m.barrierOffset + m.barrierBytes;
   // Stream-K sums a peer's f32 partial tile in the ring (one bulk copy once the MMAs are done).
   if (op.getGrid() == Grid::StreamK && p.stages * m.slotBytes < p.tileM * p.tileN * 4)
-    return fail() << "not supported yet: grid = stream_k with a ring of " << p.stages
+    return fail("grid") << "not supported yet: grid = stream_k with a ring of " << p.stages
                   << " x " << formatBytes(m.slotBytes) << " = "
                   << formatBytes(p.stages * m.slotBytes) << " on target " << tname
                   << " (the ring holds a peer's f32 partial tile of " << p.tileM << " x "

@@ -2,15 +2,11 @@
 // Each case names its own target in the `target` field (the pass option is empty, so the field is used); target-option.mlir covers --tile-check-target=target=.
 // RUN: %tilegen-opt %s --tile-check-target -split-input-file -verify-diagnostics
 //
-// Not covered because resolveGemm cannot reach them today (both are kept as guards):
-// the TMEM-column rule (accumulators <= 2 and N <= 256 keep columns <= 512) and the 32-byte
-// K-slice rule (K is a multiple of the 32-byte instruction K of every accepted type by then).
-
-// f32 operands (no TF32 MMA yet)
-// expected-error @+1 {{'tile.gemm' op field 'a' is f32: f32 operands need a TF32 MMA, which tilegen does not support yet; use bf16, f16 or an FP8 format (target sm_90)}}
-tile.gemm @g { a = f32 row, b = f32 col, c = f32 row, tile = [128, 128, 32], target = "sm_90" }
-
-// -----
+// Not covered because resolveGemm cannot reach them today (all are kept as guards):
+// the TMEM-column rule (accumulators <= 2 and N <= 256 keep columns <= 512), the 32-byte
+// K-slice rule (K is a multiple of the 32-byte instruction K of every accepted type by then)
+// and the f32-operand rule (the tile.gemm verifier rejects f32 operands on every target:
+// Dialect/Tile/invalid.mlir).
 
 // an MMA shape no target has
 // expected-error @+1 {{'tile.gemm' op mma = [16, 8, 8] is no tensor-core instruction shape on target sm_90a (mma.sync, wgmma); 'bf16' shapes are m16n8k16 (mma.sync), m64nNk16 with N a multiple of 8 from 8 to 256 (wgmma), M = 64 or 128 (cta_group 1) or 128 or 256 (cta_group 2) x nN x k16 (tcgen05)}}

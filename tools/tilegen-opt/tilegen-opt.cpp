@@ -8,13 +8,16 @@
 
 #include "tilegen/Codegen/Input.h"
 #include "tilegen/InitAll.h"
+#include "tilegen/Version.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
 
 /// tilegen-opt takes any MLIR (lowered kernels nest deeper than descriptions do), so its limit
 /// is above tilegen's.
@@ -25,6 +28,9 @@ int main(int argc, char **argv) {
   tilegen::registerAllDialects(registry);
   tilegen::registerAllTranslations(registry);
   tilegen::registerAllPasses();
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "tilegen-opt (tilegen " TILEGEN_VERSION_STRING ")\n";
+  });
   auto [inputFilename, outputFilename] =
       mlir::registerAndParseCLIOptions(argc, argv, "tilegen optimizer driver\n", registry);
   mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();

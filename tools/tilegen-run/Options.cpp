@@ -61,6 +61,7 @@ options:
                       temporary file beside FILE, renamed onto it)
   --no-fork           run in this process (for debuggers; no --timeout)
   --help              this text
+  --version           tilegen-run's version (the project's)
 
 inputs: uniform in [-1, 1] rounded to the operand type (unscaled fp8 too).
   Scaled fp8 operands: x = n * 2^e, n ~ N(0, 1) per element, e uniform in
@@ -194,6 +195,9 @@ Error tilegen::run::parseOptions(int Argc, char **Argv, Options &Opts) {
     int64_t X;
     if (A == "--help" || A == "-h") {
       Opts.Help = true;
+    } else if (A == "--version") {
+      TG_TRY(noValue());
+      Opts.Version = true;
     } else if (A == "--m" || A == "--n" || A == "--k") {
       std::string V, Why;
       TG_TRY(takeValue(V));
@@ -283,7 +287,7 @@ Error tilegen::run::parseOptions(int Argc, char **Argv, Options &Opts) {
       Opts.CubinArg = A;
     }
   }
-  if (Opts.Help)
+  if (Opts.Help || Opts.Version)
     return Error::success();
   if (!Opts.DispatchArg.empty() && !Opts.CubinArg.empty())
     return bad("--dispatch and a kernel ('" + Opts.CubinArg +

@@ -37,6 +37,7 @@ struct Options {
   RefKind Ref = RefKind::Auto;
   bool NoFork = false;
   bool Help = false;
+  bool Version = false;
 };
 
 /// The longest --timeout, in seconds (a week).

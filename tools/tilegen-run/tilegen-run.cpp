@@ -15,6 +15,7 @@
 #include "Manifest.h"
 #include "Options.h"
 #include "Report.h"
+#include "tilegen/Version.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -33,6 +34,10 @@ int main(int Argc, char **Argv) {
     return fail(E);
   if (Opts.Help) {
     std::fputs(usageText().c_str(), stdout);
+    return ExitPass;
+  }
+  if (Opts.Version) {
+    std::printf("tilegen-run %s\n", TILEGEN_VERSION_STRING);
     return ExitPass;
   }
 

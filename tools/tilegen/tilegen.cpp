@@ -2,8 +2,10 @@
 //
 //   tilegen desc.mlir --target=sm_90a --emit=cubin -o out/gemm.cubin
 //
-// Stops at any stage (--emit=tile|pipeline|nvvm|llvm|ptx|cubin). For cubin it runs ptxas with a
-// time limit and writes the manifest (docs/manifest.md) beside the cubin.
+// Stops at any stage (--emit=tile|pipeline|nvvm-scf|nvvm|llvm|ptx|cubin). For cubin it runs ptxas
+// with a time limit and writes the manifest (docs/manifest.md) beside the cubin. --keep DIR writes
+// every stage of the run into DIR; --mlir-timing times the MLIR passes, the LLVM translation and
+// optimisation, the PTX emission and ptxas.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,7 @@
 #include "tilegen/Codegen/Ptxas.h"
 #include "tilegen/InitAll.h"
 #include "tilegen/Target/NVTarget.h"
+#include "tilegen/Version.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -21,6 +24,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -41,7 +45,7 @@ using namespace tilegen;
 namespace cl = llvm::cl;
 
 namespace {
-enum class Emit { Tile, Pipeline, NVVM, LLVM, PTX, Cubin };
+enum class Emit { Tile, Pipeline, NVVMSCF, NVVM, LLVM, PTX, Cubin };
 } // namespace
 
 static cl::OptionCategory category("tilegen options");
@@ -59,7 +63,12 @@ static cl::opt<Emit> emit(
     "emit", cl::desc("stage to stop at"), cl::init(Emit::Cubin),
     cl::values(clEnumValN(Emit::Tile, "tile", "the checked description"),
                clEnumValN(Emit::Pipeline, "pipeline", "the tile.pipeline plan"),
-               clEnumValN(Emit::NVVM, "nvvm", "kernels in the llvm/nvvm dialects"),
+               clEnumValN(Emit::NVVMSCF, "nvvm-scf",
+                          "kernels as NVVM ops inside scf/arith loops (readable; not for "
+                          "mlir-translate)"),
+               clEnumValN(Emit::NVVM, "nvvm",
+                          "kernels in the LLVM and NVVM dialects only (mlir-translate "
+                          "--mlir-to-llvmir takes it)"),
                clEnumValN(Emit::LLVM, "llvm", "LLVM IR after LLVM's O3"),
                clEnumValN(Emit::PTX, "ptx", "PTX"),
                clEnumValN(Emit::Cubin, "cubin", "cubin and JSON manifest (runs ptxas)")),
@@ -74,6 +83,11 @@ static cl::opt<bool> printPipeline(
     "print-pipeline",
     cl::desc("print the MLIR pass pipeline as a tilegen-opt command line, for replay"),
     cl::init(false), cl::cat(category));
+static cl::opt<std::string> keepDir(
+    "keep",
+    cl::desc("write every stage of this run into DIR (up to --emit): NAME.tile.mlir, "
+             ".pipeline.mlir, .nvvm-scf.mlir, .nvvm.mlir, .ll, .ptx, .cubin, .json, .ptxas.log"),
+    cl::value_desc("DIR"), cl::init(""), cl::cat(category));
 static cl::opt<bool> verbose("v", cl::desc("print ptxas's full report"), cl::init(false),
                              cl::cat(category));
 
@@ -83,7 +97,7 @@ static int fail(const llvm::Twine &message) {
 }
 
 static void printVersion(llvm::raw_ostream &os) {
-  os << "tilegen 0.1.0\n";
+  os << "tilegen " TILEGEN_VERSION_STRING "\n";
   os << "  LLVM/MLIR " << LLVM_VERSION_STRING << " (NVPTX backend)\n";
   auto ptxas = findPtxas();
   if (ptxas) {
@@ -170,6 +184,12 @@ int main(int argc, char **argv) {
   if (!cl::getRegisteredOptions().lookup("mlir-print-op-on-diagnostic")->getNumOccurrences())
     context.printOpOnDiagnostic(false);
 
+  // --mlir-timing: one report for the whole run (printed when `timingManager` goes away, after
+  // `timing` has stopped).
+  DefaultTimingManager timingManager;
+  applyDefaultTimingManagerCLOptions(timingManager);
+  TimingScope timing = timingManager.getRootScope();
+
   std::string errorMessage;
   auto file = openInputFile(inputFilename, &errorMessage);
   if (!file)
@@ -177,26 +197,10 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  TimingScope parseTiming = timing.nest("parse the description");
   OwningOpRef<ModuleOp> module = parseInput(sourceMgr, &context);
+  parseTiming.stop();
   if (!module)
-    return 1;
-
-  Stage stop = emit == Emit::Tile       ? Stage::Tile
-               : emit == Emit::Pipeline ? Stage::Pipeline
-               : emit == Emit::NVVM     ? Stage::NVVM
-                                        : Stage::LLVM;
-  PassManager pm(&context, ModuleOp::getOperationName());
-  buildTilegenPipeline(pm, PipelineOptions{targetName}, stop);
-  if (printPipeline) {
-    // The pass manager is anchored on builtin.module and prints its own
-    // `builtin.module(...)` wrapper.
-    llvm::errs() << "tilegen-opt --pass-pipeline='";
-    pm.printAsTextualPipeline(llvm::errs());
-    llvm::errs() << "'\n";
-  }
-  if (failed(applyPassManagerCLOptions(pm)))
-    return fail("cannot apply the pass-manager options");
-  if (failed(pm.run(*module)))
     return 1;
 
   auto openOutput = [&](llvm::StringRef path) -> std::unique_ptr<llvm::ToolOutputFile> {
@@ -207,12 +211,106 @@ int main(int argc, char **argv) {
     return out;
   };
 
-  if (emit == Emit::Tile || emit == Emit::Pipeline || emit == Emit::NVVM) {
+  // --keep: DIR/NAME.<stage>, NAME the kernel's (the input file's when it holds several).
+  std::string keepBase;
+  if (!keepDir.empty()) {
+    if (auto ec = llvm::sys::fs::create_directories(keepDir))
+      return fail("--keep: cannot create directory '" + keepDir + "': " + ec.message());
+    auto &ops = module->getBody()->getOperations();
+    auto sym = ops.size() == 1 ? ops.front().getAttrOfType<StringAttr>(
+                                     SymbolTable::getSymbolAttrName())
+                               : StringAttr();
+    std::string name = sym ? sym.str()
+                       : inputFilename == "-"
+                           ? std::string("stdin")
+                           : llvm::sys::path::stem(inputFilename).str();
+    llvm::SmallString<256> base(keepDir.getValue());
+    llvm::sys::path::append(base, name);
+    keepBase = base.str().str();
+  }
+  auto keep = [&](llvm::StringRef suffix,
+                  llvm::function_ref<void(llvm::raw_ostream &)> write) -> bool {
+    if (keepBase.empty())
+      return true;
+    auto out = openOutput(keepBase + "." + suffix.str());
+    if (!out)
+      return false;
+    write(out->os());
+    out->keep();
+    return true;
+  };
+  auto printModule = [&](ModuleOp m) {
+    return [m](llvm::raw_ostream &os) mutable {
+      m.print(os);
+      os << "\n"; // as tilegen-opt ends its output
+    };
+  };
+
+  // The MLIR part: one pass manager from the description to the last MLIR stage asked for, or,
+  // with --keep, one per stage so that each can be written.
+  auto runPasses = [&](ModuleOp m, std::optional<Stage> from, Stage to) -> LogicalResult {
+    PassManager pm(&context, ModuleOp::getOperationName());
+    buildTilegenPipeline(pm, PipelineOptions{targetName}, to, from);
+    if (failed(applyPassManagerCLOptions(pm)))
+      return fail("cannot apply the pass-manager options"), failure();
+    TimingScope passTiming = timing.nest("MLIR passes");
+    pm.enableTiming(passTiming);
+    return pm.run(m);
+  };
+  Stage stop = emit == Emit::Tile       ? Stage::Tile
+               : emit == Emit::Pipeline ? Stage::Pipeline
+               : emit == Emit::NVVMSCF  ? Stage::NVVM
+                                        : Stage::LLVM;
+  if (printPipeline) {
+    // The pass manager is anchored on builtin.module and prints its own
+    // `builtin.module(...)` wrapper.
+    PassManager pm(&context, ModuleOp::getOperationName());
+    buildTilegenPipeline(pm, PipelineOptions{targetName}, stop);
+    llvm::errs() << "tilegen-opt --pass-pipeline='";
+    pm.printAsTextualPipeline(llvm::errs());
+    llvm::errs() << "'\n";
+  }
+  if (keepBase.empty()) {
+    if (failed(runPasses(*module, std::nullopt, stop)))
+      return 1;
+  } else {
+    // The checked description is a side branch (the expansion starts from the description as
+    // written): it is resolved on a copy unless the run stops there.
+    if (emit == Emit::Tile) {
+      if (failed(runPasses(*module, std::nullopt, Stage::Tile)))
+        return 1;
+      if (!keep("tile.mlir", printModule(*module)))
+        return 1;
+    } else {
+      OwningOpRef<ModuleOp> checked = module->clone();
+      if (failed(runPasses(*checked, std::nullopt, Stage::Tile)) ||
+          !keep("tile.mlir", printModule(*checked)))
+        return 1;
+      struct Step {
+        Stage to;
+        Emit emittedAt;
+        llvm::StringLiteral suffix;
+      };
+      static constexpr Step steps[] = {{Stage::Pipeline, Emit::Pipeline, "pipeline.mlir"},
+                                       {Stage::NVVM, Emit::NVVMSCF, "nvvm-scf.mlir"},
+                                       {Stage::LLVM, Emit::NVVM, "nvvm.mlir"}};
+      std::optional<Stage> at;
+      for (const Step &step : steps) {
+        if (emit < step.emittedAt)
+          break;
+        if (failed(runPasses(*module, at, step.to)) ||
+            !keep(step.suffix, printModule(*module)))
+          return 1;
+        at = step.to;
+      }
+    }
+  }
+
+  if (emit <= Emit::NVVM) {
     auto out = openOutput(outputFilename);
     if (!out)
       return 1;
-    module->print(out->os());
-    out->os() << "\n"; // as tilegen-opt ends its output
+    printModule(*module)(out->os());
     out->keep();
     return 0;
   }
@@ -239,20 +337,29 @@ int main(int argc, char **argv) {
   NVTarget target = *parsedTarget;
 
   llvm::LLVMContext llvmContext;
+  TimingScope llvmTiming = timing.nest("LLVM translation and O3");
   auto llvmModule = translateToLLVMIR(*module, target, llvmContext);
+  llvmTiming.stop();
   if (!llvmModule)
     return fail(llvm::toString(llvmModule.takeError()));
+  auto printLLVM = [&](llvm::raw_ostream &os) { (*llvmModule)->print(os, nullptr); };
+  if (!keep("ll", printLLVM))
+    return 1;
   if (emit == Emit::LLVM) {
     auto out = openOutput(outputFilename);
     if (!out)
       return 1;
-    (*llvmModule)->print(out->os(), nullptr);
+    printLLVM(out->os());
     out->keep();
     return 0;
   }
+  TimingScope ptxTiming = timing.nest("PTX emission (NVPTX codegen)");
   auto ptx = emitPTX(**llvmModule, target);
+  ptxTiming.stop();
   if (!ptx)
     return fail(llvm::toString(ptx.takeError()));
+  if (!keep("ptx", [&](llvm::raw_ostream &os) { os << *ptx; }))
+    return 1;
   if (emit == Emit::PTX) {
     auto out = openOutput(outputFilename);
     if (!out)
@@ -278,17 +385,33 @@ int main(int argc, char **argv) {
   auto ptxas = findPtxas();
   if (!ptxas)
     return fail(llvm::toString(ptxas.takeError()));
+  TimingScope ptxasTiming = timing.nest("ptxas");
   auto result = runPtxas(*ptxas, *ptx, target, cubinPath, ptxasOptions, ptxasTimeout);
+  ptxasTiming.stop();
   if (!result)
     return fail(llvm::toString(result.takeError()));
   llvm::SmallString<256> manifestPath(cubinPath);
   llvm::sys::path::replace_extension(manifestPath, "json");
+  std::string manifest =
+      manifestJSON(kernels.front(), llvm::sys::path::filename(cubinPath));
   {
     auto out = openOutput(manifestPath);
     if (!out)
       return 1;
-    out->os() << manifestJSON(kernels.front(), llvm::sys::path::filename(cubinPath));
+    out->os() << manifest;
     out->keep();
+  }
+  if (!keepBase.empty()) {
+    // The cubin under the kept name; the manifest names the cubin beside it.
+    std::string keptCubin = keepBase + ".cubin";
+    if (auto ec = llvm::sys::fs::copy_file(cubinPath, keptCubin))
+      return fail("--keep: cannot copy " + cubinPath + " to " + keptCubin + ": " +
+                  ec.message());
+    std::string keptManifest =
+        manifestJSON(kernels.front(), llvm::sys::path::filename(keptCubin));
+    if (!keep("json", [&](llvm::raw_ostream &os) { os << keptManifest; }) ||
+        !keep("ptxas.log", [&](llvm::raw_ostream &os) { os << result->info; }))
+      return 1;
   }
   if (verbose)
     llvm::errs() << result->info;

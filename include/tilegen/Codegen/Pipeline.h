@@ -8,6 +8,7 @@
 #define TILEGEN_CODEGEN_PIPELINE_H
 
 #include "mlir/Pass/PassManager.h"
+#include <optional>
 #include <string>
 
 namespace tilegen {
@@ -16,15 +17,19 @@ namespace tilegen {
 enum class Stage {
   Tile,     ///< the checked description (auto fields resolved)
   Pipeline, ///< tile.pipeline plans
-  NVVM,     ///< kernels in llvm/nvvm/scf/arith
-  LLVM      ///< kernels in the LLVM dialect only, ready for translation
+  NVVM,     ///< kernels as NVVM ops in scf/arith loops (`--emit=nvvm-scf`)
+  LLVM      ///< kernels in the LLVM and NVVM dialects only, ready for translation
+            ///< (`--emit=nvvm`)
 };
 
 struct PipelineOptions {
   std::string target; ///< empty: each description's own target field
 };
 
-void buildTilegenPipeline(mlir::OpPassManager &pm, const PipelineOptions &options, Stage stop);
+/// Adds the passes from `from` (the stage the input is at; none: descriptions as written) to
+/// `stop`.
+void buildTilegenPipeline(mlir::OpPassManager &pm, const PipelineOptions &options, Stage stop,
+                          std::optional<Stage> from = std::nullopt);
 
 /// Registers `tilegen-pipeline` (with option `target`) for tilegen-opt.
 void registerTilegenPipeline();

@@ -28,7 +28,8 @@ struct PtxasResult {
 };
 
 /// Assembles `ptx` into `cubinPath` with a time limit. A rejection is reported with the PTX
-/// line it points at and called a tilegen bug.
+/// line it points at and called a tilegen bug, unless the PTX assembles without
+/// `extraOptions` (the user's --ptxas-options): then it is reported as those options' error.
 llvm::Expected<PtxasResult> runPtxas(const PtxasTool &tool, llvm::StringRef ptx,
                                      const NVTarget &target, llvm::StringRef cubinPath,
                                      llvm::StringRef extraOptions, unsigned timeoutSeconds);

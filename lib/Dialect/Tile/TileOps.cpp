@@ -11,6 +11,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
@@ -279,8 +280,78 @@ static ParseResult parseIntList(OpAsmParser &parser, SmallVectorImpl<int64_t> &o
   });
 }
 
-static ParseResult parseOperandSpec(OpAsmParser &parser, Type &type, Layout &layout) {
-  if (parser.parseType(type))
+Location tilegen::tile::fieldLoc(Operation *op, StringRef field) {
+  if (auto fused = dyn_cast<FusedLoc>(op->getLoc()))
+    if (auto marker = dyn_cast_or_null<StringAttr>(fused.getMetadata());
+        marker && marker.getValue() == kFieldLocsMarker)
+      for (Location part : fused.getLocations())
+        if (auto named = dyn_cast<NameLoc>(part); named && named.getName() == field)
+          return named.getChildLoc();
+  return op->getLoc();
+}
+
+InFlightDiagnostic tilegen::tile::emitFieldError(Operation *op, StringRef field) {
+  InFlightDiagnostic d = mlir::emitError(fieldLoc(op, field));
+  // As Operation::emitError does: the op itself as a note when asked for.
+  if (op->getContext()->shouldPrintOpOnDiagnostic())
+    d.attachNote(op->getLoc())
+        .append("see current operation: ")
+        .appendOp(*op, OpPrintingFlags().printGenericOpForm());
+  d << "'" << op->getName() << "' op ";
+  return d;
+}
+
+/// The element types a field accepts, by name, and the names people try for them.
+static ArrayRef<StringRef> acceptedTypes(StringRef field) {
+  static constexpr StringRef operands[] = {"bf16", "f16", "f8E4M3FN", "f8E5M2"};
+  static constexpr StringRef output[] = {"bf16", "f16", "f32"};
+  static constexpr StringRef accumulator[] = {"f32"};
+  if (field == "c")
+    return output;
+  if (field == "accumulator")
+    return accumulator;
+  return operands;
+}
+
+static StringRef typeAlias(StringRef word) {
+  std::string w = word.lower();
+  return llvm::StringSwitch<StringRef>(w)
+      .Cases({"bfloat16", "bfloat", "bf16", "bfloat16_t", "__nv_bfloat16"}, "bf16")
+      .Cases({"float16", "half", "fp16", "f16", "float16_t", "__half"}, "f16")
+      .Cases({"float32", "float", "fp32", "f32"}, "f32")
+      .Cases({"e4m3", "e4m3fn", "fp8e4m3", "fp8e4m3fn", "f8e4m3", "f8e4m3fn", "float8_e4m3fn"},
+             "f8E4M3FN")
+      .Cases({"e5m2", "fp8e5m2", "f8e5m2", "float8_e5m2"}, "f8E5M2")
+      .Default("");
+}
+
+/// The type of field `field` (a, b, c, accumulator): MLIR's builtin type syntax. A word that
+/// names no type is reported with the types the field accepts, instead of the generic
+/// "expected non-function type".
+static ParseResult parseFieldType(OpAsmParser &parser, StringRef field, Type &type) {
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  OptionalParseResult parsed = parser.parseOptionalType(type);
+  if (parsed.has_value())
+    return *parsed;
+  StringRef word;
+  if (failed(parser.parseOptionalKeyword(&word)))
+    return parser.emitError(loc, "field '")
+           << field << "' needs a type; accepted: " << llvm::join(acceptedTypes(field), ", ");
+  ArrayRef<StringRef> accepted = acceptedTypes(field);
+  InFlightDiagnostic d = parser.emitError(loc, "field '")
+                         << field << "': unknown type '" << word
+                         << "'; accepted: " << llvm::join(accepted, ", ");
+  StringRef alias = typeAlias(word);
+  if (!alias.empty() && llvm::is_contained(accepted, alias))
+    d << "; did you mean '" << alias << "'?";
+  else
+    d << tilegen::didYouMean(word, accepted);
+  return d;
+}
+
+static ParseResult parseOperandSpec(OpAsmParser &parser, StringRef field, Type &type,
+                                    Layout &layout) {
+  if (parseFieldType(parser, field, type))
     return failure();
   llvm::SMLoc loc = parser.getCurrentLocation();
   StringRef kw;
@@ -299,6 +370,7 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   GemmFields f;
   llvm::StringSet<> seen;
+  SmallVector<Location> fieldLocs; // where each field was written (fieldLoc)
   llvm::SMLoc braceLoc = parser.getCurrentLocation();
   auto parseField = [&]() -> ParseResult {
     llvm::SMLoc loc = parser.getCurrentLocation();
@@ -307,6 +379,8 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
       return failure();
     if (!seen.insert(key).second)
       return parser.emitError(loc, "field '") << key << "' given twice";
+    fieldLocs.push_back(
+        NameLoc::get(parser.getBuilder().getStringAttr(key), parser.getEncodedSourceLoc(loc)));
     // An enum field: its keywords are the enum's cases.
     auto keyword = [&](auto &out, auto symbolize, ArrayRef<StringRef> allowed) -> ParseResult {
       llvm::SMLoc vloc = parser.getCurrentLocation();
@@ -334,13 +408,13 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
       return success(static_cast<bool>(out));
     };
     if (key == "a")
-      return parseOperandSpec(parser, f.aType, f.aLayout);
+      return parseOperandSpec(parser, key, f.aType, f.aLayout);
     if (key == "b")
-      return parseOperandSpec(parser, f.bType, f.bLayout);
+      return parseOperandSpec(parser, key, f.bType, f.bLayout);
     if (key == "c")
-      return parseOperandSpec(parser, f.cType, f.cLayout);
+      return parseOperandSpec(parser, key, f.cType, f.cLayout);
     if (key == "accumulator")
-      return parser.parseType(f.accType);
+      return parseFieldType(parser, key, f.accType);
     if (key == "tile")
       return parseIntList(parser, f.tile);
     if (key == "warps")
@@ -487,6 +561,11 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
     props.target = b.getStringAttr(*f.target);
   props.sym_name = name;
   result.attributes.erase(SymbolTable::getSymbolAttrName());
+  // The op's location stays first (diagnostics about the whole op show it); the fields follow.
+  if (!fieldLocs.empty()) {
+    fieldLocs.insert(fieldLocs.begin(), result.location);
+    result.location = FusedLoc::get(fieldLocs, b.getStringAttr(kFieldLocsMarker), ctx);
+  }
   return success();
 }
 
@@ -660,31 +739,37 @@ LogicalResult GemmOp::verify() {
        {std::pair<StringRef, double>{"alpha", getAlpha().convertToDouble()},
         {"beta", getBeta().convertToDouble()}})
     if (!std::isfinite(value) || std::fabs(value) > std::numeric_limits<float>::max())
-      return emitOpError() << "field '" << field << "' = " << formatScalar(value)
+      return emitFieldError(*this, field) << "field '" << field << "' = " << formatScalar(value)
                            << " must be a finite number that fits f32 (the epilogue computes "
                               "in f32)";
-  // Operand types: any element the MMA table knows (f32 operands are rejected per target, with
-  // the reason); A and B share a type, except that the two FP8 formats mix.
-  for (auto [field, type] : {std::pair<StringRef, Type>{"a", getAType()}, {"b", getBType()}})
+  // Operand types: the MMA table's operand types (its f32 row is no operand of any instruction
+  // tilegen issues: that would be TF32); A and B share a type, except that the two FP8 formats
+  // mix.
+  for (auto [field, type] : {std::pair<StringRef, Type>{"a", getAType()}, {"b", getBType()}}) {
+    if (type.isF32())
+      return emitFieldError(*this, field)
+             << "field '" << field << "' is f32: f32 operands need a TF32 MMA, which tilegen "
+                "does not support yet; use bf16, f16 or an FP8 format";
     if (!elemOf(type) || !type.isIntOrFloat())
-      return emitOpError() << "field '" << field << "' has element type " << type
+      return emitFieldError(*this, field) << "field '" << field << "' has element type " << type
                            << "; expected bf16, f16, f8E4M3FN or f8E5M2";
+  }
   bool fp8A = elemInfo(*elemOf(getAType())).fp8, fp8B = elemInfo(*elemOf(getBType())).fp8;
   if (getAType() != getBType() && !(fp8A && fp8B))
-    return emitOpError() << "fields 'a' and 'b' must have one element type (or two FP8 "
+    return emitFieldError(*this, "b") << "fields 'a' and 'b' must have one element type (or two FP8 "
                             "formats), got "
                          << getAType() << " and " << getBType();
   Type c = getCType();
   if (!c.isBF16() && !c.isF16() && !c.isF32())
-    return emitOpError() << "field 'c' has element type " << c << "; expected bf16, f16 or f32";
+    return emitFieldError(*this, "c") << "field 'c' has element type " << c << "; expected bf16, f16 or f32";
   if (!getAccType().isF32())
-    return emitOpError() << "field 'accumulator' is " << getAccType()
+    return emitFieldError(*this, "accumulator") << "field 'accumulator' is " << getAccType()
                          << "; only f32 accumulation is supported";
   for (auto [field, scale, type, fp8] :
        {std::tuple<StringRef, ScaleAttr, Type, bool>{"scale_a", getScaleAAttr(), getAType(), fp8A},
         {"scale_b", getScaleBAttr(), getBType(), fp8B}})
     if (scale && !fp8)
-      return emitOpError() << "field '" << field << "' is given for an operand of type " << type
+      return emitFieldError(*this, field) << "field '" << field << "' is given for an operand of type " << type
                            << ": scales apply to FP8 operands (f8E4M3FN, f8E5M2) only";
   // A list field: `count` entries, each from 1 to `max`.
   auto list = [&](StringRef field, ArrayRef<int64_t> values, size_t count, int64_t max,
@@ -693,20 +778,20 @@ LogicalResult GemmOp::verify() {
           return v >= 1 && v <= max;
         }))
       return success();
-    InFlightDiagnostic d = emitOpError() << "field '" << field << "' = [";
+    InFlightDiagnostic d = emitFieldError(*this, field) << "field '" << field << "' = [";
     llvm::interleaveComma(values, d);
     return d << "] must be " << count << " sizes " << shape << ", each from 1 to " << max;
   };
   if (failed(list("tile", getTile(), 3, kMaxTileSize, "[M, N, K]")))
     return failure();
   if (getStages() < 0 || getStages() > kMaxStages)
-    return emitOpError() << "field 'stages' = " << getStages() << " must be auto or 1 to "
+    return emitFieldError(*this, "stages") << "field 'stages' = " << getStages() << " must be auto or 1 to "
                          << kMaxStages;
   if (getAccumulators() != 1 && getAccumulators() != 2)
-    return emitOpError() << "field 'accumulators' = " << getAccumulators()
+    return emitFieldError(*this, "accumulators") << "field 'accumulators' = " << getAccumulators()
                          << " must be 1 or 2";
   if (getCtaGroup() != 1 && getCtaGroup() != 2)
-    return emitOpError() << "field 'cta_group' = " << getCtaGroup() << " must be 1 or 2";
+    return emitFieldError(*this, "cta_group") << "field 'cta_group' = " << getCtaGroup() << " must be 1 or 2";
   if (!getWarps().empty() && failed(list("warps", getWarps(), 2, kMaxWarps, "[WM, WN]")))
     return failure();
   if (!getMma().empty() && failed(list("mma", getMma(), 3, kMaxMmaSize, "[m, n, k]")))
@@ -714,30 +799,30 @@ LogicalResult GemmOp::verify() {
   if (failed(list("cluster", getCluster(), 3, kMaxClusterDim, "[X, Y, Z]")))
     return failure();
   if (getSwizzle() < 1 || getSwizzle() > kMaxSwizzle)
-    return emitOpError() << "field 'swizzle' = " << getSwizzle() << " must be from 1 to "
+    return emitFieldError(*this, "swizzle") << "field 'swizzle' = " << getSwizzle() << " must be from 1 to "
                          << kMaxSwizzle;
   if (std::optional<uint64_t> k = getPromotion(); k && (*k < 1 || *k > INT32_MAX))
-    return emitOpError() << "field 'promotion' = " << static_cast<int64_t>(*k)
+    return emitFieldError(*this, "promotion") << "field 'promotion' = " << static_cast<int64_t>(*k)
                          << " must be from 1 to 2147483647 K elements";
   if (std::optional<ArrayRef<int64_t>> align = getAlignment()) {
     if (align->size() != 2)
-      return emitOpError() << "field 'alignment' has " << align->size()
+      return emitFieldError(*this, "alignment") << "field 'alignment' has " << align->size()
                            << " values; expected one value or [a, b]";
     for (auto [field, x, type] : {std::tuple<StringRef, int64_t, Type>{"a", (*align)[0], getAType()},
                                   {"b", (*align)[1], getBType()}}) {
       int64_t widest = widestAlignment(type);
       if (x < 1 || x > widest || !llvm::isPowerOf2_64(x))
-        return emitOpError() << "field 'alignment' = " << x << " for " << field << " = " << type
+        return emitFieldError(*this, "alignment") << "field 'alignment' = " << x << " for " << field << " = " << type
                              << " must be a power of two from 1 to " << widest
                              << " elements (copies of at most 16 bytes)";
     }
   }
   int64_t clusterSize = getCluster()[0] * getCluster()[1] * getCluster()[2];
   if (getMulticast() != Multicast::None && clusterSize == 1)
-    return emitOpError() << "field 'multicast' = " << stringifyMulticast(getMulticast())
+    return emitFieldError(*this, "multicast") << "field 'multicast' = " << stringifyMulticast(getMulticast())
                          << " needs a cluster of more than one CTA, got cluster [1, 1, 1]";
   if (getCtaGroup() == 2 && getCluster()[0] % 2 != 0)
-    return emitOpError() << "cta_group = 2 needs the cluster's M extent (cluster[0]) to be "
+    return emitFieldError(*this, "cta_group") << "cta_group = 2 needs the cluster's M extent (cluster[0]) to be "
                             "even, got "
                          << getCluster()[0];
   return success();

@@ -68,6 +68,30 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], 
 
 // -----
 
+// A word that names no type: the types the field accepts, and the one meant.
+// expected-error @+1 {{field 'a': unknown type 'bfloat16'; accepted: bf16, f16, f8E4M3FN, f8E5M2; did you mean 'bf16'?}}
+tile.gemm @g { a = bfloat16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32] }
+
+// -----
+
+// The output and the accumulator accept fewer types; a near miss is suggested by spelling.
+// expected-error @+1 {{field 'accumulator': unknown type 'f33'; accepted: f32; did you mean 'f32'?}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, accumulator = f33, tile = [128, 128, 32] }
+
+// -----
+
+// No suggestion when nothing is close.
+// expected-error @+1 {{field 'c': unknown type 'matrix'; accepted: bf16, f16, f32}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = matrix row, tile = [128, 128, 32] }
+
+// -----
+
+// f32 operands: no target has a TF32 MMA in tilegen, so the verifier refuses them.
+// expected-error @+1 {{'tile.gemm' op field 'a' is f32: f32 operands need a TF32 MMA, which tilegen does not support yet; use bf16, f16 or an FP8 format}}
+tile.gemm @g { a = f32 row, b = f32 col, c = f32 row, tile = [128, 128, 32] }
+
+// -----
+
 // expected-error @+1 {{'tile.gemm' op field 'a' has element type 'i8'; expected bf16, f16, f8E4M3FN or f8E5M2}}
 tile.gemm @g { a = i8 row, b = i8 col, c = bf16 row, tile = [128, 128, 32] }
 

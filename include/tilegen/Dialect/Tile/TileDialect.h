@@ -34,4 +34,19 @@ inline constexpr size_t kMaxKernelNameLength = 1024;
 #define GET_OP_CLASSES
 #include "tilegen/Dialect/Tile/TileOps.h.inc"
 
+namespace tilegen::tile {
+/// Where field `field` of a description was written (`field = value`), so that a diagnostic
+/// about it points at the field's line and column; the op's own location when the field was
+/// left out (a default) or the op was built, not parsed. The parser keeps one location per field
+/// in the op's location: a fused location whose first part is the op's and whose other parts
+/// are named after the fields.
+mlir::Location fieldLoc(mlir::Operation *op, llvm::StringRef field);
+
+/// `op->emitOpError()` reported at `fieldLoc(op, field)`.
+mlir::InFlightDiagnostic emitFieldError(mlir::Operation *op, llvm::StringRef field);
+
+/// The metadata that marks the parser's fused location of a description's fields.
+inline constexpr llvm::StringLiteral kFieldLocsMarker = "tile.fields";
+} // namespace tilegen::tile
+
 #endif // TILEGEN_DIALECT_TILE_TILEDIALECT_H

@@ -1,6 +1,6 @@
 // FP8 on mma.sync (sm_89 and newer): ldmatrix.x4 of K-major 32-byte fragments feed m16n8k32, called through the LLVM intrinsic named by the A and B formats (NVVM's mma op has no e4m3/e5m2 m16n8k32 form), with the kernel marked for PTX 8.4; on sm_80 the description is refused.
-// RUN: %tilegen %s --target=sm_89 --emit=nvvm | FileCheck %s --implicit-check-not='{{^ *}}tile.' --implicit-check-not=nvvm.mma.sync
-// RUN: not %tilegen %s --target=sm_80 --emit=nvvm 2>&1 | FileCheck %s --check-prefix=SM80
+// RUN: %tilegen %s --target=sm_89 --emit=nvvm-scf | FileCheck %s --implicit-check-not='{{^ *}}tile.' --implicit-check-not=nvvm.mma.sync
+// RUN: not %tilegen %s --target=sm_80 --emit=nvvm-scf 2>&1 | FileCheck %s --check-prefix=SM80
 
 tile.gemm @fp8 {
   a = f8E5M2 row, b = f8E4M3FN col, c = f32 row, scale_b = f32 tensor,

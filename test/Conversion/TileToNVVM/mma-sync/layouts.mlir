@@ -1,5 +1,5 @@
 // Operand majorness picks ldmatrix's transpose: A row and B col load plain, A col and B row load with .trans (#nvvm.mma_layout<col>); mma.sync itself is always row.col.
-// RUN: %tilegen-opt %s -split-input-file --tilegen-pipeline="target=sm_80 stop=nvvm" | FileCheck %s --implicit-check-not='{{^ *}}tile.'
+// RUN: %tilegen-opt %s -split-input-file --tilegen-pipeline="target=sm_80 stop=nvvm-scf" | FileCheck %s --implicit-check-not='{{^ *}}tile.'
 
 // Per k16 step of a 128x128 tile with warps [2, 4]: 4 ldmatrix.x4 for A (four m16 rows), then 2 for B (32 columns).
 // CHECK-LABEL: llvm.func @a_row_b_col(

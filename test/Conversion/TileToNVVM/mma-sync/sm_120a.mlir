@@ -1,5 +1,5 @@
 // On sm_120a (RTX 50: mma.sync only) the f16 example with row-major B lowers to f16 m16n8k16 mma.sync fed by ldmatrix (A) and ldmatrix.trans (B, layout col), with an f32 output.
-// RUN: %tilegen %examples/gemm_f16_brow_f32out_beta.mlir --target=sm_120a --emit=nvvm | FileCheck %s --implicit-check-not='{{^ *}}tile.'
+// RUN: %tilegen %examples/gemm_f16_brow_f32out_beta.mlir --target=sm_120a --emit=nvvm-scf | FileCheck %s --implicit-check-not='{{^ *}}tile.'
 
 // CHECK-LABEL: llvm.func @gemm_f16_brow_f32out_beta(
 // CHECK-SAME:    nvvm.kernel, nvvm.maxntid = array<i32: 256, 1, 1>

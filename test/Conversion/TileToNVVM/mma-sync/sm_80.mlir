@@ -1,6 +1,6 @@
 // On sm_80 the default example lowers to one llvm.func kernel: a 4-slot cp.async ring (3 groups in flight before the loop), per K-slice 2 x (4 A + 2 B ldmatrix.x4, 16 bf16 m16n8k16 mma.sync), and no tile op left.
-// RUN: %tilegen %examples/gemm_bf16_multistage.mlir --target=sm_80 --emit=nvvm | FileCheck %s --implicit-check-not='{{^ *}}tile.'
-// RUN: %tilegen %examples/gemm_bf16_multistage.mlir --target=sm_80 --emit=nvvm | grep -c 'nvvm.mma.sync' | FileCheck %s --check-prefix=MMAS
+// RUN: %tilegen %examples/gemm_bf16_multistage.mlir --target=sm_80 --emit=nvvm-scf | FileCheck %s --implicit-check-not='{{^ *}}tile.'
+// RUN: %tilegen %examples/gemm_bf16_multistage.mlir --target=sm_80 --emit=nvvm-scf | grep -c 'nvvm.mma.sync' | FileCheck %s --check-prefix=MMAS
 // MMAS: {{^32$}}
 
 // CHECK:       llvm.mlir.global external @__tilegen_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>

@@ -1,7 +1,7 @@
 // On sm_90 (Hopper without `a`: no wgmma) the wide 128x256x64 example lowers to mma.sync: a 3-slot cp.async ring, per K-slice 4 x (4 A + 4 B ldmatrix.x4, 32 mma.sync), 128 mma.sync in all.
-// RUN: %tilegen %examples/gemm_bf16_128x256x64_3stage.mlir --target=sm_90 --emit=nvvm | FileCheck %s --implicit-check-not='{{^ *}}tile.'
-// RUN: %tilegen %examples/gemm_bf16_128x256x64_3stage.mlir --target=sm_90 --emit=nvvm | grep -c 'nvvm.mma.sync' | FileCheck %s --check-prefix=MMAS
-// RUN: %tilegen %examples/gemm_bf16_128x256x64_3stage.mlir --target=sm_90 --emit=nvvm | grep -c 'nvvm.ldmatrix' | FileCheck %s --check-prefix=LDMATRIX
+// RUN: %tilegen %examples/gemm_bf16_128x256x64_3stage.mlir --target=sm_90 --emit=nvvm-scf | FileCheck %s --implicit-check-not='{{^ *}}tile.'
+// RUN: %tilegen %examples/gemm_bf16_128x256x64_3stage.mlir --target=sm_90 --emit=nvvm-scf | grep -c 'nvvm.mma.sync' | FileCheck %s --check-prefix=MMAS
+// RUN: %tilegen %examples/gemm_bf16_128x256x64_3stage.mlir --target=sm_90 --emit=nvvm-scf | grep -c 'nvvm.ldmatrix' | FileCheck %s --check-prefix=LDMATRIX
 // MMAS: {{^128$}}
 // LDMATRIX: {{^32$}}
 

@@ -1,6 +1,6 @@
 // The sm_100a lowering of a 128x256x64 tile: warp roles, TMEM allocated by warp 1, tcgen05.mma from shared-memory descriptors into TMEM (4 per K-slice), commits on the ring's empty barrier and on the accumulator-full barrier, tcgen05.ld 32x32b in the epilogue, and nothing of the tile dialect or wgmma left.
-// RUN: %tilegen %s --target=sm_100a --emit=nvvm | FileCheck %s --implicit-check-not='{{^ *}}tile.' --implicit-check-not=wgmma
-// RUN: %tilegen %s --target=sm_103a --emit=nvvm | FileCheck %s --implicit-check-not='{{^ *}}tile.' --implicit-check-not=wgmma
+// RUN: %tilegen %s --target=sm_100a --emit=nvvm-scf | FileCheck %s --implicit-check-not='{{^ *}}tile.' --implicit-check-not=wgmma
+// RUN: %tilegen %s --target=sm_103a --emit=nvvm-scf | FileCheck %s --implicit-check-not='{{^ *}}tile.' --implicit-check-not=wgmma
 
 tile.gemm @ws1 {
   a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 256, 64], stages = 4,

@@ -1,5 +1,5 @@
 // The sm_90a lowering at the NVVM level (no ptxas needed): warp roles (setmaxnreg down for the producer, up for the consumers), the ring's mbarriers, TMA loads with arrive.expect_tx of the slot's bytes, wgmma from shared-memory descriptors with the MMA table's types and K (bf16: k16, 4 per 64-deep slice; e4m3 x e5m2: k32, 4 per 128-deep slice, the first with scale-d zero), and the TMA-store epilogue; the FP8 kernel takes the two scale pointers after beta.
-// RUN: %tilegen %s --target=sm_90a --emit=nvvm | FileCheck %s --implicit-check-not='{{^ *}}tile.' --implicit-check-not=tcgen05 --implicit-check-not=nvvm.mma.sync
+// RUN: %tilegen %s --target=sm_90a --emit=nvvm-scf | FileCheck %s --implicit-check-not='{{^ *}}tile.' --implicit-check-not=tcgen05 --implicit-check-not=nvvm.mma.sync
 
 tile.gemm @bf16 {
   a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 256, 64], stages = 4,
