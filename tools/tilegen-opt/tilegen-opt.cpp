@@ -44,7 +44,6 @@ int main(int argc, char **argv) {
   llvm::StringRef text = input->getBuffer();
   if (size_t at = tilegen::findTooDeepNesting(text, kOptMaxNesting); at != llvm::StringRef::npos) {
     llvm::SourceMgr sourceMgr;
-    std::string name = input->getBufferIdentifier().str();
     sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
     sourceMgr.PrintMessage(llvm::errs(), llvm::SMLoc::getFromPointer(text.data() + at),
                            llvm::SourceMgr::DK_Error,

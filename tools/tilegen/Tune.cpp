@@ -34,6 +34,7 @@
 #include "tilegen/Pipeline/GemmPlan.h"
 #include "tilegen/Support/ShapeLists.h"
 #include "tilegen/Target/NVTarget.h"
+#include "tilegen/Version.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -504,7 +505,7 @@ static std::string dispatchJSON(const std::vector<Variant> &variants,
       {"version", 1},
       {"target", target.name()},
       {"description", description},
-      {"tilegen_version", "0.1.0"},
+      {"tilegen_version", TILEGEN_VERSION_STRING},
       {"rule", "the entry of the problem's size, else the nearest by the sum over M, N, K of "
                "|log2(x / x_entry)|; its kernel, else its first candidate whose constraints "
                "the problem meets, else the next nearest entry's, else the first fallback "

@@ -33,6 +33,7 @@ typedef CUresult (*GetProcFn)(const char *, void **, int, cuuint64_t,
 static CUresult (*pPrimaryCtxRetain)(CUcontext *, CUdevice);
 static CUresult (*pCtxSetCurrent)(CUcontext);
 static CUresult (*pMemAlloc)(CUdeviceptr *, size_t);
+static CUresult (*pMemFree)(CUdeviceptr);
 static CUresult (*pMemcpyHtoD)(CUdeviceptr, const void *, size_t);
 static CUresult (*pMemcpyDtoH)(void *, CUdeviceptr, size_t);
 
@@ -61,9 +62,11 @@ static int resolve(void) {
   GetProc("cuDevicePrimaryCtxRetain", (void **)&pPrimaryCtxRetain, 12000, 0, NULL);
   GetProc("cuCtxSetCurrent", (void **)&pCtxSetCurrent, 12000, 0, NULL);
   GetProc("cuMemAlloc", (void **)&pMemAlloc, 12000, 0, NULL);
+  GetProc("cuMemFree", (void **)&pMemFree, 12000, 0, NULL);
   GetProc("cuMemcpyHtoD", (void **)&pMemcpyHtoD, 12000, 0, NULL);
   GetProc("cuMemcpyDtoH", (void **)&pMemcpyDtoH, 12000, 0, NULL);
-  return pPrimaryCtxRetain && pCtxSetCurrent && pMemAlloc && pMemcpyHtoD && pMemcpyDtoH;
+  return pPrimaryCtxRetain && pCtxSetCurrent && pMemAlloc && pMemFree && pMemcpyHtoD &&
+         pMemcpyDtoH;
 }
 
 static char *readFile(const char *Dir, const char *Name, size_t *Size) {
@@ -287,6 +290,7 @@ static void workspaceAndStrides(const char *Runner, const char *Launch, CUdevice
   X = G, X.problem.lda = (int64_t)1 << 40;
   expect("lda-huge-tmap", tilegen_kernel_check(K, &X), TILEGEN_ERROR_POINTER);
   tilegen_kernel_destroy(K);
+  pMemFree(W);
 }
 
 static void scales(const char *Runner, CUdeviceptr A, CUdeviceptr B, CUdeviceptr C,
@@ -364,6 +368,10 @@ int main(int Argc, char **Argv) {
 
   workspaceAndStrides(Argv[2], Argv[3], A, B, C, D);
   scales(Argv[2], A, B, C, D);
+  pMemFree(A);
+  pMemFree(B);
+  pMemFree(C);
+  pMemFree(D);
   printf("failures: %d\n", Failures);
   return Failures != 0;
 }
