@@ -35,10 +35,10 @@ void StreamK::setUp(Value &bid, Value &grid, Value &numTiles, Value kTiles, Valu
   // A tile is split at most kTiles / 8 ways (at least 1, at most 16). The split is used
   // only when there is no full wave (T < P, e.g. M = 128 with N = 8192: 32 tiles for 132
   // SMs) and it gives the tail at least a tenth more CTAs (S >= 10 r / 9). Splitting the
-  // tail after full waves was no faster on the H200 for any shape of the issue-4 sweep and
-  // up to 9% slower (bench/RESULTS.md): the partial tiles' round trips cost more than the
-  // idle part of the last wave. Otherwise S = r: the first r CTAs take one tail tile each,
-  // as the persistent grid would.
+  // tail after full waves was no faster on the H200 for any shape of the square and LLM
+  // sweep (bench/RESULTS.md, 2026-11-29) and up to 9% slower: the partial tiles' round trips
+  // cost more than the idle part of the last wave. Otherwise S = r: the first r CTAs take one
+  // tail tile each, as the persistent grid would.
   Value r = b.remu(numTiles, grid);
   dpTiles = b.divu(numTiles, grid);
   tailBase = b.sub(numTiles, r);
