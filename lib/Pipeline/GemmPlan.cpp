@@ -105,7 +105,8 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                        "(cta_group 2), N a multiple of 8 from 8 to 256, K = "
                     << instrK;
     else if (wgmmaShape)
-      return fail("mma") << "mma = " << shape << " is a wgmma shape (m64nNk" << instrK << "); target "
+      return fail("mma")
+             << "mma = " << shape << " is a wgmma shape (m64nNk" << instrK << "); target "
                     << tname
                     << " has " << target.familiesString()
                     << ": wgmma exists only on sm_90a (ptxas would reject every wgmma "
@@ -146,7 +147,8 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   // tcgen05) needs 16-byte strides, so `schedule = auto` falls back to mma.sync.
   p.alignA = op.getAlignmentA();
   p.alignB = op.getAlignmentB();
-  p.narrowAlignment = p.alignA * elemInfo(elemA).bits < 128 || p.alignB * elemInfo(elemB).bits < 128;
+  p.narrowAlignment =
+      p.alignA * elemInfo(elemA).bits < 128 || p.alignB * elemInfo(elemB).bits < 128;
   if (p.narrowAlignment) {
     std::string alignment = p.alignA == p.alignB ? std::to_string(p.alignA)
                                                  : listString({p.alignA, p.alignB});
@@ -170,7 +172,8 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     if (!mma.empty())
       return fail("schedule") << "schedule = warp_specialized needs wgmma or tcgen05, but mma = "
                     << listString(mma) << " is mma.sync";
-    return fail("schedule") << "schedule = warp_specialized needs wgmma (sm_90a) or tcgen05 (sm_100a "
+    return fail("schedule")
+           << "schedule = warp_specialized needs wgmma (sm_90a) or tcgen05 (sm_100a "
                      "family); target "
                   << tname << " has " << target.familiesString()
                   << ": use schedule = multistage, or target sm_90a";
@@ -185,9 +188,10 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     d << "a = " << op.getAType() << ", b = " << op.getBType() << " has no "
       << familyName(p.family) << " instruction on target " << tname;
     if (p.instr)
-      d << " (" << p.instr->ptx << " needs " << (p.family == MmaFamily::MmaSync ? "sm_89 or newer"
-                                                : p.family == MmaFamily::Wgmma  ? "sm_90a"
-                                                                                : "the sm_100a family")
+      d << " (" << p.instr->ptx << " needs "
+        << (p.family == MmaFamily::MmaSync ? "sm_89 or newer"
+            : p.family == MmaFamily::Wgmma ? "sm_90a"
+                                           : "the sm_100a family")
         << ")";
     return d << "; its " << familyName(p.family) << " takes " << target.typesString(p.family);
   }
@@ -219,7 +223,8 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     if (blockA) {
       p.blockScales = true;
       if (scaleA.blockK() != scaleB.blockK())
-        return fail("scale_a") << "scale_a blocks of K = " << scaleA.blockK() << " and scale_b blocks of K = "
+        return fail("scale_a")
+               << "scale_a blocks of K = " << scaleA.blockK() << " and scale_b blocks of K = "
                       << scaleB.blockK() << " differ: one K block scales both operands";
       p.scaleBlockK = scaleA.blockK();
       if (p.scaleBlockK % p.tileK != 0)
@@ -229,10 +234,11 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                       << ") so that every slice lies in one K block (target " << tname << ")";
       int64_t bOuter = scaleB.blockOuter();
       if (!(bOuter % p.tileN == 0 || (p.tileN % bOuter == 0 && bOuter % 8 == 0)))
-        return fail("scale_b") << "scale_b = f32 [" << bOuter << ", " << scaleB.blockK()
-                      << "]: B blocks of " << bOuter << " columns are not aligned to the tile's N = "
-                      << p.tileN << " (a multiple of tile N, or a multiple of 8 that divides it; "
-                      << "target " << tname << ")";
+        return fail("scale_b")
+               << "scale_b = f32 [" << bOuter << ", " << scaleB.blockK() << "]: B blocks of "
+               << bOuter << " columns are not aligned to the tile's N = " << p.tileN
+               << " (a multiple of tile N, or a multiple of 8 that divides it; target " << tname
+               << ")";
     }
   }
 
@@ -263,7 +269,8 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                     << (p.blockScales ? " (block scales are promoted once per scale block)"
                                       : "");
     if (k % p.tileK != 0)
-      return fail("promotion") << "field 'promotion' = " << k << " is not a multiple of the tile's K = "
+      return fail("promotion")
+             << "field 'promotion' = " << k << " is not a multiple of the tile's K = "
                     << p.tileK << " (promotion happens between K-slices; target " << tname
                     << ")";
     p.promotion = k == p.tileK ? 0 : k;
@@ -309,7 +316,8 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   case MmaFamily::MmaSync: {
     p.mmaM = 16, p.mmaN = 8, p.mmaK = p.instr->k;
     if (op.getAccumulators() != 1)
-      return fail("accumulators") << "accumulators = 2 needs a warp-specialised schedule; schedule = "
+      return fail("accumulators")
+             << "accumulators = 2 needs a warp-specialised schedule; schedule = "
                        "multistage keeps one accumulator set in the MMA warps' registers "
                        "(target "
                     << tname << ")";
@@ -440,10 +448,12 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     int64_t ctaM = p.tileM / op.getCtaGroup();
     p.mmaM = p.tileM, p.mmaN = p.tileN, p.mmaK = p.instr->k;
     if (op.getCtaGroup() == 1 && ctaM != 64 && ctaM != 128)
-      return fail("tile") << "tile M = " << p.tileM << " is no tcgen05.mma cta_group::1 M on target "
+      return fail("tile")
+             << "tile M = " << p.tileM << " is no tcgen05.mma cta_group::1 M on target "
                     << tname << ": M must be 64 or 128";
     if (op.getCtaGroup() == 2 && p.tileM != 128 && p.tileM != 256)
-      return fail("tile") << "tile M = " << p.tileM << " is no tcgen05.mma cta_group::2 M on target "
+      return fail("tile")
+             << "tile M = " << p.tileM << " is no tcgen05.mma cta_group::2 M on target "
                     << tname << ": M must be 128 or 256 (the pair's rows)";
     int64_t nStep = ctaM == 64 ? 8 : 16;
     if (p.tileN % nStep != 0 || p.tileN < nStep || p.tileN > 256)
@@ -454,7 +464,8 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     // fires if a wider N is ever allowed.
     int64_t columns = p.accumulators * p.tileN;
     if (columns > (int64_t)target.tmemColumns())
-      return fail("accumulators") << "accumulators = " << p.accumulators << " x tile N = " << p.tileN
+      return fail("accumulators")
+             << "accumulators = " << p.accumulators << " x tile N = " << p.tileN
                     << " needs " << columns << " TMEM columns; target " << tname << " has "
                     << target.tmemColumns();
     // What the lowering (SM100.cpp) takes: 128 rows of A per CTA (a pair: cluster [2, 1, 1],
@@ -471,7 +482,8 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                     << " (the tcgen05 lowering takes cluster = [" << op.getCtaGroup()
                     << ", 1, 1]; TMA multicast is not lowered yet)";
     if (op.getMulticast() != Multicast::None)
-      return fail("multicast") << "not supported yet: multicast = " << stringifyMulticast(op.getMulticast())
+      return fail("multicast")
+             << "not supported yet: multicast = " << stringifyMulticast(op.getMulticast())
                     << " with tcgen05 on target " << tname
                     << " (a CTA pair shares B through cta_group = 2; TMA multicast across "
                        "clusters is not lowered yet)";
