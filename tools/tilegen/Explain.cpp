@@ -491,8 +491,9 @@ static void printText(llvm::raw_ostream &os, const Explained &ex, const ModelSch
                         p.target.name(), p.target.info().gpus);
     os << llvm::formatv("  {0}, {1}, copy = {2}, {3} threads, tile {4} x {5} x {6}, cta_group "
                         "{7}\n\n",
-                        familyName(p.family), tile::stringifySchedule(p.schedule), tile::stringifyCopy(p.copy), p.threads, p.tileM,
-                        p.tileN, p.tileK, ex.op.getCtaGroup());
+                        familyName(p.family), tile::stringifySchedule(p.schedule),
+                        tile::stringifyCopy(p.copy), p.threads, p.tileM, p.tileN, p.tileK,
+                        ex.op.getCtaGroup());
     printBudget(os, ex);
     os << "\n";
   } else {

@@ -11,8 +11,8 @@
 // pipeline model (`tilegen explain --m --n --k`) predicts each legal variant's time; the best
 // --top per shape (and the description as written) are compiled to DIR/kernels/NAME.{cubin,json}
 // beside the variant's description NAME.mlir (a resumed run reuses a kernel whose NAME.mlir is
-// the same and whose cubin is newer than the tilegen binary). DIR/dispatch.json (docs/dispatch.md) maps each
-// shape to the predicted-fastest kernel and lists its candidates.
+// the same and whose cubin is newer than the tilegen binary). DIR/dispatch.json
+// (docs/dispatch.md) maps each shape to the predicted-fastest kernel and lists its candidates.
 //
 // Measured: with a GPU (or --measure=always), tilegen-run (beside tilegen, or --runner) times
 // every candidate of every shape (`--dispatch DIR/dispatch.json --candidates`), and each entry
