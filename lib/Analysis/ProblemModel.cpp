@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 using namespace tilegen;
 
@@ -55,14 +56,17 @@ static constexpr double kL2BytesPerCyclePerSM = 64.0;
 // (bench/RESULTS.md, 2026-11-30, bench/results-2026-11-30-dispatch-8da1098-candidates.csv):
 // the median of measured / predicted time per kernel class, without these factors, was 1.10 for
 // 128 x 256 tiles with two consumer warpgroups, 1.13 for N = 192, 1.25 for N = 128, about 1.45
-// for 64-row tiles (one consumer) and 1.2 times more with a CTA pair (cluster [2, 1, 1]) than
-// without. Not physics: the causes (wgmma issue and shared-memory operand reads for narrow N, a
-// single dependent accumulator chain with one warpgroup, the pair's cross-CTA slot release) are
-// not modelled one by one.
+// for 64-row tiles (one consumer); the CTA pair (cluster [2, 1, 1]) below. Not physics: the
+// causes (wgmma issue and shared-memory operand reads for narrow N, a single dependent
+// accumulator chain with one warpgroup, the pair's cross-CTA slot release) are not modelled one
+// by one.
 static constexpr double kWgmmaBase = 0.91;
 static constexpr double kWgmmaN192 = 0.97, kWgmmaN128 = 0.88, kWgmmaN64 = 0.80;
 static constexpr double kWgmmaOneIssuer = 0.90;
-static constexpr double kWgmmaPair = 0.82;
+// The CTA pair: tiles of at least 128 x 128 from the same sweep's candidates that differ only
+// in the cluster (median time with / without: 1.03); smaller tiles (64 rows or 64 columns)
+// fitted as the others (1.2).
+static constexpr double kWgmmaPair = 0.97, kWgmmaPairSmallTile = 0.82;
 
 // Stream-K with a split K (fewer tiles than CTAs): the split runs' median measured / predicted
 // time in the same sweep was 1.5 (the fix-up's partial tiles, the split's shorter K loops and
@@ -76,8 +80,26 @@ static double wgmmaEfficiency(const GemmPlan &p, int64_t clusterSize) {
   if (p.accumulators == 1 && p.warpsM == 1) // a cooperative tile of one consumer warpgroup
     e *= kWgmmaOneIssuer;
   if (clusterSize == 2)
-    e *= kWgmmaPair;
+    e *= p.tileM >= 128 && p.tileN >= 128 ? kWgmmaPair : kWgmmaPairSmallTile;
   return e;
+}
+
+// The 128-byte L2 lines a TMA box row of `spanBytes` (at most 128) touches on average, over
+// the one line of a row that starts on a line, when consecutive rows are `pitchBytes` apart
+// and the tensor starts on a line: rows start at the multiples of gcd(pitch mod 128, 128)
+// within a line, and one starting at offset o spans ceil((o + span) / 128) lines. On the
+// H200 a K = 5000 bf16 operand (pitch 10000 bytes, 16 mod 128) runs 128 x 256 tiles 1.37x
+// slower than K = 5056 (pitch a multiple of 128), and CTA pairs sharing B through multicast
+// (fewer box rows per CTA) 1.03x (bench/RESULTS.md, 2026-12-01).
+static double lineFactor(uint64_t pitchBytes, int64_t spanBytes) {
+  constexpr uint64_t kLine = 128;
+  if (spanBytes <= 0 || spanBytes > static_cast<int64_t>(kLine))
+    return 1.0;
+  const uint64_t g = std::gcd(pitchBytes % kLine, kLine); // gcd(0, 128) = 128: aligned
+  uint64_t lines = 0, rows = 0;
+  for (uint64_t o = 0; o < kLine; o += g, ++rows)
+    lines += (o + static_cast<uint64_t>(spanBytes) + kLine - 1) / kLine;
+  return static_cast<double>(lines) / static_cast<double>(rows);
 }
 
 // Bytes of one f32 accumulator element (stream-K partial tiles are f32).
@@ -266,8 +288,17 @@ ProblemLayout tilegen::layoutProblem(tile::GemmOp op, const GemmPlan &p, Problem
   l.bBytes = k * n * eb;
   l.dWriteBytes = m * n * ec;
   l.cReadBytes = l.beta != 0 ? m * n * ec : 0;
-  l.l2ToSmBytes =
-      static_cast<double>(l.tilesN) * l.aBytes + static_cast<double>(l.tilesM) * l.bBytes;
+  if (p.family != MmaFamily::MmaSync) { // TMA boxes; cp.async's 16-byte copies stay in a line
+    // The contiguous dimension of each operand sets its row pitch.
+    const uint64_t aInner = op.getALayout() == tile::Layout::Row ? size.k : size.m;
+    const uint64_t bInner = op.getBLayout() == tile::Layout::Col ? size.k : size.n;
+    const uint64_t aBits = static_cast<uint64_t>(elemBits(op.getAType()));
+    const uint64_t bBits = static_cast<uint64_t>(elemBits(op.getBType()));
+    l.aLineFactor = lineFactor(aInner * aBits / 8, p.swizzleBytes);
+    l.bLineFactor = lineFactor(bInner * bBits / 8, p.swizzleBytes);
+  }
+  l.l2ToSmBytes = static_cast<double>(l.tilesN) * l.aBytes * l.aLineFactor +
+                  static_cast<double>(l.tilesM) * l.bBytes * l.bLineFactor;
   l.l2Bytes = info.l2Bytes;
   l.operandsFitL2 = l.aBytes + l.bBytes <= static_cast<double>(info.l2Bytes);
   const bool rowRaster = op.getRaster() == tile::Raster::Row;
@@ -318,7 +349,8 @@ ProblemCosts tilegen::problemCosts(const ProblemLayout &l, const ModelCosts &tab
   // L2 -> shared memory: a multicast B is read from L2 once for the CTA pair.
   const bool multicastB = l.clusterSize == 2 && l.ctaGroup == 1;
   const double l2Bytes =
-      l.l2ToSmBytes - (multicastB ? static_cast<double>(l.tilesM) * l.bBytes / 2 : 0);
+      l.l2ToSmBytes -
+      (multicastB ? static_cast<double>(l.tilesM) * l.bBytes * l.bLineFactor / 2 : 0);
   c.l2SliceBytes = l2Bytes / (ctaTiles * static_cast<double>(l.kSlices));
   c.l2BytesPerCycle = kL2BytesPerCyclePerSM / static_cast<double>(std::max<int64_t>(1, l.resident));
   const double dramCycles = c.loadBytes / c.shareBytesPerCycle;

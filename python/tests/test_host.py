@@ -484,6 +484,18 @@ class DispatchTest(unittest.TestCase):
         with self.assertRaisesRegex(tilegen.ArgumentError, "M, N and K must be at least 1"):
             d.pick(0, 10, 10)
 
+    def test_rule_line_alignment(self):
+        # A size that is a multiple of 64 in one and not the other adds 1 to the distance.
+        path = _dispatch_table(self.dir, [
+            (4096, 4096, 4096, "aligned", []),
+            (4096, 4096, 5000, "unaligned", []),
+        ], {"aligned": [], "unaligned": []})
+        d = tilegen.load_dispatch(path)
+        # log2 distance 0.14 to K = 4096 and 0.15 to K = 5000; 4504 % 64 != 0.
+        self.assertEqual(d.pick(4096, 4096, 4504).name, "unaligned")
+        # 0.17 to K = 4096, 0.12 to K = 5000; 4608 % 64 == 0.
+        self.assertEqual(d.pick(4096, 4096, 4608).name, "aligned")
+
     def test_next_entry_when_no_candidate_runs(self):
         path = _dispatch_table(self.dir, [
             (4096, 4096, 4096, "k64", []),

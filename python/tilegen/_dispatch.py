@@ -14,8 +14,9 @@ class Dispatch:
 
     ``dispatch(a, b, ...)`` picks the kernel for the problem M x N x K = a.shape[0] x
     b.shape[1] x a.shape[1] and calls it; ``pick(m, n, k)`` returns that Kernel. The rule: the
-    entry of that size, else the nearest entry by the sum over M, N, K of |log2(x / x_entry)|
-    (ties: the first in the table); its kernel if the problem meets that kernel's constraints,
+    entry of that size, else the nearest entry by the sum over M, N, K of |log2(x / x_entry)|,
+    plus 1 for each of them that is a multiple of 64 in one and not the other (ties: the first
+    in the table); its kernel if the problem meets that kernel's constraints,
     else its first candidate that does, else the next nearest entry's, else the first of the
     table's fallbacks that does.
     """
@@ -116,7 +117,8 @@ class Dispatch:
         lx = [math.log2(x) for x in key]
 
         def dist(entry):
-            return sum(abs(a - math.log2(b)) for a, b in zip(lx, entry[0]))
+            return sum(abs(a - math.log2(y)) + ((x % 64 == 0) != (y % 64 == 0))
+                       for x, a, y in zip(key, lx, entry[0]))
 
         ranked = sorted(self.entries, key=dist)  # stable: ties keep the table's order
         order = [name for _, names in ranked for name in names] + self.fallbacks

@@ -168,9 +168,13 @@ Error tilegen::run::loadDispatch(const std::string &Path, DispatchTable &T) {
   return parseDispatch(Text, Path, Dir, /*LoadKernels=*/true, T);
 }
 
+/// The rule's distance (docs/dispatch.md): |log2(x / y)| summed over M, N and K, plus 1 for
+/// each dimension that is a multiple of 64 in one problem and not in the other (rows of 128
+/// bytes or more that start off the 128-byte L2 lines run other kernels best).
 static double logDistance(const Problem &A, const Problem &B) {
   auto d = [](int64_t X, int64_t Y) {
-    return std::fabs(std::log2(double(X)) - std::log2(double(Y)));
+    return std::fabs(std::log2(double(X)) - std::log2(double(Y))) +
+           ((X % 64 == 0) != (Y % 64 == 0) ? 1.0 : 0.0);
   };
   return d(A.M, B.M) + d(A.N, B.N) + d(A.K, B.K);
 }

@@ -328,6 +328,10 @@ static void printCosts(llvm::raw_ostream &os, const Explained &ex) {
     std::string l2 = llvm::formatv(" + {0} B from L2 / {1} B/cycle", num(pc.l2SliceBytes),
                                    num(pc.l2BytesPerCycle))
                          .str();
+    if (l.aLineFactor != 1.0 || l.bLineFactor != 1.0)
+      l2 += llvm::formatv(" (box rows off the 128-byte lines: A x {0}, B x {1} lines)",
+                          num(l.aLineFactor), num(l.bLineFactor))
+                .str();
     if (p.copy == tile::Copy::Tma)
       os << llvm::formatv("  issue     one TMA copy per slice x {0}{1} = {2}{3}\n",
                           num(b.issuePerLoad), l2, num(ex.costs.issue), mark("issue"));
@@ -691,6 +695,8 @@ static void printJSON(llvm::raw_ostream &os, const Explained &ex, const ModelSch
         j.attribute("load_dram_bytes_per_slice", pc.loadBytes);
         j.attribute("mma_efficiency", l.mmaEfficiency);
         j.attribute("load_l2_bytes_per_slice", pc.l2SliceBytes);
+        j.attribute("a_line_factor", l.aLineFactor);
+        j.attribute("b_line_factor", l.bLineFactor);
         j.attribute("l2_share_bytes_per_cycle", pc.l2BytesPerCycle);
         j.attribute("issue_l2_cycles", pc.l2Cycles);
         j.attribute("epilogue_bytes_per_tile", pc.epilogueBytes);

@@ -106,6 +106,10 @@ struct ProblemLayout {
   // Memory, in bytes.
   double aBytes = 0, bBytes = 0;     ///< A and B as stored (each element once)
   double cReadBytes = 0, dWriteBytes = 0;
+  /// TMA box rows: the 128-byte L2 lines a row of A's (B's) box touches on average, over
+  /// those of a row starting on a line (1 when the row pitch is a multiple of 128 bytes, up to
+  /// 2 when it is a multiple of 16 only); the L2 -> shared memory bytes are counted in lines.
+  double aLineFactor = 1, bLineFactor = 1;
   double l2ToSmBytes = 0;            ///< A and B bytes the CTAs load (tilesN A + tilesM B)
   double dramOperandBytes = 0;       ///< of which read from DRAM (the L2 reuse estimate)
   double dramBytes = 0;              ///< operands + C + D

@@ -200,7 +200,11 @@ SmallVector<KernelParam> lowering::tmaKernelParams(KernelBuilder &b, PipelineVie
         "dims", b.getArrayAttr({b.getStringAttr(inner), b.getStringAttr(outer)})));
     extra.push_back(b.getNamedAttr("box", b.getDenseI64ArrayAttr({innerBox, rows})));
     extra.push_back(b.getNamedAttr("swizzle", b.getI64IntegerAttr(swizzle)));
-    extra.push_back(b.getNamedAttr("l2_promotion", b.getI64IntegerAttr(256)));
+    // 128-byte L2 promotion: equal to 256 when rows start on 128-byte lines, and up to 1.2x
+    // faster when they do not (a row pitch that is a multiple of 16 but not of 128 bytes, such
+    // as K = 5000 bf16), where 256-byte promotion fetches lines no box row uses
+    // (bench/RESULTS.md, 2026-12-01).
+    extra.push_back(b.getNamedAttr("l2_promotion", b.getI64IntegerAttr(128)));
     extra.push_back(b.getNamedAttr("oob_fill", b.getStringAttr("zero")));
     return KernelParam{("tmap_" + tensor).str(), "tensormap", tensor.str(), "", b.ptr(0),
                        extra, /*tensorMap=*/true};
