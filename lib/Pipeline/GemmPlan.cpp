@@ -25,6 +25,16 @@ static std::string listString(ArrayRef<int64_t> v) {
   return s + "]";
 }
 
+int64_t tilegen::tmaStoreChunkBytes(int64_t tileN, int64_t outBits) {
+  if (tileN <= 0 || outBits <= 0 || tileN * outBits % 8 != 0)
+    return 0;
+  const int64_t rowBytes = tileN * outBits / 8;
+  for (int64_t chunk : {128, 64, 32})
+    if (rowBytes % chunk == 0)
+      return chunk;
+  return 0;
+}
+
 std::string tilegen::formatBytes(int64_t bytes) {
   if (bytes < 1024)
     return std::to_string(bytes) + " B";
@@ -422,9 +432,9 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                     << " (K-major operands only: a = row, b = col)";
     if (op.getCLayout() != Layout::Row)
       return fail("c") << "not supported yet: c = col with wgmma on target " << tname;
-    if (p.tileN * outBits / 8 % 128 != 0)
+    if (tmaStoreChunkBytes(p.tileN, outBits) == 0)
       return fail("tile") << "tile N = " << p.tileN << " of " << op.getCType()
-                    << " is not a whole number of 128-byte column chunks, which the TMA-store "
+                    << " is not a whole number of 32-byte column chunks, which the TMA-store "
                        "epilogue writes (target "
                     << tname << ")";
     // A cluster pairs two CTAs along M that share B: each loads half of B's slice and

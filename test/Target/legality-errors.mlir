@@ -182,6 +182,12 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 512, 64], 
 
 // -----
 
+// wgmma: a tile row of D (24 bf16, 48 bytes) that is no whole number of 32-byte chunks
+// expected-error @+1 {{'tile.gemm' op tile N = 24 of 'bf16' is not a whole number of 32-byte column chunks, which the TMA-store epilogue writes (target sm_90a)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 24, 64], schedule = warp_specialized, target = "sm_90a" }
+
+// -----
+
 // wgmma: fewer than 64 rows per consumer warpgroup (two consumers asked for)
 // expected-error @+1 {{'tile.gemm' op tile M = 64 gives each consumer warpgroup 32 rows; wgmma needs a multiple of 64 (target sm_90a)}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [64, 128, 64], warps = [2, 1], schedule = warp_specialized, target = "sm_90a" }

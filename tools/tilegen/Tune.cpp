@@ -239,7 +239,10 @@ static std::vector<tile::GemmOp> variantsOf(OpBuilder &b, ModuleOp scratch, tile
   ops.push_back(cast<tile::GemmOp>(b.clone(*base)));
   int64_t tileK = base.getTileK();
   const int64_t ms[] = {64, 128, 256};
-  const int64_t ns[] = {64, 128, 192, 256};
+  // N in steps of 32 to 64 (the TMA-store epilogue writes 32-, 64- or 128-byte column chunks):
+  // a width between the powers of two that fills the SMs' last wave (256 x 9216 runs 128 x 144
+  // tiles in one wave of 128 CTAs, 128 x 128 in 1.1 waves).
+  const int64_t ns[] = {64, 96, 128, 144, 160, 192, 224, 256};
   for (int64_t m : ms)
     for (int64_t n : ns)
       for (int64_t accumulators : {1, 2})

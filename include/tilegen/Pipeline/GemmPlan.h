@@ -91,6 +91,11 @@ mlir::LogicalResult checkPlanIsBuilt(tile::PipelineOp plan);
 /// "227 KB", "1.5 KB" or "128 B", as diagnostics and reports print sizes.
 std::string formatBytes(int64_t bytes);
 
+/// The width in bytes of the column chunks a wgmma kernel's TMA-store epilogue writes for a tile
+/// row of `tileN` elements of `outBits` bits: 128 (one 128-byte swizzle span) when the row is a
+/// whole number of them, else 64 or 32 (the narrower TMA swizzles); 0 when none divides it.
+int64_t tmaStoreChunkBytes(int64_t tileN, int64_t outBits);
+
 /// Bytes taken by `elems` elements of `type` (the caller keeps elems x bits a multiple of 8).
 int64_t sizeInBytes(int64_t elems, mlir::Type type);
 

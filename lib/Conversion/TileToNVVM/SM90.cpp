@@ -589,13 +589,21 @@ SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
 
 void WgmmaEmitter::storeThroughShared(ArrayRef<Value> values, Value c, Value warp, Value lane,
                                       Value leader, Value m0, Value n0, Value rowOff) {
-  // Each consumer warpgroup owns two buffers of rowsPerConsumer rows x 128 bytes, laid out as
-  // the D tensor map's 128-byte swizzle wants them: 16-byte chunk x of row r sits at chunk
-  // x ^ (r % 8). Column chunk j of the tile (128 bytes wide) goes to buffer j % 2; before
-  // filling a buffer the leader waits until the TMA store that last read it is done.
+  // Each consumer warpgroup owns two buffers of rowsPerConsumer rows x S bytes (S = 128, 64
+  // or 32: tmaStoreChunkBytes), laid out as the D tensor map's S-byte swizzle wants them: the
+  // TMA XORs address bits 4.. with bits 7.., so 16-byte unit x of row r sits at unit
+  // x ^ ((r S / 128) % (S / 16)) (x ^ (r % 8) for S = 128). Column chunk j of the tile (S bytes
+  // wide) goes to buffer j % 2; before filling a buffer the leader waits until the TMA store
+  // that last read it is done.
   int64_t outBytes = sizeInBytes(1, outType);
-  int64_t chunkCols = 128 / outBytes, chunks = bn / chunkCols, fragsPerChunk = chunkCols / 8;
-  int64_t bufBytes = rowsPerConsumer * 128;
+  const int64_t S = tmaStoreChunkBytes(bn, outBytes * 8);
+  int64_t chunkCols = S / outBytes, chunks = bn / chunkCols, fragsPerChunk = chunkCols / 8;
+  int64_t bufBytes = rowsPerConsumer * S;
+  // The XOR term of a row from row % 8 (the other terms of the rows below are multiples of 8,
+  // which the term drops).
+  auto swizzleTerm = [&](Value rowMod8) {
+    return S == 128 ? rowMod8 : b.remu(b.divu(b.mul(rowMod8, S), 128), S / 16);
+  };
   Value mine = b.gep(epilogue, b.mul(c, 2 * bufBytes));
   Value barId = b.add(c, 1), threads = b.c32(128);
   Value g = b.divu(lane, 4), q = b.remu(lane, 4);
@@ -629,8 +637,8 @@ void WgmmaEmitter::storeThroughShared(ArrayRef<Value> values, Value c, Value war
               int64_t base = (i * (bn / 8) + n) * 4 + half * 2;
               regs.push_back(pack(values[base], values[base + 1]));
             }
-            Value chunk = b.xori(b.add(mFrag, nn), r8); // row % 8 == lane % 8
-            Value offset = b.add(b.mul(row, 128), b.mul(chunk, 16));
+            Value chunk = b.xori(b.add(mFrag, nn), swizzleTerm(r8)); // row % 8 == lane % 8
+            Value offset = b.add(b.mul(row, S), b.mul(chunk, 16));
             NVVM::StMatrixOp::create(
                 b, b.gep(buf, offset), regs,
                 NVVM::MMALayoutAttr::get(b.getContext(), NVVM::MMALayout::row),
@@ -646,8 +654,8 @@ void WgmmaEmitter::storeThroughShared(ArrayRef<Value> values, Value c, Value war
             int64_t n = j * fragsPerChunk + nn;
             int64_t base = (i * (bn / 8) + n) * 4 + half * 2;
             Value byte = b.add(b.mul(q, 2 * outBytes), nn * 8 * outBytes);
-            Value chunk = b.xori(b.divu(byte, 16), g); // row % 8 == lane / 4
-            Value offset = b.add(b.add(b.mul(row, 128), b.mul(chunk, 16)), b.remu(byte, 16));
+            Value chunk = b.xori(b.divu(byte, 16), swizzleTerm(g)); // row % 8 == lane / 4
+            Value offset = b.add(b.add(b.mul(row, S), b.mul(chunk, 16)), b.remu(byte, 16));
             Value vec = LLVM::UndefOp::create(b, vecTy);
             vec = LLVM::InsertElementOp::create(b, vec, convert(values[base]), b.c32(0));
             vec = LLVM::InsertElementOp::create(b, vec, convert(values[base + 1]), b.c32(1));
@@ -696,7 +704,8 @@ LogicalResult WgmmaEmitter::emit() {
   Type i32 = b.i32();
   SmallVector<KernelParam> params = tmaKernelParams(
       b, v,
-      TmaBoxes{bk, bm, v.op.getCluster()[0] == 2 ? bn / 2 : bn, 128 / sizeInBytes(1, outType),
+      TmaBoxes{bk, bm, v.op.getCluster()[0] == 2 ? bn / 2 : bn,
+               tmaStoreChunkBytes(bn, sizeInBytes(1, outType) * 8) / sizeInBytes(1, outType),
                rowsPerConsumer});
   unsigned scaleParams = appendScaleParams(b, v, params);
   streamK.enabled = v.schedule.getGrid() == tile::Grid::StreamK;
