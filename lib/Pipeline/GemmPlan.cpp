@@ -415,7 +415,8 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
                       << "thread " << accRegs << " accumulator registers and at least " << more
                       << " more" << (more > 40 ? " (FP8 fragments unpacked to f16)" : "")
                       << " = " << need << "; with " << ctaWarps
-                      << " warps per CTA (the producer warp included) a thread has " << p.mmaRegs << " (" << regsPerSM
+                      << " warps per CTA (the producer warp included) a thread has "
+                      << p.mmaRegs << " (" << regsPerSM
                       << " registers in 4 sub-partitions of " << warpsPerQuarter
                       << " warps; target " << tname << ")";
       // What the lowering (MmaSync.cpp) takes: TMA boxes of K-major slices whose rows are one
@@ -441,7 +442,8 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
       int64_t span = std::min<int64_t>(128, warpRowBytes);
       if ((span != 32 && span != 64 && span != 128) || warpRowBytes % span != 0)
         return fail(warpsField) << "not supported yet: a warp tile of " << warpTileN
-                      << " columns of " << op.getCType() << " is " << warpRowBytes << " bytes per row, which the "
+                      << " columns of " << op.getCType() << " is " << warpRowBytes
+                      << " bytes per row, which the "
                       << "TMA-store epilogue cannot cut into 32-, 64- or 128-byte swizzled chunks "
                       << "(target " << tname << ")";
       p.threads = ctaWarps * 32;
