@@ -4,6 +4,7 @@
 // RUN: grep -c 'nvvm.mma.sync' %t.mlir | FileCheck %s --check-prefix=MMAS
 // RUN: grep -c 'nvvm.ldmatrix' %t.mlir | FileCheck %s --check-prefix=LDMATRIX
 // RUN: grep -c 'nvvm.cp.async.bulk.tensor.global.shared.cta' %t.mlir | FileCheck %s --check-prefix=STORES
+// RUN: FileCheck %s --input-file=%t.mlir --check-prefix=ADDR
 // MMAS: {{^64$}}
 // LDMATRIX: {{^24$}}
 // A 64 x 32 warp tile of bf16 goes out in 4 chunks of 16 rows x 64 bytes.
@@ -49,3 +50,20 @@
 // CHECK-NEXT:        nvvm.cp.async.bulk.commit.group
 // CHECK:           nvvm.cp.async.bulk.wait_group 0
 // CHECK:         llvm.return
+
+// Fragment addresses (Inputs/swizzle_addresses.py proves the arithmetic): per slice one register
+// for A (the warp's rows: warp M x 64 rows x 128 bytes, then the lane's row and swizzled chunk),
+// its m16 blocks 2048 bytes apart, each K step XOR-ed with 32 bytes more.
+// ADDR:      nvvm.mbarrier.try_wait.parity
+// ADDR:      arith.muli %{{.*}}, %c8192_i32 : i32
+// ADDR:      %[[BASE:[0-9]+]] = llvm.ptrtoint %{{[0-9]+}} : !llvm.ptr<3> to i32
+// ADDR-NEXT: %[[QA:[0-9]+]] = arith.addi %[[BASE]], %{{[0-9]+}} : i32
+// ADDR:      llvm.inttoptr %[[QA]] : i32 to !llvm.ptr<3>
+// ADDR-NEXT: nvvm.ldmatrix
+// ADDR:      arith.addi %[[QA]], %c2048_i32 : i32
+// ADDR:      arith.addi %[[QA]], %c4096_i32 : i32
+// ADDR:      arith.addi %[[QA]], %c6144_i32 : i32
+// ADDR:      %[[K1:[0-9]+]] = arith.xori %[[QA]], %c32_i32 : i32
+// ADDR:      arith.addi %[[K1]], %c2048_i32 : i32
+// ADDR:      arith.xori %[[QA]], %c64_i32 : i32
+// ADDR:      arith.xori %[[QA]], %c96_i32 : i32
