@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The sm_90a ablation of bench/RESULTS.md: each description in bench/ablation/ is one variant of
-# the warp-specialised wgmma kernel (stages, accumulators, cluster, persistent grid).
+# The ablation of bench/RESULTS.md: each description in bench/ablation/ is one variant of the
+# warp-specialised wgmma kernel on sm_90a (abl_*: stages, accumulators, cluster, persistent grid)
+# or of the mma.sync kernels on sm_90 (mms_*: multistage cp.async against the TMA-fed
+# warp-specialised schedule, cooperative and ping-pong, in one table).
 #
 #   bench/ablation.sh prepare   # here (MLIR build): compile them into .dev/gpu/ablation/
 #   bench/ablation.sh run       # on the H200, .dev/gpu carried: check + time at 4096^3 and

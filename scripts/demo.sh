@@ -39,6 +39,8 @@ for t in sm_80 sm_86 sm_89 sm_90 sm_90a sm_100a sm_103a sm_120 sm_120a; do
     what="tcgen05.mma $(count 'tcgen05.mma' "$ptx"), tcgen05.ld $(count 'tcgen05.ld' "$ptx"), TMA $(count 'cp.async.bulk.tensor' "$ptx")"
   elif grep -q 'wgmma.mma_async' "$ptx"; then
     what="wgmma $(count 'wgmma.mma_async' "$ptx"), TMA $(count 'cp.async.bulk.tensor' "$ptx"), mbarrier $(count 'mbarrier' "$ptx")"
+  elif grep -q 'cp.async.bulk.tensor' "$ptx"; then
+    what="mma.sync $(count 'mma.sync.aligned' "$ptx"), ldmatrix $(count 'ldmatrix.sync' "$ptx"), TMA $(count 'cp.async.bulk.tensor' "$ptx")"
   else
     what="mma.sync $(count 'mma.sync.aligned' "$ptx"), ldmatrix $(count 'ldmatrix.sync' "$ptx"), cp.async $(count 'cp.async.cg.shared.global' "$ptx")"
   fi

@@ -55,8 +55,8 @@ PipelineOp tilegen::buildPlan(OpBuilder &builder, GemmOp op, const GemmPlan &p) 
   pipeline.getBody().push_back(body);
   b.setInsertionPointToStart(body);
 
-  bool mbarrierRing = p.family != MmaFamily::MmaSync;
-  SmemSwizzle swizzle = p.family == MmaFamily::MmaSync ? SmemSwizzle::Xor16x8
+  bool mbarrierRing = p.tmaRing();
+  SmemSwizzle swizzle = !mbarrierRing                 ? SmemSwizzle::Xor16x8
                         : p.swizzleBytes == 128        ? SmemSwizzle::B128
                         : p.swizzleBytes == 64         ? SmemSwizzle::B64
                                                        : SmemSwizzle::B32;
@@ -90,6 +90,14 @@ PipelineOp tilegen::buildPlan(OpBuilder &builder, GemmOp op, const GemmPlan &p) 
   };
   switch (p.family) {
   case MmaFamily::MmaSync:
+    if (p.schedule == Schedule::WarpSpecialized) {
+      // Consumer warps first (one group, or two taking alternate tiles with accumulators = 2),
+      // each multiplying and storing its warp tile; the last warp is the TMA producer.
+      role(RoleKind::Producer, warps - 1, 1, {}, 0);
+      role(RoleKind::Mma, 0, warps - 1, {p.warpsM, p.warpsN}, 0);
+      role(RoleKind::Epilogue, 0, warps - 1, {p.warpsM, p.warpsN}, 0);
+      break;
+    }
     // Every warp copies, multiplies and stores: the ring is software-pipelined.
     role(RoleKind::Producer, 0, warps, {}, 0);
     role(RoleKind::Mma, 0, warps, {p.warpsM, p.warpsN}, 0);
@@ -110,7 +118,7 @@ PipelineOp tilegen::buildPlan(OpBuilder &builder, GemmOp op, const GemmPlan &p) 
                      op.getRaster(), op.getSwizzle());
   EpilogueOp::create(b, loc, op.getAlphaAttr().getValue(), op.getBetaAttr().getValue(),
                      op.getCType(), op.getCLayout(),
-                     p.family == MmaFamily::MmaSync ? EpiloguePath::Direct : EpiloguePath::SmemTma,
+                     p.tmaRing() ? EpiloguePath::SmemTma : EpiloguePath::Direct,
                      p.smem.epilogueOffset, p.smem.epilogueBytes);
   return pipeline;
 }
@@ -156,8 +164,9 @@ static GemmOp descriptionOf(OpBuilder &b, PipelineOp plan) {
   props.stages = b.getI64IntegerAttr(ring.getSlots());
   props.accumulators = b.getI64IntegerAttr(accs.getCount());
   bool mmaSync = mma.getFamily() == MmaFamily::MmaSync;
-  props.schedule =
-      ScheduleAttr::get(ctx, mmaSync ? Schedule::Multistage : Schedule::WarpSpecialized);
+  bool cpAsyncRing = ring.getSync() == RingSync::CpAsyncGroups;
+  props.schedule = ScheduleAttr::get(
+      ctx, mmaSync && cpAsyncRing ? Schedule::Multistage : Schedule::WarpSpecialized);
   props.copy = CopyAttr::get(ctx, ring.getSync() == RingSync::CpAsyncGroups ? Copy::CpAsync
                                                                             : Copy::Tma);
   props.warps = b.getDenseI64ArrayAttr(mmaRole.getLayout());

@@ -60,10 +60,13 @@ FailureOr<NVTarget> tilegen::targetFor(GemmOp op, StringRef override) {
 
 int64_t GemmPlan::smemFor(int64_t s) const {
   return smem.ringOffset + s * smem.slotBytes + smem.epilogueBytes +
-         (family == MmaFamily::MmaSync ? 0 : alignTo(2 * s * 8 + 2 * accumulators * 8, 128));
+         (tmaRing() ? alignTo(2 * s * 8 + 2 * accumulators * 8, 128) : 0);
 }
 
-FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
+/// Resolves `op` for `target`. `autoWarpSpecialized`: `schedule = auto` with the mma.sync
+/// family resolves to the warp-specialised (TMA-fed) schedule instead of multistage.
+static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
+                                       bool autoWarpSpecialized) {
   GemmPlan p{target};
   StringRef tname = target.name();
   // Each rule reports at the field it names first (the op when that field was not written).
@@ -178,17 +181,25 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
       p.family = MmaFamily::MmaSync;
     }
   }
+  // mma.sync runs either schedule: multistage (cp.async, every warp copies) or warp-specialised
+  // (a TMA producer warp and mbarriers, sm_90 and newer).
   if (schedule == Schedule::WarpSpecialized && p.family == MmaFamily::MmaSync) {
-    if (!mma.empty())
-      return fail("schedule") << "schedule = warp_specialized needs wgmma or tcgen05, but mma = "
-                    << listString(mma) << " is mma.sync";
-    return fail("schedule")
-           << "schedule = warp_specialized needs wgmma (sm_90a) or tcgen05 (sm_100a "
-                     "family); target "
-                  << tname << " has " << target.familiesString()
-                  << ": use schedule = multistage, or target sm_90a";
+    if (!target.hasTma())
+      return fail("schedule") << "schedule = warp_specialized with mma.sync needs TMA "
+                    << "(cp.async.bulk.tensor, sm_90 and newer) for its producer warp; target "
+                    << tname << " has cp.async only: use schedule = multistage";
+    if (p.narrowAlignment)
+      return fail("alignment") << "not supported yet: alignment = "
+                    << (p.alignA == p.alignB ? std::to_string(p.alignA)
+                                             : listString({p.alignA, p.alignB}))
+                    << " with schedule = warp_specialized on target " << tname
+                    << ": TMA needs 16-byte strides; use schedule = multistage";
   }
-  p.schedule = p.family == MmaFamily::MmaSync ? Schedule::Multistage : Schedule::WarpSpecialized;
+  if (p.family != MmaFamily::MmaSync || schedule == Schedule::WarpSpecialized ||
+      (schedule == Schedule::Auto && autoWarpSpecialized && !p.narrowAlignment))
+    p.schedule = Schedule::WarpSpecialized;
+  else
+    p.schedule = Schedule::Multistage;
 
   // The instruction: the table's row for the family and the operand types, offered by the
   // target, taking the operands' layouts.
@@ -311,12 +322,17 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     return fail("copy") << "copy = tma needs cp.async.bulk.tensor (sm_90+); target " << tname
                   << " has cp.async only";
   if (copy == Copy::Auto)
-    p.copy = p.family == MmaFamily::MmaSync ? Copy::CpAsync : Copy::Tma;
+    p.copy = p.schedule == Schedule::WarpSpecialized ? Copy::Tma : Copy::CpAsync;
   else
     p.copy = copy;
-  if (p.family != MmaFamily::MmaSync && p.copy == Copy::CpAsync)
+  if (p.schedule == Schedule::WarpSpecialized && p.copy == Copy::CpAsync) {
+    if (p.family == MmaFamily::MmaSync)
+      return fail("copy") << "copy = cp_async with schedule = warp_specialized and mma.sync on "
+                    << "target " << tname << ": the warp-specialised schedule is fed by TMA; "
+                    << "use copy = tma, or schedule = multistage for cp.async";
     return fail("copy") << "copy = cp_async with " << familyName(p.family)
                   << ": the warp-specialised schedule is fed by TMA; use copy = tma";
+  }
 
   // The MMA instruction shape and warp layout.
   int64_t elemBits = tilegen::elemBits(op.getAType());
@@ -325,23 +341,32 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   switch (p.family) {
   case MmaFamily::MmaSync: {
     p.mmaM = 16, p.mmaN = 8, p.mmaK = p.instr->k;
-    if (op.getAccumulators() != 1)
+    bool ws = p.schedule == Schedule::WarpSpecialized;
+    // Ping-pong (warp-specialised, accumulators = 2): two consumer groups take alternate
+    // tiles, each group's warps splitting a whole tile.
+    bool pingPong = ws && p.accumulators == 2;
+    int64_t groups = pingPong ? 2 : 1;
+    if (!ws && op.getAccumulators() != 1)
       return fail("accumulators")
              << "accumulators = 2 needs a warp-specialised schedule; schedule = "
                        "multistage keeps one accumulator set in the MMA warps' registers "
                        "(target "
                     << tname << ")";
-    if (clusterSize != 1)
+    if (clusterSize != 1 && !ws)
       return fail("cluster") << "not supported yet: cluster = " << listString(cluster)
                     << " with schedule = multistage (mma.sync kernels run without clusters)";
-    if (p.copy == Copy::Tma)
+    if (clusterSize != 1)
+      return fail("cluster") << "not supported yet: cluster = " << listString(cluster)
+                    << " with schedule = warp_specialized and mma.sync on target " << tname
+                    << " (its producer loads without multicast: one CTA per cluster)";
+    if (!ws && p.copy == Copy::Tma)
       return fail("copy") << "not supported yet: copy = tma with schedule = multistage on target "
                     << tname << "; use copy = cp_async";
     ArrayRef<int64_t> warps = op.getWarps();
     if (!warps.empty()) {
       p.warpsM = warps[0], p.warpsN = warps[1];
     } else {
-      int64_t n = p.tileM * p.tileN >= 128 * 128 ? 8 : 4;
+      int64_t n = p.tileM * p.tileN >= 128 * 128 && !pingPong ? 8 : 4;
       p.warpsM = 2, p.warpsN = n / 2;
       while (p.warpsN > 1 && p.tileN / p.warpsN < 16)
         p.warpsN /= 2, p.warpsM *= 2;
@@ -350,27 +375,91 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     }
     int64_t warpTileM = p.tileM / p.warpsM, warpTileN = p.tileN / p.warpsN;
     StringRef warpsField = warps.empty() ? "tile" : "warps";
+    // Ping-pong's rules name the split they break: each group's warps take whole tiles.
+    std::string split =
+        pingPong ? llvm::formatv(" (accumulators = 2, ping-pong: each of the two consumer "
+                                 "groups of {0} warps takes whole tiles)",
+                                 p.warpsM * p.warpsN)
+                       .str()
+                 : std::string();
     if (p.tileM % (p.warpsM * 16) != 0)
       return fail(warpsField) << "tile M = " << p.tileM << " does not split into warps = ["
                     << p.warpsM << ", " << p.warpsN << "] of a multiple of 16 rows (mma.sync "
                        "m16n8k16 on target "
-                    << tname << ")";
+                    << tname << ")" << split;
     if (p.tileN % (p.warpsN * 16) != 0)
       return fail(warpsField) << "tile N = " << p.tileN << " does not split into warps = ["
                     << p.warpsM << ", " << p.warpsN
                     << "] of a multiple of 16 columns (ldmatrix.x4 feeds two m16n8k"
                     << p.mmaK << " columns; target "
-                    << tname << ")";
-    if (p.warpsM * p.warpsN > 32)
-      return fail("warps") << "warps = [" << p.warpsM << ", " << p.warpsN << "] is "
-                    << p.warpsM * p.warpsN << " warps; a CTA has at most 32";
+                    << tname << ")" << split;
+    int64_t consumerWarps = p.warpsM * p.warpsN * groups;
+    int64_t ctaWarps = consumerWarps + (ws ? 1 : 0); // + the producer warp
+    if (ctaWarps > 32)
+      return fail("warps") << "warps = [" << p.warpsM << ", " << p.warpsN << "]"
+                    << (pingPong ? " in each of two consumer groups" : "")
+                    << (ws ? " and the producer warp" : "") << " is " << ctaWarps
+                    << " warps; a CTA has at most 32" << split;
     int64_t accRegs = warpTileM * warpTileN / 32;
     if (accRegs > 128)
-      return fail("warps") << "a warp tile of " << warpTileM << "x" << warpTileN << " needs "
+      return fail(warpsField) << "a warp tile of " << warpTileM << "x" << warpTileN << " needs "
                     << accRegs
                     << " accumulator registers per thread; at most 128 leave room for the "
-                       "fragments (use more warps or a smaller tile)";
-    p.threads = p.warpsM * p.warpsN * 32;
+                       "fragments (use more warps or a smaller tile)"
+                    << split;
+    if (ws) {
+      // One CTA per SM, and no setmaxnreg (sm_90 and sm_120 have none): every warp gets the
+      // same registers, and each of an SM's four sub-partitions holds a quarter of the register
+      // file for ceil(warps / 4) of the CTA's warps (ptxas's limit at maxntid and one CTA per
+      // SM). A consumer thread holds its accumulators and at least 40 more registers for
+      // fragments, addresses and loop state; 88 with FP8 where mma.sync has no FP8 datapath
+      // (sm_90: ptxas unpacks each e4m3/e5m2 fragment into twice the registers of f16).
+      int64_t regsPerSM = target.info().regsPerSM;
+      int64_t warpsPerQuarter = (ctaWarps + 3) / 4;
+      p.mmaRegs = std::min<int64_t>(255, regsPerSM / 4 / (warpsPerQuarter * 32) / 8 * 8);
+      int64_t more = fp8 && !target.info().mmaSyncF8Native ? 88 : 40;
+      int64_t need = accRegs + more;
+      if (need > p.mmaRegs)
+        return fail(warpsField) << "tile [" << p.tileM << ", " << p.tileN << "] with warps = ["
+                      << p.warpsM << ", " << p.warpsN << "]" << split << " gives each consumer "
+                      << "thread " << accRegs << " accumulator registers and at least " << more
+                      << " more" << (more > 40 ? " (FP8 fragments unpacked to f16)" : "")
+                      << " = " << need << "; with " << ctaWarps
+                      << " warps per CTA (the producer warp included) a thread has "
+                      << p.mmaRegs << " (" << regsPerSM
+                      << " registers in 4 sub-partitions of " << warpsPerQuarter
+                      << " warps; target " << tname << ")";
+      // What the lowering (MmaSync.cpp) takes: TMA boxes of K-major slices whose rows are one
+      // 128-byte swizzle span, the layout ldmatrix reads; D stored row-major by TMA.
+      if (op.getALayout() != Layout::Row || op.getBLayout() != Layout::Col)
+        return fail("a") << "not supported yet: a = " << stringifyLayout(op.getALayout())
+                      << ", b = " << stringifyLayout(op.getBLayout())
+                      << " with schedule = warp_specialized and mma.sync on target " << tname
+                      << " (K-major operands only: a = row, b = col; use schedule = multistage)";
+      if (op.getCLayout() != Layout::Row)
+        return fail("c") << "not supported yet: c = col with schedule = warp_specialized and "
+                            "mma.sync on target "
+                      << tname;
+      if (rowBytes != 128)
+        return fail("tile") << "not supported yet: tile K = " << p.tileK << " gives K-slice rows "
+                      << "of " << rowBytes << " bytes; the warp-specialised mma.sync lowering "
+                      << "needs 128 (one 128-byte TMA swizzle span, the layout its ldmatrix "
+                      << "reads: tile K = " << 1024 / elemBits << ") on target " << tname;
+      if (p.tileM > 256 || p.tileN > 256)
+        return fail("tile") << "tile [" << p.tileM << ", " << p.tileN << "] has more than 256 "
+                      << "rows in a TMA box (A: tile M, B: tile N) on target " << tname;
+      int64_t warpRowBytes = warpTileN * outBits / 8;
+      int64_t span = std::min<int64_t>(128, warpRowBytes);
+      if ((span != 32 && span != 64 && span != 128) || warpRowBytes % span != 0)
+        return fail(warpsField) << "not supported yet: a warp tile of " << warpTileN
+                      << " columns of " << op.getCType() << " is " << warpRowBytes
+                      << " bytes per row, which the "
+                      << "TMA-store epilogue cannot cut into 32-, 64- or 128-byte swizzled chunks "
+                      << "(target " << tname << ")";
+      p.threads = ctaWarps * 32;
+    } else {
+      p.threads = p.warpsM * p.warpsN * 32;
+    }
     p.swizzleBytes = 128;
     break;
   }
@@ -552,7 +641,7 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                   << " bytes per row; tilegen needs a multiple of 32 bytes";
 
   // Shared memory.
-  int64_t slotAlign = p.family == MmaFamily::MmaSync ? 128 : 1024;
+  int64_t slotAlign = p.tmaRing() ? 1024 : 128;
   SmemMap &m = p.smem;
   m.aSliceBytes = p.tileM / op.getCtaGroup() * rowBytes;
   m.bSliceBytes = p.tileN / op.getCtaGroup() * rowBytes;
@@ -565,6 +654,12 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
     m.epilogueBytes = p.warpsM * 2 * rowsPerConsumer * 128;
   } else if (p.family == MmaFamily::Tcgen05) {
     m.epilogueBytes = p.tileM / op.getCtaGroup() * 128;
+  } else if (p.tmaRing()) {
+    // Warp-specialised mma.sync: two buffers per consumer warp of 16 rows (one m16 block) by
+    // up to 128 bytes of the warp tile's columns.
+    int64_t warpRowBytes = p.tileN / p.warpsN * outBits / 8;
+    int64_t consumerWarps = p.warpsM * p.warpsN * p.accumulators;
+    m.epilogueBytes = consumerWarps * 2 * 16 * std::min<int64_t>(128, warpRowBytes);
   } else {
     m.epilogueBytes = 0;
   }
@@ -580,7 +675,7 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                     << "2 stages x " << formatBytes(m.slotBytes) << " (A "
                     << formatBytes(m.aSliceBytes) << " + B " << formatBytes(m.bSliceBytes) << ")"
                     << (m.epilogueBytes ? " + epilogue " + formatBytes(m.epilogueBytes) : "")
-                    << (p.family != MmaFamily::MmaSync
+                    << (p.tmaRing()
                             ? " + barriers " + formatBytes(p.smemFor(2) - m.ringOffset -
                                                            2 * m.slotBytes - m.epilogueBytes)
                             : "")
@@ -590,7 +685,7 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   } else {
     p.stages = op.getStages();
   }
-  if (p.stages < 2 && p.family == MmaFamily::MmaSync)
+  if (p.stages < 2 && p.schedule == Schedule::Multistage)
     return fail("stages") << "stages = 1: the multistage schedule needs at least 2 stages (one "
                      "filling while one is multiplied)";
   int64_t need = p.smemFor(p.stages);
@@ -599,7 +694,7 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                   << p.stages << " stages x " << formatBytes(m.slotBytes) << " (A "
                   << formatBytes(m.aSliceBytes) << " + B " << formatBytes(m.bSliceBytes) << ")"
                   << (m.epilogueBytes ? " + epilogue " + formatBytes(m.epilogueBytes) : "")
-                  << (p.family != MmaFamily::MmaSync
+                  << (p.tmaRing()
                           ? " + barriers " + formatBytes(need - m.ringOffset -
                                                          p.stages * m.slotBytes - m.epilogueBytes)
                           : "")
@@ -610,7 +705,7 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   m.epilogueOffset = m.ringOffset + p.stages * m.slotBytes;
   m.barrierOffset = m.epilogueOffset + m.epilogueBytes;
   m.barrierBytes =
-      p.family == MmaFamily::MmaSync ? 0 : alignTo(2 * p.stages * 8 + 2 * p.accumulators * 8, 128);
+      p.tmaRing() ? alignTo(2 * p.stages * 8 + 2 * p.accumulators * 8, 128) : 0;
   m.total = m.barrierOffset + m.barrierBytes;
   // Stream-K sums a peer's f32 partial tile in the ring (one bulk copy once the MMAs are done).
   if (op.getGrid() == Grid::StreamK && p.stages * m.slotBytes < p.tileM * p.tileN * 4)
@@ -621,6 +716,24 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
                   << p.tileN << " x 4 B = " << formatBytes(p.tileM * p.tileN * 4)
                   << " while a tile is finished; use more stages)";
   return p;
+}
+
+FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
+  // `schedule = auto` with the mma.sync family on a target with TMA (sm_90, sm_120, sm_120a):
+  // the warp-specialised schedule when the description meets its rules (K-major operands,
+  // 16-byte alignment, 128-byte K-slice rows, a ring that fits ...), quietly checked first;
+  // else multistage, whose rules then report.
+  if (op.getSchedule() == Schedule::Auto && target.hasTma() &&
+      target.preferredFamily() == MmaFamily::MmaSync && op.getCopy() != Copy::CpAsync) {
+    bool fits = false;
+    {
+      ScopedDiagnosticHandler quiet(op.getContext(), [](Diagnostic &) { return success(); });
+      fits = succeeded(resolveWith(op, target, /*autoWarpSpecialized=*/true));
+    }
+    if (fits)
+      return resolveWith(op, target, /*autoWarpSpecialized=*/true);
+  }
+  return resolveWith(op, target, /*autoWarpSpecialized=*/false);
 }
 
 void tilegen::recordPlan(GemmOp op, const GemmPlan &plan) {

@@ -23,9 +23,9 @@ tile.gemm @ring {
 // schedule
 tile.gemm @ws {
   a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64],
-  // CHECK: field-locations.mlir:[[@LINE+2]]:21: error: 'tile.gemm' op schedule = warp_specialized needs wgmma (sm_90a) or tcgen05
-  // expected-error @+1 {{schedule = warp_specialized needs wgmma (sm_90a) or tcgen05}}
-  target = "sm_90", schedule = warp_specialized
+  // CHECK: field-locations.mlir:[[@LINE+2]]:21: error: 'tile.gemm' op schedule = warp_specialized with mma.sync needs TMA
+  // expected-error @+1 {{schedule = warp_specialized with mma.sync needs TMA}}
+  target = "sm_86", schedule = warp_specialized
 }
 
 // cluster

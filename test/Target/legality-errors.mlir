@@ -62,21 +62,21 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], 
 
 // -----
 
-// warp_specialized on sm_90 needs wgmma
-// expected-error @+1 {{'tile.gemm' op schedule = warp_specialized needs wgmma (sm_90a) or tcgen05 (sm_100a family); target sm_90 has mma.sync: use schedule = multistage, or target sm_90a}}
-tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], schedule = warp_specialized, target = "sm_90" }
+// warp_specialized with mma.sync needs TMA for its producer warp (sm_86 has cp.async only)
+// expected-error @+1 {{'tile.gemm' op schedule = warp_specialized with mma.sync needs TMA (cp.async.bulk.tensor, sm_90 and newer) for its producer warp; target sm_86 has cp.async only: use schedule = multistage}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64], schedule = warp_specialized, target = "sm_86" }
 
 // -----
 
-// warp_specialized on sm_120 needs wgmma
-// expected-error @+1 {{'tile.gemm' op schedule = warp_specialized needs wgmma (sm_90a) or tcgen05 (sm_100a family); target sm_120 has mma.sync: use schedule = multistage, or target sm_90a}}
+// warp_specialized mma.sync on sm_120 with K-slice rows that are not one 128-byte swizzle span
+// expected-error @+1 {{'tile.gemm' op not supported yet: tile K = 32 gives K-slice rows of 64 bytes; the warp-specialised mma.sync lowering needs 128 (one 128-byte TMA swizzle span, the layout its ldmatrix reads: tile K = 64) on target sm_120}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], schedule = warp_specialized, target = "sm_120" }
 
 // -----
 
-// warp_specialized with an explicit mma.sync shape
-// expected-error @+1 {{'tile.gemm' op schedule = warp_specialized needs wgmma or tcgen05, but mma = [16, 8, 16] is mma.sync}}
-tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], schedule = warp_specialized, mma = [16, 8, 16], target = "sm_90a" }
+// warp_specialized with an explicit mma.sync shape on sm_90a and an MN-major operand
+// expected-error @+1 {{'tile.gemm' op not supported yet: a = col, b = col with schedule = warp_specialized and mma.sync on target sm_90a (K-major operands only: a = row, b = col; use schedule = multistage)}}
+tile.gemm @g { a = bf16 col, b = bf16 col, c = bf16 row, tile = [128, 128, 64], schedule = warp_specialized, mma = [16, 8, 16], target = "sm_90a" }
 
 // -----
 

@@ -265,11 +265,11 @@ static void printBudget(llvm::raw_ostream &os, const Explained &ex) {
   os << llvm::formatv("  B slice   {0} x {1} x {2} B = {3}\n", colsB, p.tileK, elem,
                       formatBytes(m.bSliceBytes));
   os << llvm::formatv("  stage     {0} (A + B, slots aligned to {1} B)\n", formatBytes(m.slotBytes),
-                      p.family == MmaFamily::MmaSync ? 128 : 1024);
+                      p.tmaRing() ? 1024 : 128);
   os << llvm::formatv("  ring      {0} stages x {1} = {2}\n", ex.shape.stages,
                       formatBytes(m.slotBytes), formatBytes(ex.shape.stages * m.slotBytes));
   int64_t barriers = total - ex.shape.stages * m.slotBytes - m.epilogueBytes - m.ringOffset;
-  if (p.family != MmaFamily::MmaSync)
+  if (p.tmaRing())
     os << llvm::formatv("  barriers  {0} (full and empty per stage, two per accumulator)\n",
                         formatBytes(barriers));
   if (m.epilogueBytes)
@@ -521,9 +521,25 @@ static void printText(llvm::raw_ostream &os, const Explained &ex, const ModelSch
     os << llvm::formatv("  (the description builds {0} accumulator(s); explaining {1} as "
                         "asked)\n",
                         ex.op.getAccumulators(), sh.accumulators);
-  if (ex.plan && ex.plan->family == MmaFamily::MmaSync)
+  if (ex.plan && ex.plan->schedule == tile::Schedule::Multistage)
     os << "  schedule = multistage: the same warps load, multiply and store; the model's "
           "engines\n  are their roles, so it is optimistic where they contend\n";
+  if (ex.plan && ex.plan->family == MmaFamily::MmaSync &&
+      ex.plan->schedule == tile::Schedule::WarpSpecialized) {
+    const GemmPlan &p = *ex.plan;
+    int64_t groupWarps = p.warpsM * p.warpsN;
+    os << llvm::formatv("  schedule = warp_specialized with mma.sync: one TMA producer warp and "
+                        "{0} consumer warps\n  ({1}), {2} registers per thread at one CTA of "
+                        "{3} warps per SM\n",
+                        groupWarps * p.accumulators,
+                        p.accumulators == 2
+                            ? llvm::formatv("two groups of [{0}, {1}] taking tiles in turn",
+                                            p.warpsM, p.warpsN)
+                                  .str()
+                            : llvm::formatv("[{0}, {1}] over the tile", p.warpsM, p.warpsN)
+                                  .str(),
+                        p.mmaRegs, p.threads / 32);
+  }
   os << llvm::formatv("steady state: {0} slices take max(S t_mma = {1}, S t_issue = {2}, "
                       "t_load + t_mma = {3})\n  = {4} {5}: {6} binds{7}\n",
                       sh.stages, num(period.mma), num(period.issue), num(period.loadMma),
@@ -622,6 +638,8 @@ static void printJSON(llvm::raw_ostream &os, const Explained &ex, const ModelSch
       const GemmPlan &p = *ex.plan;
       j.attribute("family", familyName(p.family));
       j.attribute("schedule", tile::stringifySchedule(p.schedule));
+      if (p.mmaRegs)
+        j.attribute("mma_regs", p.mmaRegs);
       j.attribute("stages_auto_feed", ex.stagesToFeedAuto);
       j.attribute("stages_fit", ex.stagesFit);
       int64_t total = p.smemFor(sh.stages);

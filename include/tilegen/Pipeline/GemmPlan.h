@@ -60,11 +60,18 @@ struct GemmPlan {
   int64_t warpsM = 0, warpsN = 0; ///< MMA warp layout
   int64_t mmaM = 0, mmaN = 0, mmaK = 0;
   int64_t threads = 0;       ///< threads per CTA
+  /// Registers per thread the MMA role may hold: the register file shared by the CTA's
+  /// threads at one CTA per SM (warp-specialised mma.sync; 0 where the lowering does not
+  /// budget them).
+  int64_t mmaRegs = 0;
   int64_t swizzleBytes = 0;  ///< shared-memory swizzle span of the ring (128: 128-byte XOR)
   SmemMap smem;
 
   /// Bytes a ring of `s` stages plus the rest needs (for `stages = auto` and reports).
   int64_t smemFor(int64_t s) const;
+  /// Whether TMA fills the ring, guarded by full/empty mbarriers (every warp-specialised
+  /// schedule); otherwise cp.async groups (mma.sync, multistage).
+  bool tmaRing() const { return copy == tile::Copy::Tma; }
 };
 
 /// Resolves `op` for `target`. Reports the first rule the description breaks on `op` (naming

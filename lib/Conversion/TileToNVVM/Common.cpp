@@ -531,13 +531,20 @@ void lowering::storeChunkThroughShared(KernelBuilder &b, const TmaStoreChunk &c,
     NVVM::CpAsyncBulkWaitGroupOp::create(b, b.getI32IntegerAttr(c.buffers - 1),
                                          b.getUnitAttr());
   }
-  NVVM::BarrierOp::create(b, Type(), c.barrierId, c.threads, nullptr, Value());
+  // The writers meet: a named barrier, or the warp itself when one warp writes the buffer.
+  auto meet = [&] {
+    if (c.barrierId)
+      NVVM::BarrierOp::create(b, Type(), c.barrierId, c.threads, nullptr, Value());
+    else
+      NVVM::SyncWarpOp::create(b, b.c32(-1));
+  };
+  meet();
   write();
   // Generic-proxy writes, read next by the TMA engine (async proxy).
   NVVM::FenceProxyOp::create(
       b, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
       NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
-  NVVM::BarrierOp::create(b, Type(), c.barrierId, c.threads, nullptr, Value());
+  meet();
   auto ifOp = scf::IfOp::create(b, c.leader, false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
@@ -551,4 +558,9 @@ void lowering::drainTmaStores(KernelBuilder &b, Value leader) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&drain.getThenRegion().front());
   NVVM::CpAsyncBulkWaitGroupOp::create(b, b.getI32IntegerAttr(0), nullptr);
+}
+
+Value lowering::warpUniform(KernelBuilder &b, Value x) {
+  return NVVM::ShflOp::create(b, b.i32(), b.c32(-1), x, b.c32(0), b.c32(0x1f),
+                              NVVM::ShflKind::idx, UnitAttr());
 }

@@ -242,7 +242,8 @@ struct TmaStoreChunk {
   mlir::Value tmapD;
   mlir::Value buffer;           ///< this chunk's staging buffer
   mlir::Value leader;           ///< i1: the thread that waits and issues the store
-  mlir::Value barrierId, threads; ///< named barrier of the writing threads
+  /// Named barrier of the writing threads; null when the writers are one warp (bar.warp.sync).
+  mlir::Value barrierId, threads;
   int64_t buffers;              ///< staging buffers used in turn
 };
 void storeChunkThroughShared(
@@ -266,6 +267,9 @@ struct FragmentStore {
 };
 /// `acc` holds blocksM x blocksN fragments of four values, fragment-major.
 void storeFragments(KernelBuilder &b, const FragmentStore &store, mlir::ValueRange acc);
+
+/// `x` (i32) as lane 0 of the warp has it: visibly warp-uniform to ptxas.
+mlir::Value warpUniform(KernelBuilder &b, mlir::Value x);
 
 /// The lowerings, one per family (MmaSync.cpp, SM90.cpp, SM100.cpp).
 mlir::LogicalResult lowerMmaSync(PipelineView &view, mlir::ModuleOp module);

@@ -8,6 +8,27 @@
 // index is XOR-ed with the line (or row) number, so that ldmatrix and cp.async are free of bank
 // conflicts.
 //
+// The warp-specialised schedule (the ring's sync is mbarrier_full_empty): the last warp is a
+// TMA producer whose lane 0 fills the S-slot ring (Common.h's emitTmaProducer: wait on the
+// slot's empty barrier, arm its full barrier with the slice's bytes, one TMA load of A and one
+// of B), and the other warps are consumers: each waits on the full barrier of slice g (slot
+// g mod S, parity (g / S) & 1), loads its fragments with ldmatrix, multiplies with mma.sync and
+// releases the slot with one arrival per warp on its empty barrier. TMA writes each K-slice row
+// (128 bytes) with the 128-byte swizzle, 16-byte chunk c of row r at chunk c ^ (r mod 8) of a
+// 1024-byte-aligned slot: the layout below for rows of 128 bytes, so ldmatrix addresses it the
+// same way. The grid is persistent, tiles in the schedule's raster order.
+//
+// accumulators = 1 (cooperative): the consumer warps split every tile. accumulators = 2
+// (ping-pong): two groups of consumer warps take the CTA's tiles in turn (group c its tiles c,
+// c + 2, ...); a turn barrier per group orders their MMAs, so that no full-barrier wait runs
+// more than one phase ahead of the ring, and one group's epilogue overlaps the other's MMAs.
+//
+// Epilogue: with beta = 0 each warp writes one m16 block of its warp tile at a time, scaled
+// and converted, into one of its two staging buffers (16 rows by up to 128 bytes, swizzled as
+// D's tensor map wants) and its lane 0 stores the buffer with a TMA store, which clips the
+// matrix edges (Common.h's storeChunkThroughShared); beta != 0 reads C and stores D from the
+// registers.
+//
 // Rows of A or B aligned to less than 16 bytes (the ring's `align`, from the description's
 // `alignment`) are copied in pieces of the alignment into the same 16-byte chunks, each piece
 // predicated on its own first element: cp.async.ca of 8 or 4 bytes (zero-filled out of range),
@@ -49,6 +70,11 @@ public:
   LogicalResult emit();
 
 private:
+  LogicalResult setUp();
+  LogicalResult emitMultistage();
+  LogicalResult emitWarpSpecialized();
+  /// Warp-specialised: the TMA-store epilogue of one warp tile (beta = 0).
+  void storeThroughShared(ValueRange acc, Value m0, Value n0, Value staging, Value leader);
   /// Byte offset of 16-byte chunk (row, chunk) of a slice, swizzled.
   Value swizzled(const SliceLayout &s, Value row, Value chunk);
   void loadSlice(const SliceLayout &s, Value slotBase, Value tileMN, Value k0);
@@ -75,6 +101,11 @@ private:
   /// LLVM intrinsic by name (llvm.nvvm.mma.m16n8k32.row.col.f32.<a>.<b>.f32).
   std::string fp8Intrinsic;
   Type outType;
+  // Warp-specialised kernels.
+  Value tmapA, tmapB, tmapD;
+  /// Fragment addresses as one register per operand and slice, XOR-ed per K step (the slots
+  /// TMA writes: K-major rows of 128 bytes at 1024-byte-aligned addresses).
+  bool xorAddressing = false;
 };
 
 } // namespace
@@ -167,7 +198,7 @@ void MmaSyncEmitter::loadNarrowChunk(const SliceLayout &s, Value base, Value dst
 }
 
 SmallVector<Value> MmaSyncEmitter::compute(Value slotBase, ValueRange acc) {
-  SmallVector<Value> out(acc.begin(), acc.end());
+  SmallVector<Value> init(acc.begin(), acc.end());
   Value sliceA = b.gep(slotBase, b.c32(a.offsetInSlot));
   Value sliceB = b.gep(slotBase, b.c32(bl.offsetInSlot));
   Value j = b.divu(lane, 8), r = b.remu(lane, 8);
@@ -201,9 +232,78 @@ SmallVector<Value> MmaSyncEmitter::compute(Value slotBase, ValueRange acc) {
     }
     return regs;
   };
+  // Per K step: the A fragments of the warp's m16 blocks and the B fragments of its pairs of n8
+  // columns, then every mma.sync of the warp tile.
+  auto f32 = b.f32();
+  auto accTy = LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+  NVVM::MMATypes ptxType = v.row->mmaSyncA;
+  using FragmentFn = llvm::function_ref<SmallVector<Value>(int64_t, int64_t)>;
+  auto multiply = [&](FragmentFn fragA, FragmentFn fragB, SmallVector<Value> out) {
+    for (int64_t kk = 0; kk < bk / instrK; ++kk) {
+      SmallVector<SmallVector<Value>> fa, fb;
+      for (int64_t i = 0; i < mi; ++i)
+        fa.push_back(fragA(kk, i));
+      for (int64_t jn = 0; jn < ni / 2; ++jn)
+        fb.push_back(fragB(kk, jn));
+      for (int64_t i = 0; i < mi; ++i) {
+        for (int64_t n = 0; n < ni; ++n) {
+          ArrayRef<Value> bRegs = ArrayRef<Value>(fb[n / 2]).slice((n % 2) * 2, 2);
+          int64_t base = (i * ni + n) * 4;
+          SmallVector<Value> c(out.begin() + base, out.begin() + base + 4);
+          Value d;
+          if (fp8Intrinsic.empty()) {
+            d = NVVM::MmaOp::create(
+                b, accTy, fa[i], bRegs, c, {16, 8, 16}, std::nullopt, std::nullopt,
+                std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+                std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
+          } else {
+            SmallVector<Value> args(fa[i]);
+            args.append(bRegs.begin(), bRegs.end());
+            args.append(c.begin(), c.end());
+            d = LLVM::CallIntrinsicOp::create(b, accTy, b.getStringAttr(fp8Intrinsic), args)
+                    .getResult(0);
+          }
+          for (int64_t q = 0; q < 4; ++q)
+            out[base + q] = LLVM::ExtractValueOp::create(b, d, q);
+        }
+      }
+    }
+    return out;
+  };
   // Matrix j of an ldmatrix.x4: 8 rows further along M/N for one bit of j, one 16-byte chunk
   // further along K for the other.
   Value eight = b.c32(8), chunk = b.c32(perChunk);
+  if (xorAddressing) {
+    // Row r of a 1024-byte-aligned slice holds 16-byte chunk c at chunk c ^ (r mod 8), and an
+    // ldmatrix row is r = (16-row block origin) + (matrix bit) x 8 + lane % 8, so r mod 8 =
+    // lane % 8. Chunk c = 2 kk + (the other matrix bit) for K step kk (32 bytes), so its
+    // swizzled position is (bit ^ lane % 8) ^ 2 kk: the lane's byte offset in the first K step,
+    // XOR-ed with kk x 32; the block origin (a multiple of 2048 bytes) adds above bit 10.
+    // One register per operand and slice instead of one per fragment: the per-fragment offsets
+    // are loop-invariant, and hoisted out of the K loop they would hold 24 or more registers.
+    auto lanePart = [&](Value mnBit, Value kBit) {
+      return b.add(b.mul(b.add(b.mul(mnBit, 8), r), 128), b.mul(b.xori(kBit, r), 16));
+    };
+    Value rowA = b.mul(warpM, warpTileM * 128), rowB = b.mul(warpN, warpTileN * 128);
+    Value qA = b.add(sharedOffset(b, sliceA), b.add(rowA, lanePart(jLow, jHigh)));
+    Value qB = b.add(sharedOffset(b, sliceB), b.add(rowB, lanePart(jHigh, jLow)));
+    auto load = [&](Value q, int64_t kk, int64_t block) {
+      Value addr = b.add(kk ? b.xori(q, b.c32(kk * 32)) : q, block * 16 * 128);
+      Value x4 = NVVM::LdMatrixOp::create(
+          b, structTy, LLVM::IntToPtrOp::create(b, b.ptr(3), addr), 4, NVVM::MMALayout::row,
+          NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8), NVVM::LdStMatrixEltType::B16);
+      SmallVector<Value> regs;
+      for (int64_t q = 0; q < 4; ++q) {
+        Value reg = LLVM::ExtractValueOp::create(b, x4, q);
+        if (f16)
+          reg = LLVM::BitcastOp::create(b, VectorType::get({2}, b.getF16Type()), reg);
+        regs.push_back(reg);
+      }
+      return regs;
+    };
+    return multiply([&](int64_t kk, int64_t i) { return load(qA, kk, i); },
+                    [&](int64_t kk, int64_t jn) { return load(qB, kk, jn); }, init);
+  }
   Value aMnOff = b.mul(jLow, eight), aKOff = b.mul(jHigh, chunk);
   Value bMnOff = b.mul(jHigh, eight), bKOff = b.mul(jLow, chunk);
   if (!a.kContiguous)
@@ -211,40 +311,15 @@ SmallVector<Value> MmaSyncEmitter::compute(Value slotBase, ValueRange acc) {
   if (!bl.kContiguous)
     bMnOff = b.mul(jHigh, chunk), bKOff = b.mul(jLow, eight);
   Value warpRow = b.mul(warpM, warpTileM), warpCol = b.mul(warpN, warpTileN);
-  auto f32 = b.f32();
-  auto accTy = LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
-  NVVM::MMATypes ptxType = v.row->mmaSyncA;
-  for (int64_t kk = 0; kk < bk / instrK; ++kk) {
-    Value kBase = b.c32(kk * instrK);
-    SmallVector<SmallVector<Value>> fa, fb;
-    for (int64_t i = 0; i < mi; ++i)
-      fa.push_back(fragment(a, sliceA, b.add(warpRow, i * 16), kBase, aMnOff, aKOff));
-    for (int64_t jn = 0; jn < ni / 2; ++jn)
-      fb.push_back(fragment(bl, sliceB, b.add(warpCol, jn * 16), kBase, bMnOff, bKOff));
-    for (int64_t i = 0; i < mi; ++i) {
-      for (int64_t n = 0; n < ni; ++n) {
-        ArrayRef<Value> bRegs = ArrayRef<Value>(fb[n / 2]).slice((n % 2) * 2, 2);
-        int64_t base = (i * ni + n) * 4;
-        SmallVector<Value> c(out.begin() + base, out.begin() + base + 4);
-        Value d;
-        if (fp8Intrinsic.empty()) {
-          d = NVVM::MmaOp::create(b, accTy, fa[i], bRegs, c, {16, 8, 16}, std::nullopt,
-                                  std::nullopt, std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-                                  std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                                                 NVVM::MMALayout::col});
-        } else {
-          SmallVector<Value> args(fa[i]);
-          args.append(bRegs.begin(), bRegs.end());
-          args.append(c.begin(), c.end());
-          d = LLVM::CallIntrinsicOp::create(b, accTy, b.getStringAttr(fp8Intrinsic), args)
-                  .getResult(0);
-        }
-        for (int64_t q = 0; q < 4; ++q)
-          out[base + q] = LLVM::ExtractValueOp::create(b, d, q);
-      }
-    }
-  }
-  return out;
+  return multiply(
+      [&](int64_t kk, int64_t i) {
+        return fragment(a, sliceA, b.add(warpRow, i * 16), b.c32(kk * instrK), aMnOff, aKOff);
+      },
+      [&](int64_t kk, int64_t jn) {
+        return fragment(bl, sliceB, b.add(warpCol, jn * 16), b.c32(kk * instrK), bMnOff,
+                        bKOff);
+      },
+      init);
 }
 
 void MmaSyncEmitter::epilogue(ValueRange acc, Value m0, Value n0) {
@@ -262,6 +337,13 @@ void MmaSyncEmitter::epilogue(ValueRange acc, Value m0, Value n0) {
 }
 
 LogicalResult MmaSyncEmitter::emit() {
+  if (failed(setUp()))
+    return failure();
+  return v.ring.getSync() == tile::RingSync::MbarrierFullEmpty ? emitWarpSpecialized()
+                                                               : emitMultistage();
+}
+
+LogicalResult MmaSyncEmitter::setUp() {
   tile::RingOp ring = v.ring;
   bm = v.tileM(), bn = v.tileN(), bk = v.sliceK();
   threads = v.threads();
@@ -297,7 +379,12 @@ LogicalResult MmaSyncEmitter::emit() {
     if (s->chunksPerRow() < 2 || s->chunks() % 8 != 0)
       return v.ring.emitOpError() << "slice of " << s->rows << "x" << s->cols
                                   << " elements is too narrow for the 128-byte swizzle";
+  return success();
+}
 
+LogicalResult MmaSyncEmitter::emitMultistage() {
+  tile::RingOp ring = v.ring;
+  int64_t eb = a.elemBytes;
   b.setInsertionPointToEnd(module.getBody());
   Type g = b.ptr(1);
   Type i32 = b.i32(), f32 = b.f32();
@@ -400,6 +487,212 @@ LogicalResult MmaSyncEmitter::emit() {
     }
     NVVM::CpAsyncWaitGroupOp::create(b, 0);
     epilogue(kLoop.getResults(), m0, n0);
+  }
+  LLVM::ReturnOp::create(b, ValueRange{});
+  return success();
+}
+
+void MmaSyncEmitter::storeThroughShared(ValueRange acc, Value m0, Value n0, Value staging,
+                                        Value leader) {
+  // The warp tile goes out in chunks of one m16 block by `span` bytes of columns (the D box),
+  // each written into the warp's staging buffers in turn with the tensor map's swizzle: byte
+  // offset o of a 1024-byte-aligned buffer holds what TMA expects at o ^ (((o >> 7) & (span /
+  // 16 - 1)) << 4). Thread (g = lane / 4, q = lane % 4) holds columns 2 q, 2 q + 1 of each n8
+  // fragment in rows g and g + 8.
+  int64_t outBytes = sizeInBytes(1, outType);
+  int64_t warpRowBytes = warpTileN * outBytes;
+  int64_t span = std::min<int64_t>(128, warpRowBytes);
+  int64_t spanCols = span / outBytes, chunksN = warpRowBytes / span;
+  int64_t fragsPerChunk = spanCols / 8, bufBytes = 16 * span;
+  // Two buffers used in turn when a tile has an even number of chunks; otherwise the next
+  // tile's first chunk would reuse the buffer of the last store, so every chunk waits for
+  // the store before it (one buffer).
+  int64_t buffers = (mi * chunksN) % 2 == 0 ? 2 : 1;
+  Value g = b.divu(lane, 4), q = b.remu(lane, 4);
+  auto vecTy = VectorType::get({2}, outType);
+  Value rowOrigin = b.add(m0, b.mul(warpM, warpTileM));
+  Value colOrigin = b.add(n0, b.mul(warpN, warpTileN));
+  for (int64_t i = 0; i < mi; ++i) {
+    for (int64_t jc = 0; jc < chunksN; ++jc) {
+      int64_t index = i * chunksN + jc;
+      Value buf = b.gep(staging, b.c32((index % buffers) * bufBytes));
+      auto write = [&] {
+        for (int64_t half = 0; half < 2; ++half) {
+          Value row = b.add(g, half * 8);
+          for (int64_t f = 0; f < fragsPerChunk; ++f) {
+            int64_t n = jc * fragsPerChunk + f;
+            int64_t base = (i * ni + n) * 4 + half * 2;
+            Value offset =
+                b.add(b.mul(row, span), b.add(b.mul(q, 2 * outBytes), f * 8 * outBytes));
+            Value bits = arith::AndIOp::create(b, b.divu(offset, 128), b.c32(span / 16 - 1));
+            Value swz = b.xori(offset, b.mul(bits, 16));
+            Value vec = LLVM::UndefOp::create(b, vecTy);
+            for (int64_t e = 0; e < 2; ++e) {
+              Value x = arith::MulFOp::create(b, alpha, acc[base + e]);
+              vec = LLVM::InsertElementOp::create(b, vec, convertOut(b, outType, x), b.c32(e));
+            }
+            LLVM::StoreOp::create(b, vec, b.gep(buf, swz), 2 * outBytes);
+          }
+        }
+      };
+      auto coords = [&]() -> SmallVector<Value, 2> {
+        return {b.add(colOrigin, jc * spanCols), b.add(rowOrigin, i * 16)};
+      };
+      storeChunkThroughShared(b, {tmapD, buf, leader, Value(), Value(), buffers}, write,
+                              coords);
+    }
+  }
+}
+
+LogicalResult MmaSyncEmitter::emitWarpSpecialized() {
+  tile::RingOp ring = v.ring;
+  int64_t eb = a.elemBytes;
+  bool pingPong = v.accumulators.getCount() == 2;
+  int64_t consumerWarps = v.mma.getWarps()[1];
+  xorAddressing = true;
+  int64_t groupWarps = warpsM * warpsN;
+  int64_t outBytes = sizeInBytes(1, outType);
+  int64_t span = std::min<int64_t>(128, warpTileN * outBytes);
+  if (!a.kContiguous || !bl.kContiguous || a.cols * eb != 128 || bl.cols * eb != 128)
+    return v.ring.emitOpError() << "not supported yet: the warp-specialised mma.sync lowering "
+                                   "takes K-major slices of 128-byte rows";
+
+  b.setInsertionPointToEnd(module.getBody());
+  SmallVector<KernelParam> params =
+      tmaKernelParams(b, v, TmaBoxes{bk, bm, bn, span / outBytes, 16});
+  unsigned scaleParams = appendScaleParams(b, v, params);
+  LLVM::LLVMFuncOp func = createKernel(b, v, params);
+  // One CTA per SM: the consumers' registers are the register file shared by the CTA's warps.
+  func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
+  addTmaConstraints(func, elemBits(ring.getAType()), elemBits(outType));
+  Block &entry = func.getBody().front();
+  tmapA = entry.getArgument(0), tmapB = entry.getArgument(1), tmapD = entry.getArgument(2);
+  ptrC = entry.getArgument(3), ptrD = entry.getArgument(4), M = entry.getArgument(5),
+  N = entry.getArgument(6), K = entry.getArgument(7), alpha = entry.getArgument(8),
+  beta = entry.getArgument(9);
+  // Per-tensor operand scales multiply the product: D = (alpha sa sb) (A x B) + beta C.
+  alpha = perTensorAlpha(b, v, alpha, entry.getArguments().slice(10, scaleParams));
+
+  Type i32 = b.i32();
+  tid = NVVM::ThreadIdXOp::create(b, i32);
+  // The warp index as lane 0 has it: ptxas sees the role branches as warp-uniform.
+  Value warp = warpUniform(b, b.divu(tid, 32));
+  lane = b.remu(tid, 32);
+  Value base = dynamicSmemBase(b, module);
+  smem = b.gep(base, b.c32(ring.getOffset()));
+  Value staging = b.gep(base, b.c32(v.epilogueOp.getOffset()));
+  Value barBase = b.gep(base, b.c32(ring.getBarrierOffset()));
+  Barriers full{barBase};
+  Barriers empty{b.gep(barBase, b.c32(8 * stages))};
+  Barriers turn{b.gep(barBase, b.c32(16 * stages))};
+  // A slot is released by every warp of the group that reads it; a turn passes when every
+  // warp of a group has waited for its tile's last slice.
+  SmallVector<BarrierInit> inits;
+  for (int64_t s = 0; s < stages; ++s) {
+    inits.push_back({full, s, 1});
+    inits.push_back({empty, s, groupWarps});
+  }
+  if (pingPong)
+    for (int64_t c = 0; c < 2; ++c)
+      inits.push_back({turn, c, groupWarps});
+  setupBarriers(b, tid, inits, /*cluster=*/false);
+
+  Value tilesM = b.ceilDiv(M, bm), tilesN = b.ceilDiv(N, bn);
+  Value numTiles = b.mul(tilesM, tilesN), kTiles = b.ceilDiv(K, bk);
+  Value bid = NVVM::BlockIdXOp::create(b, i32), grid = NVVM::GridDimXOp::create(b, i32);
+  auto slotPtr = [&](Value slot) { return b.gep(smem, b.mul(slot, slotBytes)); };
+
+  auto roles = scf::IfOp::create(b, b.eq(warp, consumerWarps), /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&roles.getThenRegion().front());
+    // Producer: lane 0 issues every TMA load, in the consumers' tile order.
+    auto unit = [&](Value t) {
+      auto [tm, tn] = rasterTile(b, v, t, tilesM, tilesN);
+      return ProducerUnit{b.c32(0), kTiles, b.mul(tm, bm), b.mul(tn, bn)};
+    };
+    TmaProducer p{b.eq(lane, 0), bid,       numTiles, grid,   unit,         full,
+                  empty,         stages,    smem,     slotBytes, bl.offsetInSlot, tmapA,
+                  tmapB,         bk,        bk * eb,  (bm + bn) * bk * eb};
+    emitTmaProducer(b, p);
+
+    b.setInsertionPointToStart(&roles.getElseRegion().front());
+    Value c = pingPong ? b.divu(warp, groupWarps) : b.c32(0);
+    Value w = pingPong ? b.remu(warp, groupWarps) : warp;
+    warpM = b.divu(w, warpsN);
+    warpN = b.remu(w, warpsN);
+    Value first = bid, step = grid, g0 = b.c32(0);
+    if (pingPong) {
+      first = b.add(bid, b.mul(c, grid));
+      step = b.mul(grid, 2);
+      g0 = b.mul(c, kTiles);
+    }
+    Value isLane0 = b.eq(lane, 0);
+    auto arrive = [&](Value bar) {
+      auto ifOp = scf::IfOp::create(b, isLane0, /*withElse=*/false);
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      NVVM::MBarrierArriveOp::create(b, Type(), bar, Value());
+    };
+    auto tileLoop = scf::ForOp::create(b, first, numTiles, step, ValueRange{g0});
+    {
+      OpBuilder::InsertionGuard g1(b);
+      b.setInsertionPointToStart(tileLoop.getBody());
+      Value t = tileLoop.getInductionVar();
+      auto [tm, tn] = rasterTile(b, v, t, tilesM, tilesN);
+      Value m0 = b.mul(tm, bm), n0 = b.mul(tn, bn);
+      if (pingPong) {
+        // This group's j-th tile follows the other group's last MMAs: group 0's j-th after
+        // group 1's (j-1)-th, group 1's j-th after group 0's j-th.
+        Value j = b.divu(b.sub(t, first), step);
+        Value parity = b.xori(b.remu(j, 2), b.xori(c, b.c32(1)));
+        waitBarrier(b, turn.at(b, c), parity);
+      }
+      SmallVector<Value> init(mi * ni * 4, b.f32c(0.0));
+      init.push_back(tileLoop.getRegionIterArgs()[0]);
+      auto kLoop = scf::ForOp::create(b, b.c32(0), kTiles, b.c32(1), init);
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(kLoop.getBody());
+        ValueRange args = kLoop.getRegionIterArgs();
+        Value g = args.back();
+        auto pos = ringPosition(b, g, stages);
+        waitBarrier(b, full.at(b, pos.slot), pos.fullParity);
+        SmallVector<Value> out = compute(slotPtr(pos.slot), args.drop_back());
+        // ldmatrix has read the slot (a warp-wide instruction, complete for every lane).
+        arrive(empty.at(b, pos.slot));
+        out.push_back(b.add(g, 1));
+        scf::YieldOp::create(b, out);
+      }
+      if (pingPong)
+        arrive(turn.at(b, b.sub(b.c32(1), c)));
+      ValueRange accs = kLoop.getResults().drop_back();
+      Value gEnd = kLoop.getResults().back();
+      Value betaNonZero = arith::CmpFOp::create(b, arith::CmpFPredicate::UNE, beta, b.f32c(0.0));
+      auto ifBeta = scf::IfOp::create(b, betaNonZero, /*withElse=*/true);
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(&ifBeta.getThenRegion().front());
+        Value g = b.divu(lane, 4), q = b.remu(lane, 4);
+        FragmentStore store{ptrC, ptrD, M, N, alpha, beta, outType};
+        store.rowBase = b.add(b.add(m0, b.mul(warpM, warpTileM)), g);
+        store.colBase = b.add(b.add(n0, b.mul(warpN, warpTileN)), b.mul(q, 2));
+        store.tileRowEnd = b.add(m0, bm);
+        store.tileColEnd = b.add(n0, bn);
+        store.blocksM = mi;
+        store.rowStride = 16;
+        store.blocksN = ni;
+        store.betaNonZero = true;
+        storeFragments(b, store, accs);
+        b.setInsertionPointToStart(&ifBeta.getElseRegion().front());
+        int64_t bufBytes = 2 * 16 * span;
+        storeThroughShared(accs, m0, n0, b.gep(staging, b.mul(warp, bufBytes)), isLane0);
+      }
+      Value next = pingPong ? b.add(gEnd, kTiles) : gEnd;
+      scf::YieldOp::create(b, ValueRange{next});
+    }
+    // The TMA stores read the staging buffers until they complete.
+    drainTmaStores(b, isLane0);
   }
   LLVM::ReturnOp::create(b, ValueRange{});
   return success();

@@ -951,14 +951,14 @@ LogicalResult PipelineOp::verify() {
   if (ring.getSlots() < 1 || ring.getSliceK() < 1 || ring.getSliceK() % mma.getK() != 0)
     return ring.emitOpError() << "needs at least one slot and slice_k a multiple of the MMA K = "
                               << mma.getK();
-  bool mbarriers = mma.getFamily() != MmaFamily::MmaSync;
-  if ((ring.getSync() == RingSync::MbarrierFullEmpty) != mbarriers ||
+  bool mbarriers = ring.getSync() == RingSync::MbarrierFullEmpty;
+  if ((!mbarriers && mma.getFamily() != MmaFamily::MmaSync) ||
       (ring.getSwizzle() == SmemSwizzle::Xor16x8) == mbarriers)
     return ring.emitOpError() << "sync = " << stringifyRingSync(ring.getSync())
                               << ", swizzle = " << stringifySmemSwizzle(ring.getSwizzle())
                               << " do not match " << familyName(mma.getFamily())
                               << " (TMA ring with mbarriers for wgmma and tcgen05, cp.async "
-                                 "groups with the xor16x8 layout for mma.sync)";
+                                 "groups with the xor16x8 layout or a TMA ring for mma.sync)";
   // Copies narrower than 16 bytes: powers of two, of cp.async or plain loads (mma.sync).
   if (std::optional<ArrayRef<int64_t>> align = ring.getAlign()) {
     int64_t bitsA = elemBits(ring.getAType()), bitsB = elemBits(ring.getBType());

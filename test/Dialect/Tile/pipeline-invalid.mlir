@@ -186,7 +186,7 @@ tile.pipeline @p target "sm_90" block [256, 1, 1] cluster [1, 1, 1] smem 65536 a
 
 // A ring hand-off that does not match the family.
 tile.pipeline @p target "sm_90" block [256, 1, 1] cluster [1, 1, 1] smem 65536 attributes {description = "d"} {
-// expected-error @+1 {{'tile.ring' op sync = mbarrier_full_empty, swizzle = xor16x8 do not match mma.sync (TMA ring with mbarriers for wgmma and tcgen05, cp.async groups with the xor16x8 layout for mma.sync)}}
+// expected-error @+1 {{'tile.ring' op sync = mbarrier_full_empty, swizzle = xor16x8 do not match mma.sync (TMA ring with mbarriers for wgmma and tcgen05, cp.async groups with the xor16x8 layout or a TMA ring for mma.sync)}}
   tile.ring slots 4 slice_k 32 a [128, 32] bf16 row b [128, 32] bf16 col sync mbarrier_full_empty swizzle xor16x8 offset 0 slot_bytes 16384 b_offset 8192 barriers 65536
   tile.accumulators 1 x [128, 128] f32 in registers
   tile.role producer warps [0, 8] layout [] regs 0
