@@ -12,7 +12,7 @@
 
 // CHECK-LABEL: llvm.func @gemm_bf16_sm120_ws(
 // CHECK-SAME:    nvvm.kernel, nvvm.maxntid = array<i32: 288, 1, 1>, nvvm.minctasm = 1 : i32
-// CHECK-SAME:    {box = array<i64: 32, 16>, dims = ["N", "M"], elem = "bf16", kind = "tensormap", l2_promotion = 256 : i64, name = "tmap_D", oob_fill = "zero", swizzle = 64 : i64, tensor = "D"}
+// CHECK-SAME:    {box = array<i64: 32, 16>, dims = ["N", "M"], elem = "bf16", kind = "tensormap", l2_promotion = 128 : i64, name = "tmap_D", oob_fill = "zero", swizzle = 64 : i64, tensor = "D"}
 // CHECK-SAME:    tilegen.smem = 82048 : i64, tilegen.target = "sm_120a"
 // The warp index, visibly uniform, picks the role.
 // CHECK:         %[[WARP:.*]] = nvvm.shfl.sync idx
