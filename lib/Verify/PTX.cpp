@@ -324,6 +324,7 @@ int Parser::lookupLabel(StringRef name, int scope) const {
 static bool parseInt(StringRef t, int64_t &v) {
   t = t.trim();
   bool neg = t.consume_front("-");
+  t.consume_back("U");
   uint64_t u = 0;
   if (t.starts_with("0f") || t.starts_with("0F")) { // f32 bits
     if (t.drop_front(2).getAsInteger(16, u))
@@ -335,7 +336,6 @@ static bool parseInt(StringRef t, int64_t &v) {
     if (t.drop_front(2).getAsInteger(16, u))
       return false;
   } else {
-    t.consume_back("U");
     if (t.empty() || !llvm::isDigit(t[0]) || t.getAsInteger(10, u))
       return false;
   }
@@ -429,6 +429,10 @@ llvm::Expected<Operand> Parser::operand(StringRef tok, int scope, unsigned line,
     return o;
   }
   if (parseInt(tok, o.imm)) {
+    o.kind = Operand::Imm;
+    return o;
+  }
+  if (tok == "_") { // the sink of a result nobody reads
     o.kind = Operand::Imm;
     return o;
   }

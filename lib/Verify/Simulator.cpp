@@ -43,7 +43,9 @@ namespace {
 using VC = std::vector<uint32_t>;
 
 // Address encoding of the interpreter (values in registers).
-constexpr uint64_t kClusterTag = 1ull << 40; // shared::cluster: tag | rank << 32 | offset
+// shared::cluster addresses fit in 32 bits, as on the GPU (kernels truncate them): the tag,
+// the CTA rank in bits 24-30 and the offset.
+constexpr uint64_t kClusterTag = 1ull << 31;
 constexpr uint64_t kGenericShared = 1ull << 44;
 constexpr uint64_t kParamTag = 1ull << 48; // | index << 16 | offset
 constexpr uint64_t kGlobalTag = 1ull << 52; // | (param + 1) << 40 | offset
@@ -130,6 +132,7 @@ struct Thread {
   std::deque<std::vector<int>> bulkGroups;
   unsigned wgmmaIssued = 0, wgmmaAtCommit = 0, wgmmaCommits = 0, wgmmaRetired = 0;
   std::vector<int> tcPending; ///< tcgen05.mma not yet covered by a commit
+  std::vector<int> tcIssued;  ///< tcgen05.mma covered by a commit
   std::vector<int> ldPending;
   llvm::DenseMap<int, unsigned> instances; ///< per statement: executions (collectives)
   unsigned clusterPhase = 0;
@@ -577,7 +580,7 @@ bool Sim::sharedAddr(Thread &t, uint64_t addr, unsigned &cta, uint32_t &off,
                      StringRef what) {
   int ti = int(&t - threads.data());
   if (addr & kClusterTag) {
-    unsigned rank = unsigned((addr >> 32) & 0xff);
+    unsigned rank = unsigned((addr >> 24) & 0x7f);
     if (rank >= clusterSize) {
       fail(ti, t.pc, (what + ": shared::cluster address names CTA rank " +
                       llvm::Twine(rank) + " of a cluster of " + llvm::Twine(clusterSize))
@@ -585,11 +588,11 @@ bool Sim::sharedAddr(Thread &t, uint64_t addr, unsigned &cta, uint32_t &off,
       return false;
     }
     cta = ctas[t.cta].cluster * clusterSize + rank;
-    off = uint32_t(addr & 0xffffffffu);
+    off = uint32_t(addr & 0xffffffu);
   } else if (addr & kGenericShared) {
     cta = t.cta;
     off = uint32_t(addr & 0xffffffffu);
-  } else if (addr < (1ull << 32)) {
+  } else if (addr < (1ull << 24)) {
     cta = t.cta;
     off = uint32_t(addr);
   } else {
@@ -1194,8 +1197,37 @@ static bool compare(uint8_t cmp, uint64_t a, uint64_t b, unsigned bits, bool sgn
 bool Sim::execPure(Thread &t, const Statement &s, const Decoded &d) {
   const std::vector<Operand> &o = s.ops;
   if (d.op == Op::Math) {
-    if (!o.empty())
+    if (!o.empty() && o[0].kind == Operand::Vec)
+      for (const Operand &e : o[0].elems)
+        write(t, e, 0, false);
+    else if (!o.empty())
       write(t, o[0], 0, false);
+    return true;
+  }
+  if (d.op == Op::Mov && (o[0].kind == Operand::Vec || o[1].kind == Operand::Vec)) {
+    // Packing and unpacking: mov.b64 {lo, hi}, x / mov.b64 x, {lo, hi}.
+    if (o[0].kind == Operand::Vec) {
+      uint64_t x;
+      bool kx = read(t, o[1], x);
+      unsigned w = d.bits / unsigned(o[0].elems.size());
+      for (size_t i = 0; i < o[0].elems.size(); ++i)
+        write(t, o[0].elems[i], w >= 64 ? x : (x >> (w * i)) & ((1ull << w) - 1), kx);
+    } else {
+      uint64_t x = 0;
+      bool kx = true;
+      unsigned w = d.bits / unsigned(o[1].elems.size());
+      for (size_t i = 0; i < o[1].elems.size(); ++i) {
+        uint64_t e;
+        kx = read(t, o[1].elems[i], e) && kx;
+        x |= (w >= 64 ? e : e & ((1ull << w) - 1)) << (w * i);
+      }
+      write(t, o[0], x, kx);
+    }
+    return true;
+  }
+  if (o[0].kind == Operand::Vec) {
+    for (const Operand &e : o[0].elems)
+      write(t, e, 0, false);
     return true;
   }
   uint64_t a = 0, b = 0, c = 0;
@@ -1332,8 +1364,8 @@ bool Sim::execPure(Thread &t, const Statement &s, const Decoded &d) {
       r = toGeneric ? (a | kGenericShared) : a;
     } else {
       bool toCluster = s.opcode.find("shared::cluster") != std::string::npos;
-      uint64_t off = a & 0xffffffffu;
-      r = toCluster ? (kClusterTag | (uint64_t(ctas[t.cta].rank) << 32) | off) : off;
+      uint64_t off = a & 0xffffffu;
+      r = toCluster ? (kClusterTag | (uint64_t(ctas[t.cta].rank) << 24) | off) : off;
       if (!(a & kGenericShared) && ka) {
         fail(int(&t - threads.data()), t.pc, "cvta.to.shared of an address that is not a "
                                              "generic shared-memory address");
@@ -1344,7 +1376,7 @@ bool Sim::execPure(Thread &t, const Statement &s, const Decoded &d) {
     break;
   case Op::Mapa: {
     // mapa.shared::cluster d, a, rank: a is a shared::cta (or cluster) address.
-    r = kClusterTag | ((b & 0xff) << 32) | (a & 0xffffffffu);
+    r = kClusterTag | ((b & 0x7f) << 24) | (a & 0xffffffu);
     known = ka && kb;
     if (known && (b & 0xffffffffu) >= clusterSize) {
       fail(int(&t - threads.data()), t.pc,
@@ -1390,7 +1422,10 @@ bool Sim::step(int ti) {
     uint64_t gv;
     if (!read(t, g, gv)) {
       if (isPure(d.op)) { // the result becomes unknown
-        if (!s.ops.empty())
+        if (!s.ops.empty() && s.ops[0].kind == Operand::Vec)
+          for (const Operand &e : s.ops[0].elems)
+            write(t, e, 0, false);
+        else if (!s.ops.empty())
           write(t, s.ops[0], 0, false);
         ++t.pc;
         return false;
@@ -2206,7 +2241,7 @@ bool Sim::step(int ti) {
       for (unsigned r = 0; r < clusterSize; ++r)
         if (mask & (1u << r)) {
           Operand a;
-          uint64_t addr = kClusterTag | (uint64_t(r) << 32) | b.off;
+          uint64_t addr = kClusterTag | (uint64_t(r) << 24) | b.off;
           unsigned cta;
           uint32_t off;
           if (!sharedAddr(t, addr, cta, off, "tcgen05.commit multicast"))
@@ -2232,11 +2267,9 @@ bool Sim::step(int ti) {
     } else {
       targets.push_back(bi);
     }
-    // All prior tcgen05 operations of this thread that have not completed.
-    std::vector<int> covered;
-    for (size_t oi = 0; oi < ops.size(); ++oi)
-      if (ops[oi].issuer == ti && ops[oi].kind == Op::TcMma && !ops[oi].done)
-        covered.push_back(int(oi));
+    // All prior tcgen05 operations of this thread: the arrival says each of them is done.
+    t.tcIssued.insert(t.tcIssued.end(), t.tcPending.begin(), t.tcPending.end());
+    std::vector<int> covered = t.tcIssued;
     t.tcPending.clear();
     Event e{Event::CommitArrive, ti, stmt, covered, targets, t.vc};
     events.push_back(std::move(e));
@@ -2317,6 +2350,10 @@ void relevance(const Kernel &k, std::vector<Decoded> &dec, std::vector<int> &rel
   std::vector<uint8_t> rel(k.registers.size(), 0);
   std::vector<std::vector<int>> defs(k.registers.size());
   auto regsOf = [](const Operand &o, auto &&fn) -> void {
+    if (o.kind == Operand::Vec)
+      for (const Operand &e : o.elems)
+        if (e.kind == Operand::Reg)
+          fn(e.reg);
     if (o.kind == Operand::Reg)
       fn(o.reg);
     else if (o.kind == Operand::RegPair) {
