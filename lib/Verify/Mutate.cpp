@@ -64,7 +64,8 @@ std::vector<MutationSite> tilegen::verify::mutationSites(const Kernel &kernel,
     case MutationKind::DropArrive:
       hit = op.starts_with("mbarrier.arrive") || op.starts_with("tcgen05.commit") ||
             op.starts_with("bar.arrive") || op.starts_with("barrier.arrive") ||
-            op.starts_with("barrier.cluster.arrive");
+            op.starts_with("barrier.cluster.arrive") || op == "bar.sync" ||
+            op.starts_with("barrier.sync");
       break;
     case MutationKind::FlipParity:
       hit = op.starts_with("mbarrier.try_wait.parity") ||

@@ -62,6 +62,10 @@ static cl::opt<bool> optList("list-mutations",
 static cl::opt<bool> optPrintMutated("print-mutated",
                                      cl::desc("print the mutated PTX instead of checking it"),
                                      cl::cat(category));
+static cl::opt<int64_t> optTrace("trace-thread",
+                                 cl::desc("print every statement this thread (index in the "
+                                          "grid) executes, with integer results"),
+                                 cl::init(-1), cl::Hidden, cl::cat(category));
 static cl::opt<bool> optTime("time", cl::desc("print the checker's time"), cl::cat(category));
 
 static int fail(const Twine &msg) {
@@ -109,6 +113,7 @@ int main(int argc, char **argv) {
   opt.randomSchedules = optSchedules;
   opt.seed = optSeed;
   opt.maxSteps = optMaxSteps;
+  opt.traceThread = optTrace;
 
   if (optList) {
     for (MutationKind kind : allMutationKinds()) {
@@ -146,7 +151,8 @@ int main(int argc, char **argv) {
   if (sites.empty())
     return fail(formatv("the kernel has no site for mutation {0}", kindName).str());
   std::vector<size_t> chosen;
-  if (siteSpec == "all") {
+  bool all = siteSpec == "all";
+  if (all) {
     for (size_t i = 0; i < sites.size(); ++i)
       chosen.push_back(i);
   } else {
@@ -172,7 +178,7 @@ int main(int argc, char **argv) {
       return fail("the mutated PTX does not parse (" + what + "): " + toString(mk.takeError()));
     double s;
     VerifyResult r = check(mutated, *mk, s);
-    if (chosen.size() == 1) {
+    if (!all) {
       outs() << "mutation " << what << "\n" << input << ": " << r.report;
       if (optTime)
         outs() << formatv("time: {0:f2} s\n", s);

@@ -17,7 +17,7 @@ namespace tilegen::verify {
 
 enum class MutationKind {
   DropFence,       ///< remove a fence.proxy.async
-  DropArrive,      ///< remove an mbarrier arrive, a tcgen05.commit or a barrier arrive
+  DropArrive,      ///< remove an mbarrier arrive, a tcgen05.commit, a barrier arrive or bar.sync
   FlipParity,      ///< wait for the other parity in an mbarrier try_wait/test_wait
   ExpectTx,        ///< announce 16 more transaction bytes in an expect_tx
   ShrinkInit,      ///< initialise an mbarrier with one arrival fewer
