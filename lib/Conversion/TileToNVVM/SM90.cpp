@@ -659,7 +659,11 @@ void WgmmaEmitter::storeThroughShared(ArrayRef<Value> values, Value c, Value war
     auto coords = [&]() -> SmallVector<Value, 2> {
       return {b.add(n0, j * chunkCols), b.add(m0, rowOff)};
     };
-    storeChunkThroughShared(b, {tmapD, buf, leader, barId, threads, /*buffers=*/2}, write, coords);
+    // Chunk j reuses the buffer of chunk j - 2, so one store may stay in flight; with an odd
+    // number of chunks the previous tile's last store read buffer 0 as well, so the first
+    // chunk of a tile waits for every store (as if there were one buffer).
+    int64_t turns = (j == 0 && chunks % 2 == 1) ? 1 : 2;
+    storeChunkThroughShared(b, {tmapD, buf, leader, barId, threads, turns}, write, coords);
   }
 }
 
