@@ -139,6 +139,8 @@ struct Thread {
   uint64_t flagSeen = 0;   ///< flag stores seen at the thread's last acquire load
   int convergedAt = -1; ///< released from the warp convergence at this statement
   std::string blockedWhy;
+  int blockedBar = -1;  ///< the mbarrier a try_wait waits on
+  unsigned blockedParity = 0;
 };
 
 struct CTA {
@@ -953,6 +955,7 @@ void Sim::block(int ti, const std::string &why) {
   Thread &t = threads[ti];
   t.state = State::Blocked;
   t.blockedWhy = why;
+  t.blockedBar = -1;
   int p = runPos[ti];
   if (p >= 0) {
     int lastT = runnable.back();
@@ -1017,8 +1020,17 @@ std::string Sim::deadlockReport() {
       break;
     }
     const Thread &t = threads[ts.front()];
+    std::string why = t.blockedWhy;
+    if (t.blockedBar >= 0) {
+      const MBar &b = mbars[t.blockedBar];
+      why = llvm::formatv("waits for parity {0} on the mbarrier at shared offset {1} (cta {2}); "
+                          "{3} phase(s) completed, {4} of {5} arrivals and {6} transaction "
+                          "bytes pending",
+                          t.blockedParity, b.off, b.cta, b.completed, b.pending, b.count, b.tx)
+                .str();
+    }
     s += llvm::formatv("    cta {0} warp {1} ({2} thread(s), first {3}): {4}\n      {5}\n",
-                       t.cta, t.tid / 32, ts.size(), t.tid, stmtRef(t.pc), t.blockedWhy)
+                       t.cta, t.tid / 32, ts.size(), t.tid, stmtRef(t.pc), why)
              .str();
   }
   unsigned exited = 0;
@@ -1847,11 +1859,9 @@ bool Sim::step(int ti) {
         return true;
       }
       b.waiters.push_back(ti);
-      block(ti, llvm::formatv("waits for parity {0} on the mbarrier at shared offset {1} "
-                              "(cta {2}); {3} phase(s) completed, {4} of {5} arrivals and {6} "
-                              "transaction bytes pending",
-                              parity & 1, b.off, b.cta, b.completed, b.pending, b.count, b.tx)
-                    .str());
+      block(ti, "waits on an mbarrier");
+      t.blockedBar = bi;
+      t.blockedParity = unsigned(parity & 1);
       return true;
     }
     uint64_t tx = 0;
