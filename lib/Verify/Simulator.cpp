@@ -126,6 +126,7 @@ struct Thread {
   std::vector<uint8_t> known;
   VC vc;
   std::vector<uint32_t> fences;
+  VC globalFenceVC; ///< the clock at the thread's last fence.proxy.async of global memory
   std::vector<int> cpPending;
   std::deque<std::vector<int>> cpGroups;
   std::vector<int> bulkPending;
@@ -252,6 +253,9 @@ private:
   bool accessTmem(int ti, const VC &vc, unsigned cta, uint32_t col, uint32_t cols,
                   bool isWrite, Access acc, int stmt);
   bool regionAt(unsigned cta, uint32_t off, uint32_t &start, uint32_t &end);
+  bool scratchAt(uint64_t addr) const;
+  bool accessGlobal(int ti, const VC &vc, uint64_t addr, uint32_t bytes, bool isWrite,
+                    Access acc, bool asyncProxy, int stmt);
 
   // --- reporting
   void fail(int ti, int stmt, const std::string &msg);
@@ -299,6 +303,9 @@ private:
   std::vector<std::vector<int>> wgWaiters;        // threads waiting for wgmma issue
   std::vector<ClusterBar> clusterBars;
   llvm::DenseMap<uint64_t, uint64_t> flags; // global words written by release/volatile stores
+  llvm::DenseMap<uint64_t, Line> globalLines; // 16-byte lines of the scratch buffers
+  llvm::DenseMap<uint64_t, VC> flagVC;        // the clocks released into each flag
+  bool trackGlobalMem = false;
   std::vector<int> sleepers;
   uint64_t flagStores = 0; ///< stores to flags so far
   std::deque<std::pair<int, std::string>> traceBuf; // thread, text
@@ -382,6 +389,9 @@ bool Sim::setup(std::string &shape) {
     return false;
   }
   gridCtas = unsigned(grid);
+  trackGlobalMem = llvm::any_of(cfg.params, [](const KernelConfig::Param &p) {
+    return p.kind == "scratch";
+  });
   shape = llvm::formatv("M={0} N={1} K={2}, {3} CTA(s) x {4} threads", M, N, K, gridCtas,
                         threadsPerCta)
               .str();
@@ -789,6 +799,58 @@ bool Sim::regionAt(unsigned cta, uint32_t off, uint32_t &start, uint32_t &end) {
     return false;
   start = it->first;
   end = it->second;
+  return true;
+}
+
+bool Sim::scratchAt(uint64_t addr) const {
+  if (!(addr & kGlobalTag))
+    return false;
+  uint64_t idx = ((addr & ~kGlobalTag) >> 40) - 1;
+  return idx < cfg.params.size() && cfg.params[idx].kind == "scratch";
+}
+
+// Global memory of the scratch buffers: generic writes (st.global) read by bulk copies (async
+// proxy). The proxy fence may be the writer's (before its release) or the reader's (after its
+// acquire): fence.proxy.async.global in the issuing thread at a point where it already knew
+// the write.
+bool Sim::accessGlobal(int ti, const VC &vc, uint64_t addr, uint32_t bytes, bool isWrite,
+                       Access acc, bool asyncProxy, int stmt) {
+  acc.valid = true;
+  for (uint64_t i = addr / kLine, e = (addr + bytes - 1) / kLine; i <= e; ++i) {
+    Line &l = globalLines[i];
+    if (isWrite) {
+      if (!checkWrite(ti, vc, l, "global memory", 0, i * kLine, stmt, acc.op))
+        return false;
+      l.w = acc;
+      l.reads.clear();
+      continue;
+    }
+    if (!l.w.valid)
+      continue;
+    if (!knows(vc, l.w)) {
+      fail(ti, stmt, llvm::formatv("read of global memory (scratch offset {0}) is not ordered "
+                                   "after the write it needs: {1}",
+                                   (i * kLine) & 0xffffffffffull, describe(l.w))
+                         .str());
+      return false;
+    }
+    if (asyncProxy && l.w.generic) {
+      const Thread &w = threads[l.w.thread];
+      auto f = std::lower_bound(w.fences.begin(), w.fences.end(), l.w.epoch);
+      bool writerFenced = f != w.fences.end() && vc[l.w.thread] >= *f;
+      const VC &rf = threads[ti].globalFenceVC;
+      bool readerFenced = !rf.empty() && knows(rf, l.w);
+      if (!writerFenced && !readerFenced) {
+        fail(ti, stmt, llvm::formatv("the async proxy reads global memory (scratch offset {0}) "
+                                     "written through the generic proxy with no "
+                                     "fence.proxy.async between: {1}",
+                                     (i * kLine) & 0xffffffffffull, describe(l.w))
+                           .str());
+        return false;
+      }
+    }
+    l.reads.push_back(acc);
+  }
   return true;
 }
 
@@ -1531,9 +1593,23 @@ bool Sim::step(int ti) {
       write(t, o[0], 0, false);
     next();
     return false;
-  case Op::StGlobal:
+  case Op::StGlobal: {
+    uint64_t addr;
+    const Operand &a = o[0];
+    bool tracked = a.kind == Operand::Mem && a.reg >= 0 && relIndex[a.reg] >= 0;
+    if (tracked && address(t, a, addr, "global store address") && scratchAt(addr)) {
+      Access acc;
+      acc.thread = ti;
+      acc.epoch = t.vc[ti];
+      acc.stmt = stmt;
+      if (!accessGlobal(ti, t.vc, addr, d.bytes, true, acc, false, stmt))
+        return true;
+    }
+    if (failure)
+      return true;
     next();
     return false;
+  }
   case Op::LdAcquire: {
     uint64_t addr;
     if (!address(t, o[1], addr, "flag address"))
@@ -1541,6 +1617,9 @@ bool Sim::step(int ti) {
     auto it = flags.find(addr);
     write(t, o[0], it == flags.end() ? 0 : it->second, true);
     t.flagSeen = flagStores;
+    auto rel = flagVC.find(addr);
+    if (rel != flagVC.end() && s.opcode.find(".acquire") != std::string::npos)
+      join(t.vc, rel->second); // acquire: the releasing thread's history
     trace(ti, stmt);
     tick(t);
     next();
@@ -1552,6 +1631,12 @@ bool Sim::step(int ti) {
       return true;
     flags[addr] = val;
     ++flagStores;
+    if (s.opcode.find(".release") != std::string::npos) {
+      VC &rel = flagVC[addr];
+      if (rel.empty())
+        rel.assign(nAgents, 0);
+      join(rel, t.vc);
+    }
     trace(ti, stmt);
     tick(t);
     for (int w : sleepers)
@@ -1888,6 +1973,8 @@ bool Sim::step(int ti) {
   case Op::FenceProxyAsync:
     tick(t);
     t.fences.push_back(t.vc[ti]);
+    if (s.opcode != "fence.proxy.async.shared::cta")
+      t.globalFenceVC = t.vc; // what the thread knew when it fenced global memory
     tick(t);
     next();
     return false;
@@ -1930,6 +2017,20 @@ bool Sim::step(int ti) {
         return true;
       bytes = unsigned(size);
       mb = &o[3];
+      uint64_t src;
+      if (trackGlobalMem && o[1].kind == Operand::Mem && o[1].reg >= 0 &&
+          relIndex[o[1].reg] >= 0 && address(t, o[1], src, "bulk copy source") &&
+          scratchAt(src)) {
+        Access acc;
+        acc.thread = ti;
+        acc.epoch = t.vc[ti];
+        acc.stmt = stmt;
+        acc.generic = false;
+        if (!accessGlobal(ti, t.vc, src, bytes, false, acc, true, stmt))
+          return true;
+      }
+      if (failure)
+        return true;
     }
     unsigned cta;
     uint32_t off;
@@ -2396,8 +2497,38 @@ bool Sim::step(int ti) {
 // ---------------------------------------------------------------------------------------
 // Relevance: the registers whose values the model needs.
 
+// Registers that may hold an address in a scratch buffer: derived (through pure operations)
+// from an ld.param of a scratch parameter. Only stores through them are tracked.
+std::vector<uint8_t> scratchRegisters(const Kernel &k, const std::vector<Decoded> &dec,
+                                      const KernelConfig &cfg) {
+  std::vector<uint8_t> taint(k.registers.size(), 0);
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (size_t i = 0; i < k.stmts.size(); ++i) {
+      const Statement &s = k.stmts[i];
+      if (s.ops.empty() || s.ops[0].kind != Operand::Reg || taint[s.ops[0].reg])
+        continue;
+      bool t = false;
+      if (dec[i].op == Op::LdParam && s.ops.size() > 1 && s.ops[1].sym >= 0) {
+        const Symbol &sym = k.symbols[s.ops[1].sym];
+        t = sym.kind == Symbol::Param && sym.param < cfg.params.size() &&
+            cfg.params[sym.param].kind == "scratch";
+      } else if (isPure(dec[i].op)) {
+        for (size_t j = 1; j < s.ops.size(); ++j)
+          t = t || (s.ops[j].kind == Operand::Reg && taint[s.ops[j].reg]);
+      }
+      if (t) {
+        taint[s.ops[0].reg] = 1;
+        changed = true;
+      }
+    }
+  }
+  return taint;
+}
+
 void relevance(const Kernel &k, std::vector<Decoded> &dec, std::vector<int> &relIndex,
-               unsigned &nRel) {
+               unsigned &nRel, const std::vector<uint8_t> &scratchRegs) {
   std::vector<uint8_t> rel(k.registers.size(), 0);
   std::vector<std::vector<int>> defs(k.registers.size());
   auto regsOf = [](const Operand &o, auto &&fn) -> void {
@@ -2452,10 +2583,13 @@ void relevance(const Kernel &k, std::vector<Decoded> &dec, std::vector<int> &rel
       }
     };
     switch (d.op) {
+    case Op::StGlobal:
+      if (!s.ops.empty() && s.ops[0].reg >= 0 && scratchRegs[s.ops[0].reg])
+        use(0);
+      break;
     case Op::Bra:
     case Op::Ret:
     case Op::LdGlobal:
-    case Op::StGlobal:
     case Op::LdParam:
     case Op::FenceProxyAsync:
     case Op::FenceNoop:
@@ -2499,6 +2633,8 @@ void relevance(const Kernel &k, std::vector<Decoded> &dec, std::vector<int> &rel
       break;
     case Op::BulkLoad:
       use(0);
+      if (s.ops.size() > 1 && s.ops[1].reg >= 0 && scratchRegs[s.ops[1].reg])
+        use(1);
       use(2);
       use(3);
       break;
@@ -2589,7 +2725,8 @@ VerifyResult tilegen::verify::verifyProtocol(const Kernel &kernel, const KernelC
   }
   std::vector<int> relIndex;
   unsigned nRel = 0;
-  relevance(kernel, dec, relIndex, nRel);
+  // Global memory is tracked in the scratch buffers (the stream-K workspace) only.
+  relevance(kernel, dec, relIndex, nRel, scratchRegisters(kernel, dec, config));
 
   struct Sched {
     Policy policy;
