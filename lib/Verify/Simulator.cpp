@@ -28,7 +28,6 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <chrono>
 #include <cstring>
 #include <deque>
 #include <map>
@@ -167,7 +166,7 @@ struct Failure {
   std::string message;
 };
 
-enum class Policy { RoundRobin, LateAsync, ProducerLast, Random };
+enum class Policy { RoundRobin, LateAsync, HighestFirst, Random };
 
 struct Problem {
   int64_t m, n, k;
@@ -735,6 +734,18 @@ bool Sim::accessSmem(int ti, const VC &vc, unsigned cta, uint32_t off, uint32_t 
     if (isWrite) {
       if (!checkWrite(ti, vc, l, "shared memory", cta, uint64_t(i) * kLine, stmt, acc.op))
         return false;
+      // Loaded data that nothing read before it is replaced: a reader took another phase's
+      // data (parity aliasing), or no one consumes this load.
+      if (l.w.valid && l.w.op >= 0 && l.reads.empty() &&
+          (ops[l.w.op].kind == Op::TmaLoad || ops[l.w.op].kind == Op::BulkLoad ||
+           (ops[l.w.op].kind == Op::CpAsync && ops[l.w.op].bytes == kLine))) {
+        fail(ti, stmt, llvm::formatv("shared memory (cta {0}, offset {1}) loaded by {2} is "
+                                     "overwritten before anything read it (a reader took "
+                                     "another phase's data, or nothing consumes the load)",
+                                     cta, uint64_t(i) * kLine, describe(l.w))
+                           .str());
+        return false;
+      }
       l.w = acc;
       l.reads.clear();
     } else {
@@ -1133,7 +1144,7 @@ std::optional<std::string> Sim::run(uint64_t &steps, std::string &shape) {
       takeEvent = haveEvents;
       break;
     case Policy::LateAsync:
-    case Policy::ProducerLast:
+    case Policy::HighestFirst:
       takeEvent = !haveThreads;
       break;
     case Policy::Random:
@@ -1159,7 +1170,7 @@ std::optional<std::string> Sim::run(uint64_t &steps, std::string &shape) {
     int ti;
     if (policy == Policy::Random)
       ti = runnable[rng() % runnable.size()];
-    else if (policy == Policy::ProducerLast)
+    else if (policy == Policy::HighestFirst)
       ti = *std::max_element(runnable.begin(), runnable.end());
     else
       ti = runnable[steps % runnable.size()];
@@ -2132,6 +2143,7 @@ bool Sim::step(int ti) {
     if (!sharedAddr(t, dst, cta, off, "cp.async destination"))
       return true;
     AsyncOp op{d.op, ti, stmt};
+    op.bytes = unsigned(size);
     ops.push_back(op);
     int oi = int(ops.size()) - 1;
     Access acc;
@@ -2742,7 +2754,7 @@ VerifyResult tilegen::verify::verifyProtocol(const Kernel &kernel, const KernelC
     std::string suffix = b == config.beta ? "" : llvm::formatv(", beta {0}", b).str();
     scheds.push_back({Policy::RoundRobin, 0, b, "round-robin" + suffix});
     scheds.push_back({Policy::LateAsync, 0, b, "async-last" + suffix});
-    scheds.push_back({Policy::ProducerLast, 0, b, "highest-thread-first" + suffix});
+    scheds.push_back({Policy::HighestFirst, 0, b, "highest-thread-first" + suffix});
     for (unsigned i = 0; i < options.randomSchedules; ++i)
       scheds.push_back({Policy::Random, options.seed + i, b,
                         llvm::formatv("random seed {0}{1}", options.seed + i, suffix).str()});
@@ -2750,32 +2762,34 @@ VerifyResult tilegen::verify::verifyProtocol(const Kernel &kernel, const KernelC
   std::string shape, shapes;
   std::vector<uint8_t> reached(kernel.stmts.size(), 0);
   std::vector<Problem> problems = problemsFor(config, options);
-  for (const Problem &prob : problems)
-  for (const Sched &sc : scheds) {
-    Sim sim(kernel, config, dec, relIndex, nRel, options, prob, sc.beta, sc.policy, sc.seed,
-            reached);
-    uint64_t steps = 0;
-    std::optional<std::string> err = sim.run(steps, shape);
-    if (&sc == &scheds.front())
-      shapes += (shapes.empty() ? "" : "; ") + shape;
-    res.steps += steps;
-    ++res.schedules;
-    if (err) {
-      res.report = "error: " + *err;
-      if (!shape.empty())
-        res.report = llvm::formatv("error: schedule '{0}' ({1}): {2}", sc.name, shape, *err)
-                         .str();
-      if (res.report.empty() || res.report.back() != '\n')
-        res.report += "\n";
-      return res;
+  for (const Problem &prob : problems) {
+    for (const Sched &sc : scheds) {
+      Sim sim(kernel, config, dec, relIndex, nRel, options, prob, sc.beta, sc.policy, sc.seed,
+              reached);
+      uint64_t steps = 0;
+      std::optional<std::string> err = sim.run(steps, shape);
+      if (&sc == &scheds.front())
+        shapes += (shapes.empty() ? "" : "; ") + shape;
+      res.steps += steps;
+      ++res.schedules;
+      if (err) {
+        res.report = "error: " + *err;
+        if (!shape.empty())
+          res.report = llvm::formatv("error: schedule '{0}' ({1}): {2}", sc.name, shape, *err)
+                           .str();
+        if (res.report.empty() || res.report.back() != '\n')
+          res.report += "\n";
+        return res;
+      }
     }
   }
+
   res.ok = true;
-  res.report = llvm::formatv("verified: {0} ({1}), {2}; {3} schedules ({4} policies + {5} "
-                             "random per beta, over {6} beta value(s)), {7} scheduling steps; "
+  res.report = llvm::formatv("verified: {0} ({1}), {2}; {3} problem(s) x {4} beta value(s) x "
+                             "({5} policies + {6} random) = {7} schedules, {8} scheduling steps; "
                              "exhaustive search: not done (see docs/verify.md)\n",
-                             config.kernel, config.target, shapes, res.schedules,
-                             3, options.randomSchedules, betas.size(), res.steps)
+                             config.kernel, config.target, shapes, problems.size(),
+                             betas.size(), 3, options.randomSchedules, res.schedules, res.steps)
                    .str();
   // Synchronisation statements no schedule reached: what this problem did not exercise.
   std::string missed;
