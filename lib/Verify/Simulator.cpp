@@ -59,10 +59,12 @@ struct Access {
   int32_t stmt = -1;
   bool generic = true;
   bool valid = false;
+  uint16_t mask = 0xffff; ///< the bytes of the line accessed
 };
 
+/// A tracked line: the last writes of its bytes (disjoint masks) and the reads since.
 struct Line {
-  Access w;
+  llvm::SmallVector<Access, 1> ws;
   llvm::SmallVector<Access, 2> reads;
 };
 
@@ -173,20 +175,20 @@ struct Problem {
   unsigned sms;
 };
 
-// The problems checked by default (docs/verify.md): ten K-slices, so that every ring wraps at
-// least once; a CTA (or cluster) runs four tiles of a persistent grid or two of a one-CTA-per-
+// The problems checked by default (docs/verify.md): nine K-slices, so that every ring wraps at
+// least once and a tile ends on an odd ring position; a CTA (or cluster) runs four tiles of a persistent grid or two of a one-CTA-per-
 // tile grid (one CTA looping over tiles exercises the reuse of the ring, accumulators and
-// epilogue buffers); stream-K splits one tile's twenty K-slices over two CTAs (it splits only
+// epilogue buffers); stream-K splits one tile's nineteen K-slices over two CTAs (it splits only
 // from 512 K-elements per CTA) and then runs full waves of whole tiles, two per CTA.
 std::vector<Problem> problemsFor(const KernelConfig &cfg, const VerifyOptions &opt) {
   int64_t tk = cfg.tileK ? cfg.tileK : 64, tm = cfg.tileM, tn = cfg.tileN;
   unsigned cl = cfg.cluster[0];
   std::vector<Problem> ps;
   if (cfg.gridRule == "stream_k") {
-    ps.push_back({tm * cl, tn, 20 * tk, 2 * cl});
-    ps.push_back({4 * tm * cl, tn, 10 * tk, 2 * cl});
+    ps.push_back({tm * cl, tn, 19 * tk, 2 * cl});
+    ps.push_back({4 * tm * cl, tn, 9 * tk, 2 * cl});
   } else {
-    ps.push_back({(cfg.gridRule == "persistent" ? 4 : 2) * tm * cl, tn, 10 * tk, cl});
+    ps.push_back({(cfg.gridRule == "persistent" ? 4 : 2) * tm * cl, tn, 9 * tk, cl});
   }
   if (opt.m || opt.n || opt.k || opt.smCount) {
     Problem p = ps.front();
@@ -244,9 +246,9 @@ private:
   bool knows(const VC &vc, const Access &a) const;
   std::string describe(const Access &a) const;
   bool checkRead(int ti, const VC &vc, Line &l, const char *space, unsigned cta, uint64_t at,
-                 bool asyncProxy, int stmt);
+                 bool asyncProxy, int stmt, uint16_t mask = 0xffff);
   bool checkWrite(int ti, const VC &vc, Line &l, const char *space, unsigned cta,
-                  uint64_t at, int stmt, int sameIssuerOp);
+                  uint64_t at, int stmt, int sameIssuerOp, uint16_t mask = 0xffff);
   bool accessSmem(int ti, const VC &vc, unsigned cta, uint32_t off, uint32_t bytes,
                   bool isWrite, Access acc, bool asyncProxy, int stmt);
   bool accessTmem(int ti, const VC &vc, unsigned cta, uint32_t col, uint32_t cols,
@@ -667,54 +669,80 @@ bool Sim::knows(const VC &vc, const Access &a) const {
 }
 
 bool Sim::checkRead(int ti, const VC &vc, Line &l, const char *space, unsigned cta,
-                    uint64_t at, bool asyncProxy, int stmt) {
-  if (!l.w.valid)
-    return true; // never written in this run: nothing to order against
-  if (!knows(vc, l.w)) {
-    fail(ti, stmt, llvm::formatv("read of {0} (cta {1}, offset {2}) is not ordered after the "
-                                 "write it needs: {3}",
-                                 space, cta, at, describe(l.w))
-                       .str());
-    return false;
-  }
-  if (asyncProxy && l.w.generic && l.w.op < 0) {
-    const Thread &w = threads[l.w.thread];
-    auto f = std::lower_bound(w.fences.begin(), w.fences.end(), l.w.epoch);
-    if (f == w.fences.end() || vc[l.w.thread] < *f) {
-      fail(ti, stmt,
-           llvm::formatv("the async proxy reads {0} (cta {1}, offset {2}) written through the "
-                         "generic proxy with no fence.proxy.async between the write and the "
-                         "barrier that orders it: {3}",
-                         space, cta, at, describe(l.w))
-               .str());
+                    uint64_t at, bool asyncProxy, int stmt, uint16_t mask) {
+  for (const Access &w : l.ws) {
+    if (!(w.mask & mask))
+      continue;
+    if (!knows(vc, w)) {
+      fail(ti, stmt, llvm::formatv("read of {0} (cta {1}, offset {2}) is not ordered after "
+                                   "the write it needs: {3}",
+                                   space, cta, at, describe(w))
+                         .str());
       return false;
+    }
+    if (asyncProxy && w.generic && w.op < 0) {
+      const Thread &wt = threads[w.thread];
+      auto f = std::lower_bound(wt.fences.begin(), wt.fences.end(), w.epoch);
+      if (f == wt.fences.end() || vc[w.thread] < *f) {
+        fail(ti, stmt,
+             llvm::formatv("the async proxy reads {0} (cta {1}, offset {2}) written through "
+                           "the generic proxy with no fence.proxy.async between the write and "
+                           "the barrier that orders it: {3}",
+                           space, cta, at, describe(w))
+                 .str());
+        return false;
+      }
     }
   }
   return true;
 }
 
 bool Sim::checkWrite(int ti, const VC &vc, Line &l, const char *space, unsigned cta,
-                     uint64_t at, int stmt, int sameIssuerOp) {
+                     uint64_t at, int stmt, int sameIssuerOp, uint16_t mask) {
   auto sameIssuer = [&](const Access &a) {
     return sameIssuerOp >= 0 && a.op >= 0 && ops[a.op].issuer == ops[sameIssuerOp].issuer &&
            ops[a.op].kind == ops[sameIssuerOp].kind;
   };
   for (const Access &r : l.reads)
-    if (!knows(vc, r) && !sameIssuer(r)) {
+    if ((r.mask & mask) && !knows(vc, r) && !sameIssuer(r)) {
       fail(ti, stmt, llvm::formatv("write of {0} (cta {1}, offset {2}) may overwrite data "
                                    "before this read of it is done: {3}",
                                    space, cta, at, describe(r))
                          .str());
       return false;
     }
-  if (l.w.valid && !knows(vc, l.w) && !sameIssuer(l.w)) {
-    fail(ti, stmt, llvm::formatv("write of {0} (cta {1}, offset {2}) is not ordered after "
-                                 "the previous write: {3}",
-                                 space, cta, at, describe(l.w))
-                       .str());
-    return false;
-  }
+  for (const Access &w : l.ws)
+    if ((w.mask & mask) && !knows(vc, w) && !sameIssuer(w)) {
+      fail(ti, stmt, llvm::formatv("write of {0} (cta {1}, offset {2}) is not ordered after "
+                                   "the previous write: {3}",
+                                   space, cta, at, describe(w))
+                         .str());
+      return false;
+    }
   return true;
+}
+
+// Records a write of `mask` (after checkWrite): earlier writes and reads keep the other bytes.
+static void applyWrite(Line &l, const Access &acc) {
+  auto covered = [&](Access &a) {
+    a.mask &= uint16_t(~acc.mask);
+    return a.mask == 0;
+  };
+  l.ws.erase(std::remove_if(l.ws.begin(), l.ws.end(), covered), l.ws.end());
+  l.reads.erase(std::remove_if(l.reads.begin(), l.reads.end(), covered), l.reads.end());
+  l.ws.push_back(acc);
+}
+
+static void applyRead(Line &l, const Access &acc) {
+  if (acc.op < 0)
+    for (Access &r : l.reads)
+      if (r.op < 0 && r.thread == acc.thread) {
+        uint16_t m = r.mask | acc.mask;
+        r = acc;
+        r.mask = m;
+        return;
+      }
+  l.reads.push_back(acc);
 }
 
 bool Sim::accessSmem(int ti, const VC &vc, unsigned cta, uint32_t off, uint32_t bytes,
@@ -731,36 +759,35 @@ bool Sim::accessSmem(int ti, const VC &vc, unsigned cta, uint32_t off, uint32_t 
   acc.valid = true;
   for (uint32_t i = first; i <= last; ++i) {
     Line &l = c.smem[i];
+    uint32_t lo = std::max(off, i * kLine) - i * kLine;
+    uint32_t hi = std::min<uint64_t>(uint64_t(off) + bytes, uint64_t(i + 1) * kLine) - i * kLine;
+    acc.mask = uint16_t(((1u << hi) - 1) & ~((1u << lo) - 1));
     if (isWrite) {
-      if (!checkWrite(ti, vc, l, "shared memory", cta, uint64_t(i) * kLine, stmt, acc.op))
+      if (!checkWrite(ti, vc, l, "shared memory", cta, uint64_t(i) * kLine, stmt, acc.op,
+                      acc.mask))
         return false;
       // Loaded data that nothing read before it is replaced: a reader took another phase's
       // data (parity aliasing), or no one consumes this load.
-      if (l.w.valid && l.w.op >= 0 && l.reads.empty() &&
-          (ops[l.w.op].kind == Op::TmaLoad || ops[l.w.op].kind == Op::BulkLoad ||
-           (ops[l.w.op].kind == Op::CpAsync && ops[l.w.op].bytes == kLine))) {
-        fail(ti, stmt, llvm::formatv("shared memory (cta {0}, offset {1}) loaded by {2} is "
-                                     "overwritten before anything read it (a reader took "
-                                     "another phase's data, or nothing consumes the load)",
-                                     cta, uint64_t(i) * kLine, describe(l.w))
-                           .str());
-        return false;
+      for (const Access &w : l.ws) {
+        bool load = w.op >= 0 && (ops[w.op].kind == Op::TmaLoad ||
+                                  ops[w.op].kind == Op::BulkLoad ||
+                                  (ops[w.op].kind == Op::CpAsync && ops[w.op].bytes == kLine));
+        bool read = llvm::any_of(l.reads, [&](const Access &r) { return r.mask & w.mask; });
+        if (load && !read && (w.mask & ~acc.mask) == 0) {
+          fail(ti, stmt, llvm::formatv("shared memory (cta {0}, offset {1}) loaded by {2} is "
+                                       "overwritten before anything read it (a reader took "
+                                       "another phase's data, or nothing consumes the load)",
+                                       cta, uint64_t(i) * kLine, describe(w))
+                             .str());
+          return false;
+        }
       }
-      l.w = acc;
-      l.reads.clear();
+      applyWrite(l, acc);
     } else {
-      if (!checkRead(ti, vc, l, "shared memory", cta, uint64_t(i) * kLine, asyncProxy, stmt))
+      if (!checkRead(ti, vc, l, "shared memory", cta, uint64_t(i) * kLine, asyncProxy, stmt,
+                     acc.mask))
         return false;
-      bool merged = false;
-      if (acc.op < 0)
-        for (Access &r : l.reads)
-          if (r.op < 0 && r.thread == acc.thread) {
-            r = acc;
-            merged = true;
-            break;
-          }
-      if (!merged)
-        l.reads.push_back(acc);
+      applyRead(l, acc);
     }
   }
   return true;
@@ -789,12 +816,11 @@ bool Sim::accessTmem(int ti, const VC &vc, unsigned cta, uint32_t col, uint32_t 
     if (isWrite) {
       if (!checkWrite(ti, vc, l, "Tensor Memory column", cta, i, stmt, acc.op))
         return false;
-      l.w = acc;
-      l.reads.clear();
+      applyWrite(l, acc);
     } else {
       if (!checkRead(ti, vc, l, "Tensor Memory column", cta, i, false, stmt))
         return false;
-      l.reads.push_back(acc);
+      applyRead(l, acc);
     }
   }
   return true;
@@ -832,35 +858,34 @@ bool Sim::accessGlobal(int ti, const VC &vc, uint64_t addr, uint32_t bytes, bool
     if (isWrite) {
       if (!checkWrite(ti, vc, l, "global memory", 0, i * kLine, stmt, acc.op))
         return false;
-      l.w = acc;
-      l.reads.clear();
+      applyWrite(l, acc);
       continue;
     }
-    if (!l.w.valid)
-      continue;
-    if (!knows(vc, l.w)) {
-      fail(ti, stmt, llvm::formatv("read of global memory (scratch offset {0}) is not ordered "
-                                   "after the write it needs: {1}",
-                                   (i * kLine) & 0xffffffffffull, describe(l.w))
-                         .str());
-      return false;
-    }
-    if (asyncProxy && l.w.generic) {
-      const Thread &w = threads[l.w.thread];
-      auto f = std::lower_bound(w.fences.begin(), w.fences.end(), l.w.epoch);
-      bool writerFenced = f != w.fences.end() && vc[l.w.thread] >= *f;
-      const VC &rf = threads[ti].globalFenceVC;
-      bool readerFenced = !rf.empty() && knows(rf, l.w);
-      if (!writerFenced && !readerFenced) {
-        fail(ti, stmt, llvm::formatv("the async proxy reads global memory (scratch offset {0}) "
-                                     "written through the generic proxy with no "
-                                     "fence.proxy.async between: {1}",
-                                     (i * kLine) & 0xffffffffffull, describe(l.w))
+    for (const Access &w : l.ws) {
+      if (!knows(vc, w)) {
+        fail(ti, stmt, llvm::formatv("read of global memory (scratch offset {0}) is not "
+                                     "ordered after the write it needs: {1}",
+                                     (i * kLine) & 0xffffffffffull, describe(w))
                            .str());
         return false;
       }
+      if (asyncProxy && w.generic) {
+        const Thread &wt = threads[w.thread];
+        auto f = std::lower_bound(wt.fences.begin(), wt.fences.end(), w.epoch);
+        bool writerFenced = f != wt.fences.end() && vc[w.thread] >= *f;
+        const VC &rf = threads[ti].globalFenceVC;
+        bool readerFenced = !rf.empty() && knows(rf, w);
+        if (!writerFenced && !readerFenced) {
+          fail(ti, stmt, llvm::formatv("the async proxy reads global memory (scratch offset "
+                                       "{0}) written through the generic proxy with no "
+                                       "fence.proxy.async between: {1}",
+                                       (i * kLine) & 0xffffffffffull, describe(w))
+                             .str());
+          return false;
+        }
+      }
     }
-    l.reads.push_back(acc);
+    applyRead(l, acc);
   }
   return true;
 }
@@ -2747,9 +2772,10 @@ VerifyResult tilegen::verify::verifyProtocol(const Kernel &kernel, const KernelC
     std::string name;
   };
   std::vector<Sched> scheds;
+  // Both epilogues: beta = 0 (D only) and beta != 0 (C read too), the manifest's value first.
   std::vector<double> betas = {config.beta};
-  if (options.betaBoth && config.beta == 0.0)
-    betas.push_back(1.0);
+  if (options.betaBoth)
+    betas.push_back(config.beta == 0.0 ? 1.0 : 0.0);
   for (double b : betas) {
     std::string suffix = b == config.beta ? "" : llvm::formatv(", beta {0}", b).str();
     scheds.push_back({Policy::RoundRobin, 0, b, "round-robin" + suffix});

@@ -47,7 +47,7 @@ struct VerifyOptions {
   unsigned randomSchedules = 6;
   uint64_t seed = 1;
   uint64_t maxSteps = 20'000'000; ///< scheduling steps per schedule
-  bool betaBoth = true;           ///< also run with beta != 0 when the manifest's beta is 0
+  bool betaBoth = true;           ///< run beta = 0 and beta != 0, whatever the manifest says
   int64_t traceThread = -1;       ///< print every statement this thread (global index) runs
 };
 
