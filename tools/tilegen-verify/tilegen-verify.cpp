@@ -42,9 +42,9 @@ static cl::opt<int64_t> optK("k", cl::desc("problem K (default: ten K-slices)"),
 static cl::opt<unsigned> optSms("sms", cl::desc("SMs of the simulated GPU (persistent and "
                                                 "stream-K grids)"),
                                 cl::init(0), cl::cat(category));
-static cl::opt<unsigned> optSchedules("schedules",
-                                      cl::desc("random schedules per beta value (default 6)"),
-                                      cl::init(6), cl::cat(category));
+static cl::opt<unsigned> optSchedules(
+    "schedules", cl::desc("random schedules per problem and beta value (default 4)"),
+    cl::init(4), cl::cat(category));
 static cl::opt<uint64_t> optSeed("seed", cl::desc("first random seed"), cl::init(1),
                                  cl::cat(category));
 static cl::opt<uint64_t> optMaxSteps("max-steps",

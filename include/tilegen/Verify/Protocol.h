@@ -44,7 +44,7 @@ llvm::Expected<KernelConfig> readManifest(llvm::StringRef json);
 struct VerifyOptions {
   int64_t m = 0, n = 0, k = 0; ///< 0: chosen from the tile (see docs/verify.md)
   unsigned smCount = 0;        ///< SMs of the simulated GPU; 0: chosen from the grid rule
-  unsigned randomSchedules = 6;
+  unsigned randomSchedules = 4;
   uint64_t seed = 1;
   uint64_t maxSteps = 20'000'000; ///< scheduling steps per schedule
   bool betaBoth = true;           ///< run beta = 0 and beta != 0, whatever the manifest says
