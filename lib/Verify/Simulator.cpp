@@ -180,14 +180,15 @@ struct Problem {
 // K-slices take other paths for an even count); a CTA (or cluster) runs four tiles of a
 // persistent grid or two of a one-CTA-per-tile grid (one CTA looping over tiles exercises the
 // reuse of the ring, accumulators and epilogue buffers), two in the second problem; stream-K
-// splits one tile's nineteen K-slices over two CTAs (it splits only from 512 K-elements per
-// CTA) and then runs full waves of whole tiles (eight K-slices), two per CTA.
+// splits one tile's twenty-five K-slices over three CTAs (two partial tiles to add; it splits
+// only from 512 K-elements per CTA) and then runs full waves of whole tiles (eight K-slices),
+// four tiles on two CTAs.
 std::vector<Problem> problemsFor(const KernelConfig &cfg, const VerifyOptions &opt) {
   int64_t tk = cfg.tileK ? cfg.tileK : 64, tm = cfg.tileM, tn = cfg.tileN;
   unsigned cl = cfg.cluster[0];
   std::vector<Problem> ps;
   if (cfg.gridRule == "stream_k") {
-    ps.push_back({tm * cl, tn, 19 * tk, 2 * cl});
+    ps.push_back({tm * cl, tn, 25 * tk, 3 * cl});
     ps.push_back({4 * tm * cl, tn, 8 * tk, 2 * cl});
   } else {
     ps.push_back({(cfg.gridRule == "persistent" ? 4 : 2) * tm * cl, tn, 9 * tk, cl});
