@@ -279,7 +279,7 @@ static llvm::Expected<Decoded> decodeOp(const Statement &s) {
     }
     if (has(parts, "arrive") && has(parts, "expect_tx")) {
       d.op = Op::MbarArrive;
-      d.waitN = 1; // carries transaction bytes
+      d.expectTx = true;
       return d;
     }
     if (has(parts, "arrive")) {

@@ -42,7 +42,7 @@ struct Decoded {
   bool multicast = false; ///< tcgen05.commit / TMA with a CTA mask
   bool cluster = false;   ///< address is shared::cluster
   bool exec = true;       ///< pure op: a result is needed (see relevance in Simulator.cpp)
-  int waitN = 0;          ///< wait_group N
+  bool expectTx = false;  ///< mbarrier.arrive.expect_tx: carries transaction bytes
   unsigned matrices = 0;  ///< ldmatrix/stmatrix .x1/.x2/.x4
   unsigned shflMode = 0;  ///< 0 idx 1 up 2 down 3 bfly
   unsigned cvtaDir = 0;   ///< 0 param/shared to generic, 1 to shared

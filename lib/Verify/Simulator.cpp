@@ -1167,7 +1167,7 @@ std::optional<std::string> Sim::run(uint64_t &steps, std::string &shape) {
                            "raise the bound)\n{1}",
                            opt.maxSteps, witness())
           .str();
-    bool takeEvent;
+    bool takeEvent = false;
     switch (policy) {
     case Policy::RoundRobin:
       takeEvent = haveEvents;
@@ -1990,7 +1990,7 @@ bool Sim::step(int ti) {
       return true;
     }
     uint64_t tx = 0;
-    bool withTx = d.op == Op::MbarExpectTx || d.waitN == 1;
+    bool withTx = d.op == Op::MbarExpectTx || d.expectTx;
     if (withTx && !readKnown(t, o[d.op == Op::MbarExpectTx ? 1 : 2], tx, "expect_tx bytes"))
       return true;
     uint64_t count = 1;

@@ -126,17 +126,16 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  auto check = [&](StringRef ptx, const Kernel &k, double &seconds) {
+  auto check = [&](const Kernel &k, double &seconds) {
     auto t0 = std::chrono::steady_clock::now();
     VerifyResult r = verifyProtocol(k, *config, opt);
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    (void)ptx;
     return r;
   };
 
   if (optMutate.empty()) {
     double s;
-    VerifyResult r = check(text, *kernel, s);
+    VerifyResult r = check(*kernel, s);
     outs() << input << ": " << r.report;
     if (optTime)
       outs() << formatv("time: {0:f2} s\n", s);
@@ -177,7 +176,7 @@ int main(int argc, char **argv) {
     if (!mk)
       return fail("the mutated PTX does not parse (" + what + "): " + toString(mk.takeError()));
     double s;
-    VerifyResult r = check(mutated, *mk, s);
+    VerifyResult r = check(*mk, s);
     if (!all) {
       outs() << "mutation " << what << "\n" << input << ": " << r.report;
       if (optTime)
