@@ -33,6 +33,8 @@ config.substitutions.append(("%tilegen-opt", os.path.join(tools_dir, "tilegen-op
 config.substitutions.append(("%tilegen-run", os.path.join(tools_dir, "tilegen-run")))
 config.substitutions.append(("%tilegen-descriptor-tests", os.path.join(tools_dir, "tilegen-descriptor-tests")))
 config.substitutions.append(("%tilegen", os.path.join(tools_dir, "tilegen")))
+# Before %tilegen, which is a prefix of it.
+config.substitutions.insert(0, ("%tilegen-verify", os.path.join(tools_dir, "tilegen-verify")))
 config.substitutions.append(("%examples", os.path.join(config.tilegen_src_root, "examples")))
 config.substitutions.append(("%docs", os.path.join(config.tilegen_src_root, "docs")))
 config.substitutions.append(("%generated-docs", os.path.join(config.tilegen_obj_root, "docs")))

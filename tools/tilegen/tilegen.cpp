@@ -33,6 +33,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -155,7 +156,28 @@ int explainMain(int argc, char **argv); // Explain.cpp
 int tuneMain(int argc, char **argv);    // Tune.cpp
 } // namespace tilegen
 
+// `tilegen verify-protocol ARGS`: the protocol checker, tilegen-verify beside this executable
+// (docs/verify.md), run with ARGS; its exit status is ours.
+static int verifyProtocolMain(int argc, char **argv) {
+  std::string self = llvm::sys::fs::getMainExecutable(argv[0], (void *)&verifyProtocolMain);
+  llvm::SmallString<256> tool(llvm::sys::path::parent_path(self));
+  llvm::sys::path::append(tool, "tilegen-verify");
+  if (!llvm::sys::fs::can_execute(tool))
+    return fail("verify-protocol needs tilegen-verify beside tilegen (" + tool +
+                " is missing; build the tilegen-verify target)");
+  llvm::SmallVector<llvm::StringRef> args = {tool};
+  for (int i = 2; i < argc; ++i)
+    args.push_back(argv[i]);
+  std::string error;
+  int rc = llvm::sys::ExecuteAndWait(tool, args, std::nullopt, {}, 0, 0, &error);
+  if (rc < 0)
+    return fail("cannot run " + tool + ": " + error);
+  return rc;
+}
+
 int main(int argc, char **argv) {
+  if (argc > 1 && llvm::StringRef(argv[1]) == "verify-protocol")
+    return verifyProtocolMain(argc, argv);
   if (argc > 1 && llvm::StringRef(argv[1]) == "explain")
     return tilegen::explainMain(argc, argv); // parses argv[1] as its cl::SubCommand
   if (argc > 1 && llvm::StringRef(argv[1]) == "tune")

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Compiles every example for every listed target it compiles to and runs the protocol checker
+on the kernel (tilegen-verify: docs/verify.md). Prints one line per kernel with the checker's
+time, and exits 1 when a kernel does not verify or compiles to PTX but not to a cubin.
+
+usage: verify_examples.py TILEGEN TILEGEN_VERIFY EXAMPLES_DIR WORK_DIR TARGET...
+"""
+import glob
+import os
+import subprocess
+import sys
+import time
+
+
+def main():
+    tilegen, verify, examples, work = sys.argv[1:5]
+    targets = sys.argv[5:]
+    failures = 0
+    checked = 0
+    slowest = (0.0, "")
+    for desc in sorted(glob.glob(os.path.join(examples, "*.mlir"))):
+        name = os.path.splitext(os.path.basename(desc))[0]
+        for target in targets:
+            out = os.path.join(work, target, name)
+            os.makedirs(out, exist_ok=True)
+            # A description a target rejects (legality) is not compiled for it.
+            ptx = subprocess.run([tilegen, desc, "--target=" + target, "--emit=ptx",
+                                  "-o", os.path.join(out, "k.ptx")],
+                                 capture_output=True, text=True)
+            if ptx.returncode != 0:
+                print("%s %s: not compiled for this target" % (name, target))
+                continue
+            cubin = subprocess.run([tilegen, desc, "--target=" + target,
+                                    "-o", os.path.join(out, "k.cubin")],
+                                   capture_output=True, text=True)
+            if cubin.returncode != 0:
+                print("%s %s: FAILED to build the cubin and manifest:\n%s"
+                      % (name, target, cubin.stderr))
+                failures += 1
+                continue
+            start = time.monotonic()
+            run = subprocess.run([verify, os.path.join(out, "k.ptx"),
+                                  "--manifest", os.path.join(out, "k.json")],
+                                 capture_output=True, text=True)
+            seconds = time.monotonic() - start
+            checked += 1
+            slowest = max(slowest, (seconds, name + " " + target))
+            if run.returncode != 0:
+                failures += 1
+                print("%s %s: FAILED (%.2f s)\n%s%s" % (name, target, seconds, run.stdout,
+                                                         run.stderr))
+            else:
+                print("%s %s: verified (%.2f s)" % (name, target, seconds))
+    print("%d kernel(s) checked, %d failure(s); slowest %.2f s (%s)"
+          % (checked, failures, slowest[0], slowest[1]))
+    return 1 if failures or checked == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
