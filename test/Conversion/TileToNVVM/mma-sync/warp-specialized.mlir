@@ -57,7 +57,7 @@
 // ADDR:      nvvm.mbarrier.try_wait.parity
 // ADDR:      arith.muli %{{.*}}, %c8192_i32 : i32
 // ADDR:      %[[BASE:[0-9]+]] = llvm.ptrtoint %{{[0-9]+}} : !llvm.ptr<3> to i32
-// ADDR-NEXT: %[[QA:[0-9]+]] = arith.addi %[[BASE]], %{{[0-9]+}} : i32
+// ADDR:      %[[QA:[0-9]+]] = arith.addi %[[BASE]], %{{[0-9]+}} : i32
 // ADDR:      llvm.inttoptr %[[QA]] : i32 to !llvm.ptr<3>
 // ADDR-NEXT: nvvm.ldmatrix
 // ADDR:      arith.addi %[[QA]], %c2048_i32 : i32
