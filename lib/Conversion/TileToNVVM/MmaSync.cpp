@@ -205,6 +205,20 @@ SmallVector<Value> MmaSyncEmitter::compute(Value slotBase, ValueRange acc) {
   Value jLow = b.remu(j, 2), jHigh = b.divu(j, 2);
   Type i32 = b.i32();
   auto structTy = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32, i32, i32, i32});
+  // One ldmatrix.x4 of 8 x 8 b16 matrices at `addr`: its four registers, as f16 pairs for f16.
+  auto ldmatrixX4 = [&](Value addr, NVVM::MMALayout layout) {
+    Value x4 = NVVM::LdMatrixOp::create(b, structTy, addr, 4, layout,
+                                        NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+                                        NVVM::LdStMatrixEltType::B16);
+    SmallVector<Value> regs;
+    for (int64_t q = 0; q < 4; ++q) {
+      Value reg = LLVM::ExtractValueOp::create(b, x4, q);
+      if (f16)
+        reg = LLVM::BitcastOp::create(b, VectorType::get({2}, b.getF16Type()), reg);
+      regs.push_back(reg);
+    }
+    return regs;
+  };
   auto fragment = [&](const SliceLayout &s, Value slice, Value mnBase, Value kBase,
                       Value mnOff, Value kOff) {
     // One ldmatrix.x4 of a 16 (mn) x 32-byte (k) block; lane l addresses row (l & 7) of
@@ -219,18 +233,7 @@ SmallVector<Value> MmaSyncEmitter::compute(Value slotBase, ValueRange acc) {
       chunk = b.divu(b.add(mnBase, mnOff), perChunk);
     }
     Value addr = b.gep(slice, swizzled(s, row, chunk));
-    Value x4 = NVVM::LdMatrixOp::create(
-        b, structTy, addr, 4,
-        s.kContiguous ? NVVM::MMALayout::row : NVVM::MMALayout::col,
-        NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8), NVVM::LdStMatrixEltType::B16);
-    SmallVector<Value> regs;
-    for (int64_t q = 0; q < 4; ++q) {
-      Value reg = LLVM::ExtractValueOp::create(b, x4, q);
-      if (f16)
-        reg = LLVM::BitcastOp::create(b, VectorType::get({2}, b.getF16Type()), reg);
-      regs.push_back(reg);
-    }
-    return regs;
+    return ldmatrixX4(addr, s.kContiguous ? NVVM::MMALayout::row : NVVM::MMALayout::col);
   };
   // Per K step: the A fragments of the warp's m16 blocks and the B fragments of its pairs of n8
   // columns, then every mma.sync of the warp tile.
@@ -289,17 +292,7 @@ SmallVector<Value> MmaSyncEmitter::compute(Value slotBase, ValueRange acc) {
     Value qB = b.add(sharedOffset(b, sliceB), b.add(rowB, lanePart(jHigh, jLow)));
     auto load = [&](Value q, int64_t kk, int64_t block) {
       Value addr = b.add(kk ? b.xori(q, b.c32(kk * 32)) : q, block * 16 * 128);
-      Value x4 = NVVM::LdMatrixOp::create(
-          b, structTy, LLVM::IntToPtrOp::create(b, b.ptr(3), addr), 4, NVVM::MMALayout::row,
-          NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8), NVVM::LdStMatrixEltType::B16);
-      SmallVector<Value> regs;
-      for (int64_t q = 0; q < 4; ++q) {
-        Value reg = LLVM::ExtractValueOp::create(b, x4, q);
-        if (f16)
-          reg = LLVM::BitcastOp::create(b, VectorType::get({2}, b.getF16Type()), reg);
-        regs.push_back(reg);
-      }
-      return regs;
+      return ldmatrixX4(LLVM::IntToPtrOp::create(b, b.ptr(3), addr), NVVM::MMALayout::row);
     };
     return multiply([&](int64_t kk, int64_t i) { return load(qA, kk, i); },
                     [&](int64_t kk, int64_t jn) { return load(qB, kk, jn); }, init);
