@@ -53,6 +53,7 @@ namespace run {
   X(cuMemcpyDtoD)                                                              \
   X(cuMemsetD8)                                                                \
   X(cuMemsetD8Async)                                                           \
+  X(cuMemcpy2DAsync)                                                           \
   X(cuStreamCreate)                                                            \
   X(cuStreamDestroy)                                                           \
   X(cuStreamSynchronize)                                                       \

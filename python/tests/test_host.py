@@ -503,11 +503,20 @@ class DispatchTest(unittest.TestCase):
         ], {"k64": [("K", 64)], "any": []})
         d = tilegen.load_dispatch(path)
         self.assertEqual(d.pick(4096, 4096, 4000).name, "any")
+        self.assertEqual(d.pick_padded(4096, 4096, 4000)[1], None)
+        # The only kernel refuses K = 8 as it is: it runs zero-padded to K = 64.
         path = _dispatch_table(self.dir, [(4096, 4096, 4096, "k64", [])], {"k64": [("K", 64)]})
+        d = tilegen.load_dispatch(path)
+        kern, padded = d.pick_padded(8, 8, 8)
+        self.assertEqual((kern.name, padded), ("k64", (8, 8, 64)))
+        self.assertEqual(d.pick(8, 8, 8).name, "k64")
+        # ... unless the padded size leaves 32 bits: both reasons are named.
         with self.assertRaisesRegex(tilegen.ArgumentError,
-                                    r"no kernel can run 8 x 8 x 8:\n  k64: K = 8 is not a "
-                                    r"multiple of 64"):
-            tilegen.load_dispatch(path).pick(8, 8, 8)
+                                    r"no kernel can run 8 x 8 x 2147483647:\n  k64: K = "
+                                    r"2147483647 is not a multiple of 64.*\n  k64 \(padded\): "
+                                    r"K = 2147483647 padded to a multiple of 64 is 2147483648, "
+                                    r"beyond the kernel's 32-bit sizes"):
+            d.pick(8, 8, 2147483647)
 
     def test_fallbacks(self):
         # After every entry's kernels, the table's fallbacks in order (tune lists the mma.sync
@@ -520,9 +529,12 @@ class DispatchTest(unittest.TestCase):
         d = tilegen.load_dispatch(path)
         self.assertEqual(d.fallbacks, ["a4", "a2", "a1"])
         self.assertEqual(d.pick(4096, 4096, 4096).name, "k8")
-        self.assertEqual(d.pick(4096, 4096, 4100).name, "a4")
-        self.assertEqual(d.pick(4096, 4098, 4096).name, "a2")
-        self.assertEqual(d.pick(999, 999, 999).name, "a1")
+        # A ranked kernel zero-padded comes before the fallbacks ...
+        self.assertEqual(d.pick_padded(4096, 4096, 4100), (d.kernels["k8"], (4096, 4096, 4104)))
+        self.assertEqual(d.pick_padded(999, 999, 999), (d.kernels["k8"], (999, 1000, 1000)))
+        # ... which run what padding cannot (a padded size beyond 32 bits).
+        self.assertEqual(d.pick_padded(64, 64, 2147483647), (d.kernels["a1"], None))
+        self.assertEqual(d.pick_padded(64, 64, 2147483644), (d.kernels["a4"], None))
         with open(path) as f:
             table = json.load(f)
         table["fallbacks"] = ["a4", "nope"]
@@ -536,10 +548,12 @@ class DispatchTest(unittest.TestCase):
         d = tilegen.load_dispatch(os.path.join(INPUTS, "dispatch", "table.json"))
         self.assertEqual(d.pick(300, 200, 64).name, "gemm_bf16")
         self.assertEqual(d.pick(4000, 4000, 4000).name, "gemm_bx16")
-        with self.assertRaisesRegex(tilegen.ArgumentError, r"no kernel can run 300 x 200 x 60:\n"
-                                    r"  gemm_bf16: K = 60 is not a multiple of 8 .*\n"
-                                    r"  gemm_bx16: K = 60"):
-            d.pick(300, 200, 60)
+        self.assertEqual(d.pick_padded(300, 200, 60), (d.kernels["gemm_bf16"], (300, 200, 64)))
+        with self.assertRaisesRegex(tilegen.ArgumentError,
+                                    r"no kernel can run 300 x 200 x 2147483647:\n"
+                                    r"  gemm_bf16: K = 2147483647 is not a multiple of 8 .*\n"
+                                    r"  gemm_bx16: K = 2147483647"):
+            d.pick(300, 200, 2147483647)
 
     def test_bad_tables(self):
         for name, msg in (("other-target.json", "kernel gemm_bf16 is for sm_90, the table for sm_100a"),

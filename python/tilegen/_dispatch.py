@@ -17,8 +17,10 @@ class Dispatch:
     entry of that size, else the nearest entry by the sum over M, N, K of |log2(x / x_entry)|,
     plus 1 for each of them that is a multiple of 64 in one and not the other (ties: the first
     in the table); its kernel if the problem meets that kernel's constraints,
-    else its first candidate that does, else the next nearest entry's, else the first of the
-    table's fallbacks that does.
+    else its first candidate that does, else the next nearest entry's; when no ranked kernel
+    takes the size as it is (N or K off the 16-byte rule, say), the first of them in that order
+    that takes it zero-padded, which ``dispatch(...)`` runs on padded copies of the tensors
+    (``pick_padded``); else the first of the table's fallbacks that does.
     """
 
     def __init__(self, path):
@@ -108,10 +110,15 @@ class Dispatch:
 
     def pick(self, m, n, k):
         """The Kernel for M x N x K; ArgumentError when no kernel of the table can run it."""
+        return self.pick_padded(m, n, k)[0]
+
+    def pick_padded(self, m, n, k):
+        """(kernel, padded) for M x N x K: padded is None when the kernel runs the size as it
+        is, else the zero-padded (M, N, K) it runs in its place."""
         key = (m, n, k)
-        kern = self._memo.get(key)
-        if kern is not None:
-            return kern
+        choice = self._memo.get(key)
+        if choice is not None:
+            return choice
         if min(key) < 1:
             raise ArgumentError("problem size %d x %d x %d: M, N and K must be at least 1" % key)
         lx = [math.log2(x) for x in key]
@@ -121,18 +128,37 @@ class Dispatch:
                        for x, a, y in zip(key, lx, entry[0]))
 
         ranked = sorted(self.entries, key=dist)  # stable: ties keep the table's order
-        order = [name for _, names in ranked for name in names] + self.fallbacks
-        tried = set()
+        order = []
+        for _, names in ranked:
+            order += [name for name in names if name not in order]
         why = []
+
+        def choose(kern, padded):
+            if len(self._memo) < 4096:
+                self._memo[key] = (kern, padded)
+            return kern, padded
+
         for name in order:
-            if name in tried:
-                continue
-            tried.add(name)
             errors = self.kernels[name].problem_errors(m, n, k)
             if not errors:
-                if len(self._memo) < 4096:
-                    self._memo[key] = self.kernels[name]
-                return self.kernels[name]
+                return choose(self.kernels[name], None)
+            why.append("%s: %s" % (name, "; ".join(errors)))
+        for name in order:
+            man = self.kernels[name].manifest
+            padded, reason = man.padded_problem(m, n, k)
+            if padded is not None and padded != key:
+                errors = man.problem_errors(*padded)
+                if not errors:
+                    return choose(self.kernels[name], padded)
+                reason = "; ".join(errors)
+            if reason:
+                why.append("%s (padded): %s" % (name, reason))
+        for name in self.fallbacks:
+            if name in order:
+                continue
+            errors = self.kernels[name].problem_errors(m, n, k)
+            if not errors:
+                return choose(self.kernels[name], None)
             why.append("%s: %s" % (name, "; ".join(errors)))
         raise ArgumentError("dispatch table %s: no kernel can run %d x %d x %d:\n  %s" %
                             (self.path, m, n, k, "\n  ".join(why)))
@@ -155,8 +181,58 @@ class Dispatch:
         if len(va.shape) != 2 or len(vb.shape) != 2:
             raise ArgumentError("a and b must be 2-D (M x K and K x N); got shapes %s and %s" %
                                 (va.shape, vb.shape))
-        kern = self.pick(va.shape[0], vb.shape[1], va.shape[1])
-        return kern._launch(a, b, out, c, alpha, beta, stream, scale_a, scale_b)
+        m, k = va.shape
+        n = vb.shape[1]
+        kern, padded = self.pick_padded(m, n, k)
+        if padded is None:
+            return kern._launch(a, b, out, c, alpha, beta, stream, scale_a, scale_b)
+        return self._launch_padded(kern, padded, a, b, out, c, alpha, beta, stream, scale_a,
+                                   scale_b)
+
+    def _launch_padded(self, kern, padded, a, b, out, c, alpha, beta, stream, scale_a,
+                       scale_b):
+        """Runs kern on zero-padded copies: A and B padded with zeros (which add nothing to
+        the product), C copied into a padded buffer, D computed padded and copied into out.
+        Needs torch tensors (the copies are torch's)."""
+        torch = _kernel._torch
+        T = _kernel._Tensor
+        if T is None or not all(isinstance(x, T) for x in (a, b) + tuple(
+                x for x in (out, c) if x is not None)):
+            raise ArgumentError("dispatch table %s: M x N x K = %d x %d x %d runs on "
+                                "zero-padded copies (%d x %d x %d for kernel %s), which need "
+                                "torch tensors" % ((self.path,) + (a.shape[0], b.shape[1],
+                                                   a.shape[1]) + padded + (kern.name,)))
+        m, k = a.shape
+        n = b.shape[1]
+        mp, np_, kp = padded
+        man = kern.manifest
+
+        def pad(x, rows, cols, layout, dtype):
+            # A zero tensor of the padded shape in the kernel's layout, x copied into its
+            # top-left corner.
+            shape = (rows, cols) if layout == "row" else (cols, rows)
+            p = torch.zeros(shape, dtype=dtype, device=x.device)
+            p = p if layout == "row" else p.t()
+            p[:x.shape[0], :x.shape[1]].copy_(x)
+            return p
+
+        # The copies and the kernel on one stream: the given one, else torch's current one.
+        if stream is None:
+            ctx = torch.cuda.stream(torch.cuda.current_stream(a.device))
+        elif isinstance(stream, int):
+            ctx = torch.cuda.stream(torch.cuda.ExternalStream(stream, device=a.device))
+        else:
+            ctx = torch.cuda.stream(stream)
+        with ctx:
+            pa = pad(a, mp, kp, man.a.layout, a.dtype)
+            pb = pad(b, kp, np_, man.b.layout, b.dtype)
+            pc = None if c is None else pad(c, mp, np_, man.c.layout, c.dtype)
+            pd = kern._launch(pa, pb, None, pc, alpha, beta, None, scale_a, scale_b)
+            if out is None:
+                d = pd[:m, :n]
+                return d.contiguous() if man.c.layout == "row" else d.t().contiguous().t()
+            out.copy_(pd[:m, :n])
+        return out
 
 
 def load_dispatch(path):

@@ -7,6 +7,7 @@ and the scratch parameters.
 """
 
 import json
+import math
 import os
 import struct
 
@@ -147,6 +148,29 @@ class Manifest:
             errors.append("%d output tiles of %d x %d, more than %d" %
                           (tiles, self.tile_m, self.tile_n, I32_MAX))
         return errors
+
+
+    def padded_problem(self, m, n, k):
+        """The zero-padded problem the kernel can run in place of M x N x K (each size rounded
+        up to the least common multiple of the kernel's constraints on it), or None with the
+        reason when padding cannot help (block scales: padding K would shift their blocks; a
+        padded size beyond 32 bits). Returns ((m, n, k), None) unchanged when no padding is
+        needed."""
+        step = {"M": 1, "N": 1, "K": 1}
+        for dim, mult, _ in self.constraints:
+            step[dim] = step[dim] * mult // math.gcd(step[dim], mult)
+        sizes = {"M": m, "N": n, "K": k}
+        padded = {d: -(-v // step[d]) * step[d] for d, v in sizes.items()}
+        for d in "MNK":
+            if padded[d] > I32_MAX:
+                return None, ("%s = %d padded to a multiple of %d is %d, beyond the kernel's "
+                              "32-bit sizes" % (d, sizes[d], step[d], padded[d]))
+        if padded["K"] != k:
+            for name, op in (("A", self.a), ("B", self.b)):
+                if op.scale is not None and op.scale.get("granularity") == "block":
+                    return None, ("the kernel scales %s per block of K, so K = %d cannot be "
+                                  "padded to %d" % (name, k, padded["K"]))
+        return (padded["M"], padded["N"], padded["K"]), None
 
 
 def check_cubin_bytes(data, where):

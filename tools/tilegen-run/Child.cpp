@@ -135,13 +135,17 @@ ShapeOutcome tilegen::run::runShapeInProcess(const Options &Opts,
   if (E)
     return Fail(E);
   R["grid"] = std::to_string(S.grid());
-  std::printf("run %s: grid %llu CTAs (%s rule, %llu tiles of %ux%u), block "
+  const Problem &KP = S.kernelProblem();
+  if (KP != P)
+    R["padded"] = KP.str();
+  std::printf("run %s%s: grid %llu CTAs (%s rule, %llu tiles of %ux%u), block "
               "%ux%ux%u, cluster %ux%ux%u, dynamic smem %llu bytes\n",
-              P.str().c_str(), static_cast<unsigned long long>(S.grid()),
+              P.str().c_str(), KP != P ? (" zero-padded to " + KP.str()).c_str() : "",
+              static_cast<unsigned long long>(S.grid()),
               Man.Rule == GridRule::Tiles        ? "tiles"
               : Man.Rule == GridRule::Persistent ? "persistent"
                                                  : "stream_k",
-              static_cast<unsigned long long>(tileCount(Man, P)), Man.TileM,
+              static_cast<unsigned long long>(tileCount(Man, KP)), Man.TileM,
               Man.TileN, Man.Block[0], Man.Block[1], Man.Block[2],
               Man.Cluster[0], Man.Cluster[1], Man.Cluster[2],
               static_cast<unsigned long long>(Man.DynamicSmem));

@@ -200,17 +200,46 @@ long tilegen::run::nearestEntry(const DispatchTable &T, const Problem &P) {
 }
 
 Error tilegen::run::pickKernel(const DispatchTable &T, const Problem &P,
-                               size_t &Kernel) {
+                               size_t &Kernel, bool &Pad) {
   std::string Why;
   std::vector<bool> Tried(T.Kernels.size(), false);
-  std::vector<size_t> Order;
+  std::vector<size_t> Ranked;
   for (size_t E : entriesByDistance(T, P)) {
     const DispatchEntry &D = T.Entries[E];
-    Order.push_back(D.Kernel);
-    Order.insert(Order.end(), D.Candidates.begin(), D.Candidates.end());
+    Ranked.push_back(D.Kernel);
+    Ranked.insert(Ranked.end(), D.Candidates.begin(), D.Candidates.end());
   }
-  Order.insert(Order.end(), T.Fallbacks.begin(), T.Fallbacks.end());
-  for (size_t K : Order) {
+  Pad = false;
+  for (size_t K : Ranked) {
+    if (Tried[K])
+      continue;
+    Tried[K] = true;
+    Error Err = checkProblem(T.Kernels[K], P);
+    if (!Err) {
+      Kernel = K;
+      return Error::success();
+    }
+    Why += "\n  " + T.Kernels[K].Kernel + ": " + Err.message();
+  }
+  // No ranked kernel takes P as it is: the nearest one that takes it zero-padded.
+  std::vector<bool> TriedPadded(T.Kernels.size(), false);
+  for (size_t K : Ranked) {
+    if (TriedPadded[K])
+      continue;
+    TriedPadded[K] = true;
+    Problem Padded;
+    Error Err = paddedProblem(T.Kernels[K], P, Padded);
+    if (!Err && Padded != P)
+      Err = checkProblem(T.Kernels[K], Padded);
+    if (!Err && Padded != P) {
+      Kernel = K;
+      Pad = true;
+      return Error::success();
+    }
+    if (Err)
+      Why += "\n  " + T.Kernels[K].Kernel + " (padded): " + Err.message();
+  }
+  for (size_t K : T.Fallbacks) {
     if (Tried[K])
       continue;
     Tried[K] = true;

@@ -59,8 +59,12 @@ Error parseDispatch(const std::string &Text, const std::string &Path,
 long nearestEntry(const DispatchTable &T, const Problem &P);
 
 /// The kernel the rule picks for P; fails (naming the constraints each
-/// candidate breaks) when no kernel of the table can run P.
-Error pickKernel(const DispatchTable &T, const Problem &P, size_t &Kernel);
+/// candidate breaks) when no kernel of the table can run P. Pad is set when
+/// the kernel runs P zero-padded (Manifest.h, paddedProblem): no ranked kernel
+/// takes P as it is, and the padding costs less than the fallbacks' slower
+/// loads (docs/dispatch.md).
+Error pickKernel(const DispatchTable &T, const Problem &P, size_t &Kernel,
+                 bool &Pad);
 
 } // namespace run
 } // namespace tilegen

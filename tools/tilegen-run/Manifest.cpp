@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cfloat>
 #include <cmath>
+#include <numeric>
 
 using namespace tilegen::run;
 using json::Value;
@@ -847,6 +848,48 @@ Error tilegen::run::checkProblem(const Manifest &Man, const Problem &P) {
           dimName(Inner) + " must be a multiple of " +
           std::to_string(16 / Bytes));
   }
+  return Error::success();
+}
+
+Error tilegen::run::paddedProblem(const Manifest &Man, const Problem &P, Problem &Out) {
+  Out = P;
+  int64_t Step[3] = {1, 1, 1}; // M, N, K
+  auto require = [&](Dim D, int64_t Multiple) {
+    int64_t &S = Step[static_cast<int>(D)];
+    S = std::lcm(S, Multiple);
+  };
+  for (const Constraint &C : Man.Constraints)
+    require(C.D, C.Multiple);
+  for (const Param &Pa : Man.Params)
+    if (Pa.Kind == ParamKind::TensorMap) {
+      unsigned Bytes = elemBytes(Pa.Elem);
+      require(Pa.Dims[0], Bytes >= 16 ? 1 : 16 / Bytes);
+    }
+  bool Changes = false;
+  for (Dim D : {Dim::M, Dim::N, Dim::K}) {
+    int64_t V = dimValue(D, P), S = Step[static_cast<int>(D)];
+    if (V < 1 || S > INT32_MAX)
+      return Error::success(); // checkProblem names the range
+    int64_t R = (V + S - 1) / S * S;
+    if (R > INT32_MAX)
+      return usageError(std::string("problem size ") + dimName(D) + " = " +
+                        std::to_string(V) + " padded to a multiple of " + std::to_string(S) +
+                        " for kernel " + Man.Kernel + " is " + std::to_string(R) +
+                        ", beyond the kernel's 32-bit sizes");
+    Changes |= R != V;
+    (D == Dim::M ? Out.M : D == Dim::N ? Out.N : Out.K) = R;
+  }
+  if (!Changes)
+    return Error::success();
+  for (Tensor T : {Tensor::A, Tensor::B})
+    if (Man.operand(T).Scale.Gran == ScaleGranularity::Block && Out.K != P.K) {
+      std::string Msg = std::string("kernel ") + Man.Kernel + " scales " + tensorName(T) +
+                        " per block of K, so K = " + std::to_string(P.K) +
+                        " cannot be padded to " + std::to_string(Out.K) +
+                        " (the scale blocks would shift)";
+      Out = P;
+      return usageError(Msg);
+    }
   return Error::success();
 }
 

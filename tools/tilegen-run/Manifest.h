@@ -145,12 +145,23 @@ Error parseManifest(const std::string &Text, const std::string &Path,
 struct Problem {
   int64_t M = 0, N = 0, K = 0;
   std::string str() const; ///< "MxNxK"
+  bool operator==(const Problem &O) const { return M == O.M && N == O.N && K == O.K; }
+  bool operator!=(const Problem &O) const { return !(*this == O); }
 };
 
 /// Checks sizes against the kernel's limits (M, N, K and the tile count are
 /// 32-bit), the manifest's constraints and what its tensor maps need (16-byte
 /// strides below 2^40, dims up to 2^32), naming the dim, value and reason.
 Error checkProblem(const Manifest &Man, const Problem &P);
+
+/// The zero-padded problem a kernel runs in place of P (--pad, and dispatch tables for sizes no
+/// kernel takes as they are): each of M, N and K rounded up to the least common multiple of
+/// the kernel's constraints on it, and to 16 bytes of every tensor-map operand whose stride it
+/// is. Padding adds zero rows and columns to A and B (which leave the product unchanged) and
+/// rows and columns of D that are dropped. Fails, naming the reason, for kernels whose inputs
+/// cannot be padded (block scales index K in blocks the padding would shift) or when a padded
+/// size is out of range; Out == P when the problem needs no padding.
+Error paddedProblem(const Manifest &Man, const Problem &P, Problem &Out);
 
 /// Rows and columns of tensor T, and its leading dimension in elements.
 void tensorShape(Tensor T, const Problem &P, const Manifest &Man,

@@ -59,6 +59,12 @@ options:
   --json FILE         write results as JSON
   --csv FILE          write results as CSV (both written whole at the end: a
                       temporary file beside FILE, renamed onto it)
+  --pad               run a size the kernel does not take as it is (N or K
+                      off the 16-byte rule, say) on zero-padded copies of
+                      its tensors: each launch copies A, B (and C) into
+                      buffers padded to the kernel's multiples and D back,
+                      and is timed with the copies; with --dispatch this is
+                      automatic for sizes no kernel takes as they are
   --no-fork           run in this process (for debuggers; no --timeout)
   --help              this text
   --version           tilegen-run's version (the project's)
@@ -223,6 +229,9 @@ Error tilegen::run::parseOptions(int Argc, char **Argv, Options &Opts) {
     } else if (A == "--no-fork") {
       TG_TRY(noValue());
       Opts.NoFork = true;
+    } else if (A == "--pad") {
+      TG_TRY(noValue());
+      Opts.Pad = true;
     } else if (A == "--json") {
       TG_TRY(takeValue(Opts.JsonOut));
       Opts.JsonGiven = true;
@@ -451,6 +460,8 @@ std::string tilegen::run::reproduceCommand(const Options &Opts,
   C += " --seed " + std::to_string(Opts.Seed);
   if (Opts.IntInputs)
     C += " --int-inputs";
+  if (Opts.Pad)
+    C += " --pad";
   if (Opts.Device != 0)
     C += " --device " + std::to_string(Opts.Device);
   return C;

@@ -36,6 +36,9 @@ struct Options {
   int Device = 0;
   RefKind Ref = RefKind::Auto;
   bool NoFork = false;
+  /// --pad: run the kernel on a zero-padded copy of a problem it does not take as it is
+  /// (Manifest.h, paddedProblem); a dispatch table sets it per shape when it picks a kernel so.
+  bool Pad = false;
   bool Help = false;
   bool Version = false;
 };

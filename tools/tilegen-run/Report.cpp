@@ -37,6 +37,7 @@ const std::vector<Column> &tilegen::run::rowColumns() {
       {"bad_elements", true},
       {"cublas_rel_err", true}, // cuBLAS vs the fp64 reference, for context
       {"grid", true},
+      {"padded", false}, // the zero-padded problem the kernel ran (--pad), when not MxNxK
       {"ms_median", true},
       {"ms_min", true},
       {"ms_p10", true},

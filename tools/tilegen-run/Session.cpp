@@ -28,7 +28,7 @@ GpuSession::~GpuSession() {
   // exit anyway.
   if (Ctx) {
     for (DeviceBuffer *Buf : {&A, &B, &C, &D, &Ref, &Flush, &Prod, &ScaleA, &ScaleB,
-                              &LtScaleA, &LtScaleB, &LtWorkspace})
+                              &LtScaleA, &LtScaleB, &LtWorkspace, &PadA, &PadB, &PadC, &PadD})
       release(*Buf);
     for (DeviceBuffer &Buf : Scratch)
       release(Buf);
@@ -240,7 +240,10 @@ Error GpuSession::prepare(const Problem &Size) {
                                       : "the host copies of A, B and C"));
     HostInputBytes = Bytes;
   }
-  TG_TRY(Kernel.grid(P, Grid));
+  KP = P;
+  if (Opts.Pad)
+    TG_TRY(paddedProblem(Man, P, KP));
+  TG_TRY(Kernel.grid(KP, Grid));
   const ElemType DType = Man.C.Type;
   struct Spec {
     const char *Name;
@@ -304,6 +307,31 @@ Error GpuSession::prepare(const Problem &Size) {
   }
   TG_TRY(Cu.check(Cu.cuMemsetD8(D.Ptr, 0xFF, D.Bytes), "cuMemsetD8",
                   "poisoning D"));
+  // Padded copies of the tensors whose shape the padding changes: zero (the padding of A and
+  // B must be, so that it adds nothing to the product; launch() copies only the P-shaped part
+  // in), D's poisoned.
+  if (KP != P) {
+    for (const Spec &S : Specs) {
+      int64_t Rows, Cols, Ld, KRows, KCols, KLd;
+      tensorShape(S.T, P, Man, Rows, Cols, Ld);
+      tensorShape(S.T, KP, Man, KRows, KCols, KLd);
+      if (Rows == KRows && Cols == KCols)
+        continue;
+      DeviceBuffer &Buf = S.T == Tensor::A   ? PadA
+                          : S.T == Tensor::B ? PadB
+                          : S.T == Tensor::C ? PadC
+                                             : PadD;
+      uint64_t Bytes;
+      if (__builtin_mul_overflow(tensorElems(S.T, KP), uint64_t(elemBytes(S.Type)), &Bytes))
+        return usageError("padded problem " + KP.str() + ": tensor " + S.Name +
+                          " needs more than 2^64 bytes");
+      TG_TRY(alloc(std::string("padded ") + S.Name + " (" + std::to_string(KRows) + " x " +
+                       std::to_string(KCols) + " " + elemTypeName(S.Type) + ")",
+                   Bytes, Buf));
+      TG_TRY(Cu.check(Cu.cuMemsetD8(Buf.Ptr, S.T == Tensor::D ? 0xFF : 0, Buf.Bytes),
+                      "cuMemsetD8", std::string("clearing padded ") + S.Name));
+    }
+  }
   // Scratch buffers the kernel keeps to itself, one slice per CTA of the grid.
   Scratch.resize(Man.Params.size());
   for (size_t I = 0; I < Man.Params.size(); ++I) {
@@ -320,11 +348,11 @@ Error GpuSession::prepare(const Problem &Size) {
   TG_TRY(settle("the uploads of A, B, C (and scales) and the poisoning of D"));
   reportPhase("building kernel parameters", false);
   GemmArgs Args;
-  Args.P = P;
-  Args.A = A.Ptr;
-  Args.B = B.Ptr;
-  Args.C = C.Ptr;
-  Args.D = D.Ptr;
+  Args.P = KP;
+  Args.A = PadA.Ptr ? PadA.Ptr : A.Ptr;
+  Args.B = PadB.Ptr ? PadB.Ptr : B.Ptr;
+  Args.C = PadC.Ptr ? PadC.Ptr : C.Ptr;
+  Args.D = PadD.Ptr ? PadD.Ptr : D.Ptr;
   Args.ScaleA = ScaleA.Ptr;
   Args.ScaleB = ScaleB.Ptr;
   Args.Alpha = Opts.Alpha;
@@ -344,8 +372,43 @@ Error GpuSession::settle(const std::string &What) {
   return Cu.check(Cu.cuCtxSynchronize(), "cuCtxSynchronize", "waiting for " + What);
 }
 
+Error GpuSession::copyPadded(Tensor T, CUdeviceptr Dense, CUdeviceptr Padded,
+                             bool ToPadded) {
+  // Each tensor is a stack of lines (rows of a row-major tensor, columns of a column-major
+  // one) of Ld elements; the padded one has longer lines (KLd) and maybe more of them, and
+  // only the first lines' first Ld elements are copied.
+  int64_t Rows, Cols, Ld, KRows, KCols, KLd;
+  tensorShape(T, P, Man, Rows, Cols, Ld);
+  tensorShape(T, KP, Man, KRows, KCols, KLd);
+  const bool RowMajor = Man.operand(T).Lay == Layout::Row;
+  const uint64_t Bytes = elemBytes(Man.operand(T).Type);
+  CUDA_MEMCPY2D Copy{};
+  Copy.srcMemoryType = Copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  const uint64_t DensePitch = uint64_t(Ld) * Bytes, PaddedPitch = uint64_t(KLd) * Bytes;
+  Copy.srcDevice = ToPadded ? Dense : Padded;
+  Copy.dstDevice = ToPadded ? Padded : Dense;
+  Copy.srcPitch = ToPadded ? DensePitch : PaddedPitch;
+  Copy.dstPitch = ToPadded ? PaddedPitch : DensePitch;
+  Copy.WidthInBytes = DensePitch;
+  Copy.Height = RowMajor ? Rows : Cols;
+  return Cu.check(Cu.cuMemcpy2DAsync(&Copy, Stream), "cuMemcpy2DAsync",
+                  std::string(ToPadded ? "copying " : "copying back ") + tensorName(T) +
+                      (ToPadded ? " into its padded copy (" : " from its padded copy (") +
+                      P.str() + " in " + KP.str() + ")");
+}
+
 Error GpuSession::launch() {
-  return Kernel.launch(Params, Grid, Stream);
+  // With --pad the copies are part of every launch, timed with it.
+  if (PadA.Ptr)
+    TG_TRY(copyPadded(Tensor::A, A.Ptr, PadA.Ptr, true));
+  if (PadB.Ptr)
+    TG_TRY(copyPadded(Tensor::B, B.Ptr, PadB.Ptr, true));
+  if (PadC.Ptr && Opts.Beta != 0)
+    TG_TRY(copyPadded(Tensor::C, C.Ptr, PadC.Ptr, true));
+  TG_TRY(Kernel.launch(Params, Grid, Stream));
+  if (PadD.Ptr)
+    TG_TRY(copyPadded(Tensor::D, D.Ptr, PadD.Ptr, false));
+  return Error::success();
 }
 
 Error GpuSession::sync(const std::string &What) {

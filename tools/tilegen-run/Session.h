@@ -49,6 +49,8 @@ public:
   Error bench(Row &R);
 
   uint64_t grid() const { return Grid; }
+  /// The problem the kernel runs: P, or with --pad the zero-padded problem (Manifest.h).
+  const Problem &kernelProblem() const { return KP; }
 
 private:
   const Options &Opts;
@@ -89,6 +91,13 @@ private:
 
   uint64_t Grid = 0;
   DeviceBuffer A, B, C, D, Ref, Flush;
+  /// --pad: the kernel's problem KP (P when no padding is needed) and, for each of A, B, C, D
+  /// whose shape KP changes, its zero-padded copy; launch() copies the inputs in and D out.
+  Problem KP;
+  DeviceBuffer PadA, PadB, PadC, PadD;
+  /// Copies tensor T between its P-shaped buffer and its KP-shaped one (asynchronous, on
+  /// Stream); ToPadded picks the direction.
+  Error copyPadded(Tensor T, CUdeviceptr Dense, CUdeviceptr Padded, bool ToPadded);
   DeviceBuffer Prod; ///< --check with the cuBLAS reference: A x B in f32
   DeviceBuffer ScaleA, ScaleB;     ///< f32 scales of fp8 operands, the manifest's layout
   DeviceBuffer LtScaleA, LtScaleB; ///< the same in cuBLASLt's 128x128 block layout

@@ -65,12 +65,28 @@ int main(int Argc, char **Argv) {
     Problem P;
     size_t Kernel = 0;
     bool Runnable = false;
+    bool Pad = false; ///< runs zero-padded (--pad, or the table's pick)
+  };
+  // Whether kernel K runs P: as it is, or (AllowPad) zero-padded.
+  auto runnable = [&](size_t K, const Problem &P, bool AllowPad, bool &Pad) -> Error {
+    Pad = false;
+    Error E = checkProblem((*Kernels)[K], P);
+    if (!E || !AllowPad)
+      return E;
+    Problem Padded;
+    if (Error PE = paddedProblem((*Kernels)[K], P, Padded))
+      return PE;
+    if (Padded == P)
+      return E;
+    TG_TRY(checkProblem((*Kernels)[K], Padded));
+    Pad = true;
+    return Error::success();
   };
   std::vector<Run> Runs;
   std::vector<Row> Rows;
   std::vector<std::string> Picks; ///< the table's choice per shape, printed below the header
-  auto addRun = [&](const Problem &P, size_t K, const Error &E) {
-    Run R{P, K, !E};
+  auto addRun = [&](const Problem &P, size_t K, const Error &E, bool Pad) {
+    Run R{P, K, !E, Pad};
     Options KOpts = Opts;
     const Manifest &Man = (*Kernels)[K];
     if (!Opts.HaveAlpha)
@@ -88,13 +104,15 @@ int main(int Argc, char **Argv) {
   };
   for (const Problem &P : Shapes) {
     if (Opts.DispatchArg.empty()) {
-      Error E = checkProblem(Single[0], P);
+      bool Pad = false;
+      Error E = runnable(0, P, Opts.Pad, Pad);
       if (E && Opts.Sweep.empty())
         return fail(E);
-      addRun(P, 0, E);
+      addRun(P, 0, E, Pad);
     } else if (!Opts.Candidates) {
       size_t K = 0;
-      Error E = pickKernel(Table, P, K);
+      bool Pad = false;
+      Error E = pickKernel(Table, P, K, Pad);
       if (E && Opts.Sweep.empty())
         return fail(E);
       if (!E) {
@@ -104,13 +122,17 @@ int main(int Argc, char **Argv) {
             (K == D.Kernel ? " (nearest entry " + D.Size.str() + ", chosen by " + D.ChosenBy + ")"
                            : " (the nearest entry " + D.Size.str() + "'s kernel " +
                                  Table.Kernels[D.Kernel].Kernel +
-                                 " breaks a constraint of this size)"));
+                                 " breaks a constraint of this size)") +
+            (Pad ? ", on zero-padded copies" : ""));
       }
-      addRun(P, K, E);
+      addRun(P, K, E, Pad);
     } else {
       const DispatchEntry &D = Table.Entries[nearestEntry(Table, P)];
-      for (size_t K : D.Candidates)
-        addRun(P, K, checkProblem(Table.Kernels[K], P));
+      for (size_t K : D.Candidates) {
+        bool Pad = false;
+        Error E = runnable(K, P, /*AllowPad=*/true, Pad);
+        addRun(P, K, E, Pad);
+      }
     }
   }
   if (std::none_of(Runs.begin(), Runs.end(), [](const Run &R) { return R.Runnable; }))
@@ -157,6 +179,7 @@ int main(int Argc, char **Argv) {
     }
     const Manifest &Man = (*Kernels)[Runs[I].Kernel];
     Options KOpts = Opts;
+    KOpts.Pad = Runs[I].Pad;
     if (!Opts.DispatchArg.empty())
       KOpts.CubinArg = Man.Path; // what the reproduce command names
     if (!Opts.HaveAlpha)

@@ -376,6 +376,17 @@ CUresult fMemsetD8(CUdeviceptr D, unsigned char V, size_t N) {
 CUresult fMemsetD8Async(CUdeviceptr D, unsigned char V, size_t N, CUstream) {
   return fMemsetD8(D, V, N);
 }
+CUresult fMemcpy2DAsync(const CUDA_MEMCPY2D *C, CUstream) {
+  if (Sticky)
+    return Sticky;
+  if (!C || C->WidthInBytes > C->srcPitch || C->WidthInBytes > C->dstPitch)
+    return CUDA_ERROR_INVALID_VALUE;
+  for (size_t Row = 0; Row < C->Height; ++Row)
+    std::memcpy(reinterpret_cast<void *>(C->dstDevice + Row * C->dstPitch),
+                reinterpret_cast<const void *>(C->srcDevice + Row * C->srcPitch),
+                C->WidthInBytes);
+  return CUDA_SUCCESS;
+}
 CUresult fStreamCreate(CUstream *S, unsigned) {
   *S = reinterpret_cast<CUstream>(0x2000);
   return CUDA_SUCCESS;
@@ -552,6 +563,7 @@ const Entry Table[] = {
     E("cuMemcpyDtoD", fMemcpyDtoD),
     E("cuMemsetD8", fMemsetD8),
     E("cuMemsetD8Async", fMemsetD8Async),
+    E("cuMemcpy2DAsync", fMemcpy2DAsync),
     E("cuStreamCreate", fStreamCreate),
     E("cuStreamDestroy", fStreamDestroy),
     E("cuStreamSynchronize", fStreamSynchronize),
