@@ -74,8 +74,21 @@ static constexpr double kWgmmaPair = 0.97, kWgmmaPairSmallTile = 0.82;
 // the MMA time of the split.
 static constexpr double kStreamKSplit = 0.67;
 
+// Promoted FP8 accumulation: the share of the MMA time one promotion per K-slice costs (the
+// consumers' register additions and the wait for the slice's wgmmas), from the H200 runs of
+// 2026-11-30 (bench/RESULTS.md): the per-tensor promoted 128 x 128 kernel promoting every
+// 128-deep slice ran 1250 / 1227 TFLOP/s at 4096^3 / 8192^3 against 1365 / 1415 promoting every
+// 512 (four slices), a ratio of 0.89, which 1 - c against 1 - c / 4 gives for c = 0.14. Block
+// scales promote once per scale block the same way. A fitted share, not a count of cycles.
+static constexpr double kPromotionCost = 0.14;
+
 static double wgmmaEfficiency(const GemmPlan &p, int64_t clusterSize) {
   double e = kWgmmaBase;
+  if (p.promotes) {
+    int64_t every = p.blockScales ? p.scaleBlockK : p.promotion ? p.promotion : p.tileK;
+    e *= 1.0 - kPromotionCost * static_cast<double>(p.tileK) /
+                   static_cast<double>(std::max<int64_t>(every, p.tileK));
+  }
   e *= p.tileN >= 256 ? 1.0 : p.tileN >= 192 ? kWgmmaN192 : p.tileN >= 128 ? kWgmmaN128 : kWgmmaN64;
   if (p.accumulators == 1 && p.warpsM == 1) // a cooperative tile of one consumer warpgroup
     e *= kWgmmaOneIssuer;

@@ -230,25 +230,48 @@ static LogicalResult readShapes(llvm::StringRef spec, std::vector<ProblemSize> &
   return success();
 }
 
-/// The variants of `base`: tile M x N, accumulators, grid and CTA pair. The description as
-/// written is the first; a variant that resolves to the same kernel as an earlier one is
-/// dropped.
+/// The promotion intervals a variant of `base` tries: the description's, and for FP8 with
+/// per-tensor (or no) scales and promoted accumulation also 512 K elements (the tensor core
+/// keeps four 128-deep K-slices between promotions: fewer register additions per flop, partial
+/// sums 512 deep; bench/RESULTS.md has its error against the per-slice promotion).
+static std::vector<std::optional<int64_t>> promotionsOf(tile::GemmOp base) {
+  std::vector<std::optional<int64_t>> out = {base.getPromotion()
+                                                 ? std::optional<int64_t>(*base.getPromotion())
+                                                 : std::nullopt};
+  std::optional<Elem> a = elemOf(base.getAType());
+  bool blockScales = (base.getScaleAAttr() && !base.getScaleAAttr().isTensor()) ||
+                     (base.getScaleBAttr() && !base.getScaleBAttr().isTensor());
+  bool fast = base.getAccumulation() == tile::Accumulation::Fast;
+  if (a && elemInfo(*a).fp8 && !blockScales && !fast && out.front() != 512)
+    out.push_back(512);
+  return out;
+}
+
+/// The variants of `base`: tile M x N, accumulators, grid, CTA pair and (FP8, promoted) the
+/// promotion interval. The description as written is the first; a variant that resolves to
+/// the same kernel as an earlier one is dropped.
 static std::vector<tile::GemmOp> variantsOf(OpBuilder &b, ModuleOp scratch, tile::GemmOp base) {
   std::vector<tile::GemmOp> ops;
   b.setInsertionPointToEnd(scratch.getBody());
   ops.push_back(cast<tile::GemmOp>(b.clone(*base)));
   int64_t tileK = base.getTileK();
+  std::vector<std::optional<int64_t>> promotions = promotionsOf(base);
   const int64_t ms[] = {64, 128, 256};
   // N in steps of 32 to 64 (the TMA-store epilogue writes 32-, 64- or 128-byte column chunks):
   // a width between the powers of two that fills the SMs' last wave (256 x 9216 runs 128 x 144
   // tiles in one wave of 128 CTAs, 128 x 128 in 1.1 waves).
   const int64_t ns[] = {64, 96, 128, 144, 160, 192, 224, 256};
+  for (std::optional<int64_t> promotion : promotions)
   for (int64_t m : ms)
     for (int64_t n : ns)
       for (int64_t accumulators : {1, 2})
         for (tile::Grid grid : {tile::Grid::Persistent, tile::Grid::StreamK})
           for (bool pair : {false, true}) {
             auto op = cast<tile::GemmOp>(b.clone(*base));
+            if (promotion)
+              op.setPromotion(*promotion);
+            else
+              op.removePromotionAttr();
             op.setTile(ArrayRef<int64_t>{m, n, tileK});
             op.setAccumulators(accumulators);
             op.setGrid(grid);
@@ -300,6 +323,8 @@ static std::string variantName(tile::GemmOp op, bool asWritten, bool fallback) {
                          .str();
   if (op.getCluster()[0] == 2)
     name += "_pair";
+  if (std::optional<uint64_t> promotion = op.getPromotion())
+    name += "_p" + std::to_string(*promotion);
   return name;
 }
 
@@ -311,6 +336,8 @@ static std::string variantSummary(tile::GemmOp op, const GemmPlan &plan) {
                     t[0], t[1], t[2], plan.stages, plan.accumulators,
                     tile::stringifyGrid(op.getGrid()), op.getCluster()[0])
           .str();
+  if (std::optional<uint64_t> promotion = op.getPromotion())
+    text += ", promotion = " + std::to_string(*promotion);
   if (std::optional<ArrayRef<int64_t>> align = op.getAlignment())
     text += llvm::formatv(", schedule = {0}, alignment = [{1}, {2}]",
                           tile::stringifySchedule(plan.schedule), (*align)[0], (*align)[1])
