@@ -155,6 +155,20 @@ TILEGEN_LAUNCH_API tilegen_status tilegen_kernel_launch_config(tilegen_kernel *k
                                                                const tilegen_problem *problem,
                                                                tilegen_launch_config *out);
 
+/* The zero-padded problem this kernel runs in place of *problem when it does
+ * not take those sizes as they are (N or K off the 16-byte strides of its
+ * tensor maps, say): M, N and K rounded up to the least common multiple of the
+ * kernel's constraints on each (leading dimensions 0: dense). Launch it on
+ * buffers of the padded sizes whose extra rows and columns of A and B are zero
+ * (they add nothing to the product), with C copied in when beta != 0, and copy
+ * the first m x n of D back; tilegen-run --pad and the Python dispatch do so.
+ * *out gets *problem's sizes when they need no padding. Fails with
+ * TILEGEN_ERROR_PROBLEM when padding cannot help: block-scaled operands (the
+ * padding would shift the scale blocks along K) or a padded size beyond the
+ * kernel's limits. */
+TILEGEN_LAUNCH_API tilegen_status tilegen_kernel_padded_problem(tilegen_kernel *kernel,
+                                                                const tilegen_problem *problem,
+                                                                tilegen_problem *out);
 /* Every check of tilegen_kernel_launch, without launching: sizes, pointers,
  * leading dimensions, scales, workspace. */
 TILEGEN_LAUNCH_API tilegen_status tilegen_kernel_check(tilegen_kernel *kernel,

@@ -385,6 +385,30 @@ tilegen_status tilegen_kernel_launch_config(tilegen_kernel *K, const tilegen_pro
   });
 }
 
+tilegen_status tilegen_kernel_padded_problem(tilegen_kernel *K, const tilegen_problem *P,
+                                             tilegen_problem *Out) {
+  if (!K || !P || !Out)
+    return fail(K, TILEGEN_ERROR_INVALID_ARGUMENT,
+                std::string("tilegen_kernel_padded_problem: ") +
+                    (!K ? "kernel" : !P ? "problem" : "out") + " is null");
+  return guarded(K, [&] {
+    Problem Pr, Padded;
+    Pr.M = P->m;
+    Pr.N = P->n;
+    Pr.K = P->k;
+    uint64_t Grid = 0;
+    if (Error E = paddedProblem(K->Man, Pr, Padded))
+      return fail(K, std::move(E).withKind(ErrorKind::Problem));
+    if (Error E = checkSizes(*K, Padded, Grid))
+      return fail(K, E);
+    std::memset(Out, 0, sizeof(*Out));
+    Out->m = Padded.M;
+    Out->n = Padded.N;
+    Out->k = Padded.K;
+    return TILEGEN_OK;
+  });
+}
+
 tilegen_status tilegen_kernel_check(tilegen_kernel *K, const tilegen_gemm_args *In) {
   if (!K || !In)
     return fail(K, TILEGEN_ERROR_INVALID_ARGUMENT,

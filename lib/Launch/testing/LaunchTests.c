@@ -185,6 +185,22 @@ static void problemErrors(tilegen_kernel *K) {
   expect("config-null", tilegen_kernel_launch_config(K, NULL, &C),
          TILEGEN_ERROR_INVALID_ARGUMENT);
   printf("kernel-error: %s\n", tilegen_kernel_error(K));
+  {
+    tilegen_problem In, Out;
+    memset(&In, 0, sizeof(In));
+    In.m = 300, In.n = 200, In.k = 12;
+    expect("padded", tilegen_kernel_padded_problem(K, &In, &Out), TILEGEN_OK);
+    printf("padded: %lldx%lldx%lld\n", (long long)Out.m, (long long)Out.n, (long long)Out.k);
+    In.k = 64;
+    expect("padded-as-is", tilegen_kernel_padded_problem(K, &In, &Out), TILEGEN_OK);
+    printf("padded-as-is: %lldx%lldx%lld\n", (long long)Out.m, (long long)Out.n,
+           (long long)Out.k);
+    In.k = 2147483647;
+    expect("padded-above-i32", tilegen_kernel_padded_problem(K, &In, &Out),
+           TILEGEN_ERROR_PROBLEM);
+    expect("padded-null", tilegen_kernel_padded_problem(K, &In, NULL),
+           TILEGEN_ERROR_INVALID_ARGUMENT);
+  }
 }
 
 static void pointerErrors(tilegen_kernel *K, CUdeviceptr A, CUdeviceptr B, CUdeviceptr C,
