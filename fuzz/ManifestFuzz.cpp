@@ -5,7 +5,8 @@
 // An input is the text of a manifest (docs/manifest.md), as tilegen writes it beside a cubin, or
 // of a dispatch table (docs/dispatch.md: parsed without reading its kernels, then the
 // nearest-entry rule for a few sizes). A manifest goes through what tilegen-run does before it
-// loads the CUDA driver: parseManifest, then, for each of a few problem sizes, checkProblem and,
+// loads the CUDA driver: parseManifest, then, for each of a few problem sizes, the padded size
+// (paddedProblem), checkProblem and,
 // when the size is accepted, the shape, tile and grid arithmetic, the scale-tensor sizes and,
 // for small sizes, the FP8 input generator with the manifest's scale blocks. A finding is a sanitizer report, a crash, a timeout or an
 // out-of-memory; an error the reader reports is an ordinary result.
@@ -47,6 +48,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                               {0, 1, 1},
                               {-1, 16, 16}};
   for (const Problem &p : problems) {
+    // The zero-padded size --pad and dispatch tables run instead: when padding is possible,
+    // the padded size covers the problem and is one checkProblem judges (it may still refuse).
+    Problem padded;
+    if (!paddedProblem(m, p, padded)) {
+      if (padded.M < p.M || padded.N < p.N || padded.K < p.K)
+        __builtin_trap();
+      (void)checkProblem(m, padded);
+    }
     if (checkProblem(m, p))
       continue;
     for (Tensor t : {Tensor::A, Tensor::B, Tensor::C, Tensor::D}) {
