@@ -257,10 +257,11 @@ static std::vector<tile::GemmOp> variantsOf(OpBuilder &b, ModuleOp scratch, tile
   int64_t tileK = base.getTileK();
   std::vector<std::optional<int64_t>> promotions = promotionsOf(base);
   const int64_t ms[] = {64, 128, 256};
-  // N in steps of 32 to 64 (the TMA-store epilogue writes 32-, 64- or 128-byte column chunks):
-  // a width between the powers of two that fills the SMs' last wave (256 x 9216 runs 128 x 144
-  // tiles in one wave of 128 CTAs, 128 x 128 in 1.1 waves).
-  const int64_t ns[] = {64, 96, 128, 144, 160, 192, 224, 256};
+  // N in steps of 16 (the TMA-store epilogue writes 32-, 64- or 128-byte column chunks): a
+  // width between the powers of two that fills the SMs' last wave (256 x 9216 runs 128 x 144
+  // tiles in one wave of 128 CTAs, 128 x 128 in 1.1 waves; 256 x 7168 128 x 112 in 128 CTAs).
+  // Variants are only ranked by the model; the top few per shape are compiled.
+  const int64_t ns[] = {64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256};
   for (std::optional<int64_t> promotion : promotions)
   for (int64_t m : ms)
     for (int64_t n : ns)
