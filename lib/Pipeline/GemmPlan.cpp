@@ -40,6 +40,9 @@ static LogicalResult resolveBlockScaled(GemmOp op, const NVTarget &target) {
                                       elemInfo(a).manifest, elemInfo(b).manifest,
                                       elemInfo(scaleElem).manifest, block)
                             .str();
+  bool anyKind = llvm::any_of(mmaTable(), [&](const MmaInstr &r) {
+    return r.blockScaled && target.offers(r);
+  });
 
   // The upcast path: sm_90a converts in the pipeline, then issues bf16 wgmma.
   if (std::optional<Type> upcast = op.getUpcast()) {
@@ -47,10 +50,9 @@ static LogicalResult resolveBlockScaled(GemmOp op, const NVTarget &target) {
       return fail("upcast") << "upcast = " << *upcast << " converts block-scaled operands for "
                             << "wgmma (sm_90a); target " << tname << " has "
                             << target.familiesString()
-                            << (target.hasTcgen05() || target.name() == "sm_120a"
-                                    ? ", whose block-scaled kinds apply the scales in the "
-                                      "tensor core: leave upcast out"
-                                    : " and no upcast pipeline");
+                            << (anyKind ? ", whose block-scaled kinds apply the scales in the "
+                                          "tensor core: leave upcast out"
+                                        : " and no upcast pipeline");
     return fail("upcast") << "not supported yet: upcast = " << *upcast << " (" << formats
                           << ") on target " << tname
                           << ": the converting wgmma pipeline is not written";
@@ -63,9 +65,6 @@ static LogicalResult resolveBlockScaled(GemmOp op, const NVTarget &target) {
     family = MmaFamily::MmaSync;
   const MmaInstr *row = findBlockScaledMma(family, a, b, Elem::F32, scaleElem, block);
   if (!row || !target.offers(*row)) {
-    bool anyKind = false;
-    for (const MmaInstr &r : mmaTable())
-      anyKind |= r.blockScaled && target.offers(r);
     if (!anyKind) {
       auto d = fail(op.getScaleAAttr() && op.getScaleAAttr().isMicroScaled() ? "scale_a"
                                                                              : "scale_b");
@@ -107,6 +106,10 @@ static LogicalResult resolveBlockScaled(GemmOp op, const NVTarget &target) {
                    ? " (the FP4 kinds have no transpose, PTX ISA Table 49)"
                    : " (.row.col)");
   }
+  // The K-slice holds whole instructions (K = 64 for the FP4 kinds, more than one block).
+  if (op.getTileK() % row->k != 0)
+    return fail("tile") << "tile K = " << op.getTileK() << " is not a multiple of " << row->ptx
+                        << "'s K = " << row->k << " on target " << tname;
   // The single place that stops the native block-scaled kinds until their emitters exist.
   return fail() << "not supported yet: " << row->ptx << " on " << tname
                 << " (emitter not written)";
