@@ -112,3 +112,15 @@ tile.gemm @g { a = f4E2M1FN row, b = f4E2M1FN col, c = bf16 row, scale_a = f8E8M
 // a per-tensor factor that is not f32
 // expected-error @+1 {{field 'scale_a': the per-tensor factor of NVFP4 block scales is f32, got 'bf16'}}
 tile.gemm @g { a = f4E2M1FN row, b = f4E2M1FN col, c = bf16 row, scale_a = f8E4M3FN [1, 16] * bf16 tensor, tile = [128, 128, 128] }
+
+// -----
+
+// upcast names no type
+// expected-error @+1 {{field 'upcast': unknown type 'bfloat16'; accepted: bf16; did you mean 'bf16'?}}
+tile.gemm @g { a = bf16 row, b = f4E2M1FN col, c = bf16 row, scale_b = f8E8M0FNU [1, 32], upcast = bfloat16, tile = [128, 128, 64] }
+
+// -----
+
+// an FP4 operand under a near-miss name
+// expected-error @+1 {{field 'b': unknown type 'mxfp4'; accepted: bf16, f16, f8E4M3FN, f8E5M2, f6E2M3FN, f6E3M2FN, f4E2M1FN; did you mean 'f4E2M1FN'?}}
+tile.gemm @g { a = f4E2M1FN row, b = mxfp4 col, c = bf16 row, tile = [128, 128, 64] }
