@@ -44,74 +44,23 @@ const char *tilegen::run::elemTypeName(ElemType T) {
   return "?";
 }
 
-namespace {
-/// The two OCP fp8 formats: mantissa bits, exponent of the smallest normal,
-/// largest finite value and its code.
-struct Fp8Format {
-  int ManBits;
-  int MinExp;
-  double Max;
-  uint8_t MaxCode, NanCode;
-};
-Fp8Format fp8Format(ElemType T) {
-  if (T == ElemType::E5M2)
-    return {2, -14, 57344.0, 0x7B, 0x7E};
-  return {3, -6, 448.0, 0x7E, 0x7F};
+// The fp8 conversions are the narrow-format library's (tilegen/Support/MicroScaling.h, the
+// OFP8 formats' rules there): one implementation of E4M3 and E5M2 for the runner and the
+// block-scaled generator.
+static tilegen::mx::Format fp8Format(ElemType T) {
+  return T == ElemType::E5M2 ? tilegen::mx::Format::E5M2 : tilegen::mx::Format::E4M3;
 }
-} // namespace
 
-double tilegen::run::fp8Max(ElemType T) { return fp8Format(T).Max; }
+double tilegen::run::fp8Max(ElemType T) {
+  return tilegen::mx::formatInfo(fp8Format(T)).maxFinite;
+}
 
 uint8_t tilegen::run::encodeFp8(double X, ElemType T, bool Saturate) {
-  const Fp8Format F = fp8Format(T);
-  const uint8_t Sign = std::signbit(X) ? 0x80 : 0;
-  if (std::isnan(X))
-    return Sign | F.NanCode;
-  const double A = std::fabs(X);
-  // Beyond the largest finite value: saturate, or NaN (e4m3) / infinity (e5m2).
-  const uint8_t Overflow =
-      Saturate ? F.MaxCode : T == ElemType::E5M2 ? uint8_t(0x7C) : F.NanCode;
-  if (std::isinf(A))
-    return Sign | Overflow;
-  if (A == 0)
-    return Sign;
-  // The spacing of representable values at A's binade (the subnormal spacing
-  // below the smallest normal); A / Quantum is exact in double, and nearbyint
-  // rounds it to nearest even in the default rounding mode.
-  int E;
-  std::frexp(A, &E); // A = f * 2^E, f in [0.5, 1)
-  const int Exp = std::max(E - 1, F.MinExp);
-  const double Quantum = std::ldexp(1.0, Exp - F.ManBits);
-  const double R = std::nearbyint(A / Quantum) * Quantum;
-  if (R > F.Max)
-    return Sign | Overflow;
-  if (R < std::ldexp(1.0, F.MinExp)) // subnormal (or zero): exponent field 0
-    return Sign | static_cast<uint8_t>(R / std::ldexp(1.0, F.MinExp - F.ManBits));
-  std::frexp(R, &E);
-  const int RExp = E - 1;
-  const unsigned Biased = static_cast<unsigned>(RExp - F.MinExp + 1);
-  const unsigned Mant = static_cast<unsigned>(
-      (R / std::ldexp(1.0, RExp) - 1.0) * double(1u << F.ManBits));
-  return Sign | static_cast<uint8_t>((Biased << F.ManBits) | Mant);
+  return tilegen::mx::encode(X, fp8Format(T), Saturate);
 }
 
 float tilegen::run::decodeFp8(uint8_t Code, ElemType T) {
-  const Fp8Format F = fp8Format(T);
-  const bool Neg = Code & 0x80;
-  const unsigned ExpBits = 7 - F.ManBits;
-  const unsigned E = (Code >> F.ManBits) & ((1u << ExpBits) - 1);
-  const unsigned Mant = Code & ((1u << F.ManBits) - 1);
-  float V;
-  if (T == ElemType::E4M3 && E == 15 && Mant == 7)
-    V = NAN;
-  else if (T == ElemType::E5M2 && E == 31)
-    V = Mant ? NAN : INFINITY;
-  else if (E == 0)
-    V = std::ldexp(float(Mant), F.MinExp - F.ManBits);
-  else
-    V = std::ldexp(float((1u << F.ManBits) + Mant),
-                   int(E) - 1 + F.MinExp - F.ManBits);
-  return Neg ? -V : V;
+  return float(tilegen::mx::decode(Code, fp8Format(T)));
 }
 
 uint16_t tilegen::run::floatToHalf(float F) {
