@@ -47,7 +47,8 @@ const char *const kTypes[] = {"bf16",      "f16",        "f8E4M3FN",  "f8E5M2", 
                               "i8",        "i32",        "i1",        "tf32",     "f8E4M3FNUZ",
                               "f8E5M2FNUZ", "f8E4M3",    "f4E2M1FN",  "f6E2M3FN", "index",
                               "none",      "complex<f32>", "vector<4xf16>", "tensor<2xbf16>",
-                              "!llvm.ptr", "si8",        "ui16",      "f80"};
+                              "!llvm.ptr", "si8",        "ui16",      "f80",
+                              "f4E2M1FN",  "f6E3M2FN",   "f8E8M0FNU", "f4E2M1FN"};
 const char *const kLayouts[] = {"row", "col", "row", "col", "ROW", "diag", "rowcol", "_"};
 const char *const kAccTypes[] = {"f32", "f16", "bf16", "f64", "i32", "f8E4M3FN"};
 
@@ -71,7 +72,7 @@ const char *const kAllFields[] = {
     "accumulation", "promotion", "tile",   "stages",      "accumulators", "schedule",
     "copy",     "warps",     "mma",       "cluster",     "multicast", "cta_group",
     "grid",     "raster",    "swizzle",   "alpha",       "beta",      "alignment",
-    "target"};
+    "target",   "upcast"};
 const char *const kUnknownFields[] = {"foo", "tiles", "Tile", "a_type", "sym_name", "stage",
                                       "alpha2", "_", "x"};
 const char *const kFloats[] = {
@@ -135,6 +136,13 @@ std::string intList(Rng &rng, size_t usual) {
 std::string typeWord(Rng &rng) { return pick(rng, kTypes); }
 
 std::string scaleValue(Rng &rng) {
+  // The block-scaled forms (OCP MX, NVFP4 with its per-tensor factor) and near misses.
+  static const char *const blockScaled[] = {
+      "f8E8M0FNU [1, 32]", "f8E4M3FN [1, 16]",         "f8E4M3FN [1, 16] * f32 tensor",
+      "f8E8M0FNU [1, 16]", "f8E4M3FN [1, 32] * f32 tensor", "f8E8M0FNU [1, 32] * f32 tensor",
+      "f8E8M0FNU tensor",  "f8E4M3FN [1, 16] * bf16 tensor", "f8E4M3FN [1, 16] *"};
+  if (below(rng, 3) == 0)
+    return pick(rng, blockScaled);
   const char *type = below(rng, 4) ? "f32" : pick(rng, kTypes);
   switch (below(rng, 4)) {
   case 0:
@@ -165,6 +173,8 @@ std::string valueFor(const std::string &key, Rng &rng) {
       return e.words[below(rng, e.words.size())];
   if (key == "scale_a" || key == "scale_b")
     return scaleValue(rng);
+  if (key == "upcast")
+    return below(rng, 2) ? "bf16" : typeWord(rng);
   // One value or [a, b]: the powers of two up to 16 mostly, the rest near misses.
   if (key == "alignment") {
     static const char *const aligns[] = {"1", "2", "4", "8", "16", "1", "2", "4", "0", "3",

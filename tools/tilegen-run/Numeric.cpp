@@ -44,74 +44,23 @@ const char *tilegen::run::elemTypeName(ElemType T) {
   return "?";
 }
 
-namespace {
-/// The two OCP fp8 formats: mantissa bits, exponent of the smallest normal,
-/// largest finite value and its code.
-struct Fp8Format {
-  int ManBits;
-  int MinExp;
-  double Max;
-  uint8_t MaxCode, NanCode;
-};
-Fp8Format fp8Format(ElemType T) {
-  if (T == ElemType::E5M2)
-    return {2, -14, 57344.0, 0x7B, 0x7E};
-  return {3, -6, 448.0, 0x7E, 0x7F};
+// The fp8 conversions are the narrow-format library's (tilegen/Support/MicroScaling.h, the
+// OFP8 formats' rules there): one implementation of E4M3 and E5M2 for the runner and the
+// block-scaled generator.
+static tilegen::mx::Format fp8Format(ElemType T) {
+  return T == ElemType::E5M2 ? tilegen::mx::Format::E5M2 : tilegen::mx::Format::E4M3;
 }
-} // namespace
 
-double tilegen::run::fp8Max(ElemType T) { return fp8Format(T).Max; }
+double tilegen::run::fp8Max(ElemType T) {
+  return tilegen::mx::formatInfo(fp8Format(T)).maxFinite;
+}
 
 uint8_t tilegen::run::encodeFp8(double X, ElemType T, bool Saturate) {
-  const Fp8Format F = fp8Format(T);
-  const uint8_t Sign = std::signbit(X) ? 0x80 : 0;
-  if (std::isnan(X))
-    return Sign | F.NanCode;
-  const double A = std::fabs(X);
-  // Beyond the largest finite value: saturate, or NaN (e4m3) / infinity (e5m2).
-  const uint8_t Overflow =
-      Saturate ? F.MaxCode : T == ElemType::E5M2 ? uint8_t(0x7C) : F.NanCode;
-  if (std::isinf(A))
-    return Sign | Overflow;
-  if (A == 0)
-    return Sign;
-  // The spacing of representable values at A's binade (the subnormal spacing
-  // below the smallest normal); A / Quantum is exact in double, and nearbyint
-  // rounds it to nearest even in the default rounding mode.
-  int E;
-  std::frexp(A, &E); // A = f * 2^E, f in [0.5, 1)
-  const int Exp = std::max(E - 1, F.MinExp);
-  const double Quantum = std::ldexp(1.0, Exp - F.ManBits);
-  const double R = std::nearbyint(A / Quantum) * Quantum;
-  if (R > F.Max)
-    return Sign | Overflow;
-  if (R < std::ldexp(1.0, F.MinExp)) // subnormal (or zero): exponent field 0
-    return Sign | static_cast<uint8_t>(R / std::ldexp(1.0, F.MinExp - F.ManBits));
-  std::frexp(R, &E);
-  const int RExp = E - 1;
-  const unsigned Biased = static_cast<unsigned>(RExp - F.MinExp + 1);
-  const unsigned Mant = static_cast<unsigned>(
-      (R / std::ldexp(1.0, RExp) - 1.0) * double(1u << F.ManBits));
-  return Sign | static_cast<uint8_t>((Biased << F.ManBits) | Mant);
+  return tilegen::mx::encode(X, fp8Format(T), Saturate);
 }
 
 float tilegen::run::decodeFp8(uint8_t Code, ElemType T) {
-  const Fp8Format F = fp8Format(T);
-  const bool Neg = Code & 0x80;
-  const unsigned ExpBits = 7 - F.ManBits;
-  const unsigned E = (Code >> F.ManBits) & ((1u << ExpBits) - 1);
-  const unsigned Mant = Code & ((1u << F.ManBits) - 1);
-  float V;
-  if (T == ElemType::E4M3 && E == 15 && Mant == 7)
-    V = NAN;
-  else if (T == ElemType::E5M2 && E == 31)
-    V = Mant ? NAN : INFINITY;
-  else if (E == 0)
-    V = std::ldexp(float(Mant), F.MinExp - F.ManBits);
-  else
-    V = std::ldexp(float((1u << F.ManBits) + Mant),
-                   int(E) - 1 + F.MinExp - F.ManBits);
-  return Neg ? -V : V;
+  return float(tilegen::mx::decode(Code, fp8Format(T)));
 }
 
 uint16_t tilegen::run::floatToHalf(float F) {
@@ -319,4 +268,118 @@ void tilegen::run::fillScaledFp8(void *Buf, const ScaledFp8 &Op,
         Codes[Op.elemIndex(O, Kk)] = encodeFp8(
             Value(O, Kk) / double(Scales[Op.scaleIndex(O, Kk)]), Op.Type, true);
   });
+}
+
+bool tilegen::run::BlockScaledOperand::dataBytes(uint64_t &Bytes) const {
+  if (Outer < 0 || K < 0)
+    return false;
+  uint64_t Count;
+  if (__builtin_mul_overflow(uint64_t(Outer), uint64_t(K), &Count))
+    return false;
+  return mx::storageBytes(Count, Elem, Bytes);
+}
+
+std::string tilegen::run::describeBlockScaled(const InputDistribution &Dist) {
+  if (Dist.IntegerValued)
+    return "block-scaled: x = c * 2^e with c uniform in the E2M1 values {0, +-0.5, +-1, +-1.5, "
+           "+-2, +-3} and e in {-1, 0, 1} per scale block, quantised per block (MX as below; "
+           "NVFP4 with the power-of-two block scale 2^(floor(log2 amax) - 1) and a per-tensor "
+           "scale of 1), exact";
+  return "block-scaled: x = n * 2^e with n ~ N(0, 1) and e uniform in [-4, 4] per scale "
+         "block, quantised per block (OCP MX v1.0 6.3: scale 2^(floor(log2 amax) - emax); "
+         "NVFP4: f32 amax_tensor / 2688, E4M3 amax_block / (6 x that)), elements rounded to "
+         "nearest even with saturation";
+}
+
+double tilegen::run::blockScaledSource(const BlockScaledOperand &Op,
+                                       const InputDistribution &Dist, uint64_t TensorId,
+                                       int64_t O, int64_t Kk) {
+  const uint64_t Key = mix(Dist.Seed ^ mix(TensorId + 0x1234567ull));
+  const uint64_t BlockKey = mix(Key ^ 0xB10Cull);
+  const uint64_t BR = mix(BlockKey + mix(uint64_t(O)) + uint64_t(Kk / Op.Block));
+  const uint64_t R = mix(Key + uint64_t(O) * uint64_t(Op.K) + uint64_t(Kk));
+  if (Dist.IntegerValued) {
+    static const double Values[] = {-3, -2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2, 3};
+    return std::ldexp(Values[R % 11], int(BR % 3) - 1);
+  }
+  double U1 = double((R >> 11) + 1) * 0x1p-53; // (0, 1]
+  double U2 = double(mix(R) >> 11) * 0x1p-53;  // [0, 1)
+  double N = std::sqrt(-2.0 * std::log(U1)) * std::cos(6.283185307179586 * U2);
+  return std::ldexp(N, int(BR % 9) - 4);
+}
+
+void tilegen::run::fillBlockScaled(uint8_t *Data, const BlockScaledOperand &Op,
+                                   const InputDistribution &Dist, uint64_t TensorId,
+                                   std::vector<uint8_t> &Scales, float &TensorScale) {
+  const bool Nvfp4 = Op.Scale == mx::Format::E4M3;
+  const bool Fp4 = mx::formatInfo(Op.Elem).bits == 4;
+  Scales.assign(size_t(Op.scaleCount()), 0);
+  TensorScale = 1.0f;
+  if (Nvfp4 && !Dist.IntegerValued) {
+    double Amax = 0;
+    std::mutex Lock;
+    parallelChunks(Op.Outer, 1, uint64_t(Op.K), [&](int64_t B, int64_t E) {
+      double Local = 0;
+      for (int64_t O = B; O < E; ++O)
+        for (int64_t Kk = 0; Kk < Op.K; ++Kk)
+          Local = std::max(Local, std::fabs(blockScaledSource(Op, Dist, TensorId, O, Kk)));
+      std::lock_guard<std::mutex> G(Lock);
+      Amax = std::max(Amax, Local);
+    });
+    TensorScale = float(mx::nvfp4TensorScale(Amax));
+  }
+  // Rows are independent (a block is part of one row): threads own whole rows. FP4 codes
+  // of two elements share a byte; with K contiguous and K even (K is a multiple of the block)
+  // a row's bytes are its own, otherwise one thread packs every byte afterwards.
+  const bool RowBytesOwn = !Fp4 || (Op.KContiguous && Op.K % 2 == 0);
+  std::vector<uint8_t> Codes(RowBytesOwn ? 0 : size_t(Op.Outer) * size_t(Op.K));
+  parallelChunks(Op.Outer, 1, uint64_t(Op.K), [&](int64_t B, int64_t E) {
+    std::vector<double> X(size_t(Op.Block));
+    std::vector<uint8_t> C(size_t(Op.Block));
+    for (int64_t O = B; O < E; ++O)
+      for (int64_t K0 = 0; K0 < Op.K; K0 += Op.Block) {
+        int64_t N = std::min(Op.Block, Op.K - K0);
+        for (int64_t I = 0; I < N; ++I)
+          X[size_t(I)] = blockScaledSource(Op, Dist, TensorId, O, K0 + I);
+        uint8_t &S = Scales[Op.scaleIndex(O, K0)];
+        if (Nvfp4 && Dist.IntegerValued) {
+          // Exact: the power of two 2^(floor(log2 amax) - 1) as the E4M3 scale puts every
+          // source value (an E2M1 value times 2^e) on an E2M1 value.
+          double Amax = 0;
+          for (int64_t I = 0; I < N; ++I)
+            Amax = std::max(Amax, std::fabs(X[size_t(I)]));
+          int E = 1;
+          if (Amax > 0)
+            std::frexp(Amax, &E);
+          S = mx::encode(std::ldexp(1.0, E - 2), mx::Format::E4M3);
+          double Scale = mx::decode(S, mx::Format::E4M3);
+          for (int64_t I = 0; I < N; ++I)
+            C[size_t(I)] = mx::encode(X[size_t(I)] / Scale, mx::Format::E2M1);
+        } else if (Nvfp4)
+          mx::quantiseNvfp4Block(X.data(), size_t(N), TensorScale, S, C.data());
+        else
+          mx::quantiseMxBlock(X.data(), size_t(N), Op.Elem, S, C.data());
+        for (int64_t I = 0; I < N; ++I) {
+          size_t Idx = Op.elemIndex(O, K0 + I);
+          if (!Fp4)
+            Data[Idx] = C[size_t(I)];
+          else if (RowBytesOwn)
+            Data[Idx / 2] = uint8_t((Data[Idx / 2] & ~(0xF << (Idx % 2 * 4))) |
+                                    ((C[size_t(I)] & 0xF) << (Idx % 2 * 4)));
+          else
+            Codes[Idx] = C[size_t(I)];
+        }
+      }
+  });
+  if (!RowBytesOwn)
+    mx::packE2M1(Codes.data(), Codes.size(), Data);
+}
+
+double tilegen::run::blockScaledValue(const uint8_t *Data, const uint8_t *Scales,
+                                      float TensorScale, const BlockScaledOperand &Op,
+                                      int64_t O, int64_t Kk) {
+  size_t Idx = Op.elemIndex(O, Kk);
+  uint8_t Code = mx::formatInfo(Op.Elem).bits == 4 ? mx::unpackE2M1(Data, Idx) : Data[Idx];
+  return mx::decode(Code, Op.Elem) * mx::decode(Scales[Op.scaleIndex(O, Kk)], Op.Scale) *
+         double(TensorScale);
 }
