@@ -115,6 +115,7 @@ struct WarpColl {
   uint64_t vals[32] = {};
   uint8_t known[32] = {};
   std::vector<int> waiters;
+  VC vc; // bar.warp.sync: what the participating lanes knew when they arrived
 };
 
 enum class State : uint8_t { Runnable, Blocked, Exited };
@@ -1808,16 +1809,32 @@ bool Sim::step(int ti) {
     return true;
   }
   case Op::BarWarpSync: {
+    // PTX ISA, bar.warp.sync: "bar.warp.sync also guarantee memory ordering among threads
+    // participating in barrier", so every lane of the member mask is ordered after what every
+    // other participating lane did before it (an all-to-all synchronisation, like bar.sync
+    // among the mask's lanes). The .sync/.aligned of ldmatrix, mma.sync, shfl.sync or
+    // elect.sync only converges the lanes' execution and orders no memory: a warp is not a
+    // scope of the memory model.
     uint64_t mask;
     if (!readKnown(t, o[0], mask, "member mask"))
       return true;
+    VC snapshot = t.vc;
     WarpColl *c;
     if (!warpCollective(ti, uint32_t(mask), 0, true, c))
       return true;
+    WarpColl &pending = c ? *c : warpColl[t.warp][stmt];
+    if (pending.vc.empty())
+      pending.vc.assign(nAgents, 0);
+    join(pending.vc, snapshot);
+    tick(t);
     next();
     if (c) {
-      for (int w : c->waiters)
+      trace(ti, stmt);
+      join(t.vc, c->vc);
+      for (int w : c->waiters) {
+        join(threads[w].vc, c->vc);
         wake(w);
+      }
       warpColl[t.warp].erase(stmt);
     }
     return true;
