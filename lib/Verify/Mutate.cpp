@@ -25,6 +25,7 @@ StringRef tilegen::verify::mutationName(MutationKind kind) {
   case MutationKind::ShrinkInit: return "shrink-init";
   case MutationKind::SwapWaitRelease: return "swap-wait-release";
   case MutationKind::DropWaitGroup: return "drop-wait-group";
+  case MutationKind::DropWarpSync: return "drop-warp-sync";
   }
   return "";
 }
@@ -33,7 +34,7 @@ std::vector<MutationKind> tilegen::verify::allMutationKinds() {
   return {MutationKind::DropFence,      MutationKind::DropArrive,
           MutationKind::FlipParity,     MutationKind::ExpectTx,
           MutationKind::ShrinkInit,     MutationKind::SwapWaitRelease,
-          MutationKind::DropWaitGroup};
+          MutationKind::DropWaitGroup,  MutationKind::DropWarpSync};
 }
 
 static bool isWaitGroup(StringRef op) {
@@ -79,6 +80,9 @@ std::vector<MutationSite> tilegen::verify::mutationSites(const Kernel &kernel,
       break;
     case MutationKind::DropWaitGroup:
       hit = isWaitGroup(op);
+      break;
+    case MutationKind::DropWarpSync:
+      hit = op == "bar.warp.sync";
       break;
     case MutationKind::SwapWaitRelease:
       if (isWaitGroup(op) || op == "tcgen05.wait::ld.sync.aligned") {
@@ -179,6 +183,7 @@ std::string tilegen::verify::applyMutation(StringRef text, const Kernel &kernel,
   case MutationKind::DropFence:
   case MutationKind::DropArrive:
   case MutationKind::DropWaitGroup:
+  case MutationKind::DropWarpSync:
     replacement = "/* mutated: dropped */";
     break;
   case MutationKind::FlipParity:

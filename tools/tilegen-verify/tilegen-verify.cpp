@@ -1,7 +1,8 @@
 //===- tilegen-verify.cpp - check the synchronisation protocol of a tilegen kernel -----===//
 //
 //   tilegen-verify KERNEL.ptx [--manifest KERNEL.json] [--m M --n N --k K] [--sms S]
-//                  [--schedules R] [--seed S] [--mutate=KIND[:SITE|:all]] [--list-mutations]
+//                  [--schedules R] [--seed S] [--explore-steps B]
+//                  [--mutate=KIND[:SITE|:all]] [--list-mutations]
 //
 // Simulates the kernel's PTX for a small problem and checks its barriers, asynchronous copies
 // and MMAs (docs/verify.md). Exit status: 0 when the kernel verifies; 1 when the checker finds
@@ -51,10 +52,16 @@ static cl::opt<uint64_t> optMaxSteps("max-steps",
                                      cl::desc("scheduling steps per schedule before the "
                                               "checker reports a livelock"),
                                      cl::init(20'000'000), cl::cat(category));
+static cl::opt<uint64_t> optExploreSteps(
+    "explore-steps",
+    cl::desc("bound of the exhaustive exploration, in scheduling steps over all its runs "
+             "(default 1000000; 0: off)"),
+    cl::init(1'000'000), cl::cat(category));
 static cl::opt<std::string> optMutate(
     "mutate",
     cl::desc("plant a bug first: KIND[:SITE|:all], KIND one of drop-fence, drop-arrive, "
-             "flip-parity, expect-tx, shrink-init, swap-wait-release, drop-wait-group"),
+             "flip-parity, expect-tx, shrink-init, swap-wait-release, drop-wait-group, "
+             "drop-warp-sync"),
     cl::cat(category));
 static cl::opt<bool> optList("list-mutations",
                              cl::desc("list every mutation site of every kind and exit"),
@@ -113,6 +120,7 @@ int main(int argc, char **argv) {
   opt.randomSchedules = optSchedules;
   opt.seed = optSeed;
   opt.maxSteps = optMaxSteps;
+  opt.exploreSteps = optExploreSteps;
   opt.traceThread = optTrace;
 
   if (optList) {

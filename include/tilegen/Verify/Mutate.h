@@ -23,6 +23,7 @@ enum class MutationKind {
   ShrinkInit,      ///< initialise an mbarrier with one arrival fewer
   SwapWaitRelease, ///< move a wait (wait_group, wait::ld) after the release that follows it
   DropWaitGroup,   ///< remove a wgmma / cp.async / cp.async.bulk wait_group
+  DropWarpSync,    ///< remove a bar.warp.sync (the lanes' memory ordering within a warp)
 };
 
 /// The names used on the command line: drop-fence, drop-arrive, flip-parity, expect-tx,

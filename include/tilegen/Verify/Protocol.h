@@ -7,7 +7,8 @@
 // barrier, wgmma groups, tcgen05 (alloc, mma, commit, ld), TMA loads and stores, cp.async and
 // the proxy fences. Shared memory (16-byte lines) and Tensor Memory (columns) remember who
 // wrote and read them; vector clocks decide whether each access is ordered after the one it
-// depends on. The schedules run are deterministic policies plus seeded random ones.
+// depends on. The schedules run are deterministic policies plus seeded random ones, and an
+// exhaustive exploration of the orders of conflicting synchronisation, up to a step bound.
 //
 //===--------------------------------------------------------------------------------------===//
 
@@ -49,6 +50,8 @@ struct VerifyOptions {
   uint64_t maxSteps = 20'000'000; ///< scheduling steps per schedule
   bool betaBoth = true;           ///< run beta = 0 and beta != 0, whatever the manifest says
   int64_t traceThread = -1;       ///< print every statement this thread (global index) runs
+  /// Exhaustive exploration: scheduling steps over all its runs (replays included); 0: off.
+  uint64_t exploreSteps = 1'000'000;
 };
 
 struct VerifyResult {
@@ -56,6 +59,8 @@ struct VerifyResult {
   std::string report;  ///< the summary, or the error with its witness
   unsigned schedules = 0;
   uint64_t steps = 0;  ///< scheduling steps over all schedules
+  uint64_t exploreRuns = 0, exploreStates = 0; ///< exhaustive exploration
+  bool exploreComplete = false; ///< every interleaving (up to the reduction) was run
 };
 
 /// Checks the kernel; never throws. A kernel or instruction outside the model is an error

@@ -13,10 +13,11 @@
 // slot's empty barrier, arm its full barrier with the slice's bytes, one TMA load of A and one
 // of B), and the other warps are consumers: each waits on the full barrier of slice g (slot
 // g mod S, parity (g / S) & 1), loads its fragments with ldmatrix, multiplies with mma.sync and
-// releases the slot with one arrival per warp on its empty barrier. TMA writes each K-slice row
-// (128 bytes) with the 128-byte swizzle, 16-byte chunk c of row r at chunk c ^ (r mod 8) of a
-// 1024-byte-aligned slot: the layout below for rows of 128 bytes, so ldmatrix addresses it the
-// same way. The grid is persistent, tiles in the schedule's raster order.
+// releases the slot with one arrival per warp on its empty barrier (lane 0 arrives after a
+// bar.warp.sync that orders the other lanes' ldmatrix reads before it). TMA writes each K-slice
+// row (128 bytes) with the 128-byte swizzle, 16-byte chunk c of row r at chunk c ^ (r mod 8) of
+// a 1024-byte-aligned slot: the layout below for rows of 128 bytes, so ldmatrix addresses it
+// the same way. The grid is persistent, tiles in the schedule's raster order.
 //
 // accumulators = 1 (cooperative): the consumer warps split every tile. accumulators = 2
 // (ping-pong): two groups of consumer warps take the CTA's tiles in turn (group c its tiles c,
@@ -652,7 +653,10 @@ LogicalResult MmaSyncEmitter::emitWarpSpecialized() {
         auto pos = ringPosition(b, g, stages);
         waitBarrier(b, full.at(b, pos.slot), pos.fullParity);
         SmallVector<Value> out = compute(slotPtr(pos.slot), args.drop_back());
-        // ldmatrix has read the slot (a warp-wide instruction, complete for every lane).
+        // Every lane's ldmatrix reads of the slot must happen before lane 0's release of it:
+        // the lanes are separate threads of the memory model (ldmatrix's .sync converges
+        // them but orders no memory), and bar.warp.sync orders memory among its lanes.
+        NVVM::SyncWarpOp::create(b, b.c32(-1));
         arrive(empty.at(b, pos.slot));
         out.push_back(b.add(g, 1));
         scf::YieldOp::create(b, out);

@@ -39,7 +39,11 @@
 // CHECK:               nvvm.mbarrier.try_wait.parity
 // CHECK-COUNT-6:       nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>, num = 4 : i32
 // CHECK-COUNT-16:      nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>
-// CHECK:               nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
+// The lanes' ldmatrix reads are ordered before lane 0's release of the slot.
+// CHECK:               nvvm.bar.warp.sync %c-1_i32
+// CHECK-NEXT:          llvm.getelementptr
+// CHECK-NEXT:          scf.if
+// CHECK-NEXT:            nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
 // CHECK:               scf.yield
 // Epilogue, beta = 0: staging written, made visible to TMA, stored by lane 0.
 // CHECK:             nvvm.cp.async.bulk.wait_group 1 {read}
