@@ -32,6 +32,7 @@ tools_dir = config.tilegen_tools_dir
 config.substitutions.append(("%tilegen-opt", os.path.join(tools_dir, "tilegen-opt")))
 config.substitutions.append(("%tilegen-run", os.path.join(tools_dir, "tilegen-run")))
 config.substitutions.append(("%tilegen-descriptor-tests", os.path.join(tools_dir, "tilegen-descriptor-tests")))
+config.substitutions.append(("%tilegen-microscaling-tests", os.path.join(tools_dir, "tilegen-microscaling-tests")))
 config.substitutions.append(("%tilegen", os.path.join(tools_dir, "tilegen")))
 # Before %tilegen, which is a prefix of it.
 config.substitutions.insert(0, ("%tilegen-verify", os.path.join(tools_dir, "tilegen-verify")))

@@ -132,16 +132,26 @@ def Tile_ScaleAttr : Tile_Attr<"Scale", "scale"> {
     `#tile.scale<f32 [outer, k]>`: one f32 per block of `outer` rows (M for A, N for B) by
     `k` elements of K, given in the operand's own (M or N, K) coordinates. The scales are a
     kernel parameter (a device pointer); docs/manifest.md gives their layout in memory.
+
+    Block-scaled formats (docs/types.md): `#tile.scale<f8E8M0FNU [1, 32]>`, one E8M0 (power
+    of two) per 32 elements of K of each row (OCP MX: MXFP8, MXFP6, MXFP4);
+    `#tile.scale<f8E4M3FN [1, 16] * f32 tensor>`, one E4M3 per 16 elements of K of each row
+    times one f32 for the whole operand (NVFP4; the `* f32 tensor` factor may be left out,
+    then it is 1).
   }];
   let parameters = (ins "::mlir::Type":$type,
                         EnumParameter<Tile_ScaleGranularity>:$granularity,
-                        OptionalArrayRefParameter<"int64_t">:$block);
+                        OptionalArrayRefParameter<"int64_t">:$block,
+                        OptionalParameter<"::mlir::Type">:$tensor_type);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     bool isTensor() const { return getGranularity() == ScaleGranularity::Tensor; }
     int64_t blockOuter() const { return getBlock().empty() ? 0 : getBlock()[0]; }
     int64_t blockK() const { return getBlock().empty() ? 0 : getBlock()[1]; }
+    /// A block scale of a block-scaled format (E8M0 or E4M3 scales), applied by a
+    /// block-scaled MMA or by the upcast path, not by the FP8 promotion of f32 scales.
+    bool isMicroScaled() const { return !isTensor() && !getType().isF32(); }
   }];
 }
 

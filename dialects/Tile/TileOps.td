@@ -25,10 +25,11 @@ def Tile_GemmOp : Tile_Op<"gemm", [Symbol]> {
 
     | field | values | default | meaning | targets |
     |---|---|---|---|---|
-    | `a`, `b` | `bf16 row`, `f16 col`, `f8E4M3FN row`, `f8E5M2 col` | required | operand element type and layout (`row`: the second index is contiguous); A and B share a type, except that the two FP8 formats mix | bf16, f16: every target. FP8: sm_89 and newer (mma.sync on sm_89, sm_90, sm_120, sm_120a; wgmma on sm_90a; tcgen05 on sm_100a, sm_103a), not sm_80, sm_86. `a = col` or `b = row`: bf16/f16 with mma.sync only. f32 (TF32) operands: none yet |
+    | `a`, `b` | `bf16 row`, `f16 col`, `f8E4M3FN row`, `f8E5M2 col`, `f6E2M3FN col`, `f6E3M2FN col`, `f4E2M1FN col` | required | operand element type and layout (`row`: the second index is contiguous); A and B share a type, except that the narrow formats (FP8, FP6, FP4) mix, and that with `upcast` a bf16 operand takes a narrow one | bf16, f16: every target. FP8: sm_89 and newer (mma.sync on sm_89, sm_90, sm_120, sm_120a; wgmma on sm_90a; tcgen05 on sm_100a, sm_103a), not sm_80, sm_86. `a = col` or `b = row`: bf16/f16 with mma.sync only. FP6, FP4 (with block scales): tcgen05 on sm_100a, sm_103a, mma.sync on sm_120a, `upcast` on sm_90a. f32 (TF32) operands: none yet |
     | `c` | `bf16 row`, `f16 row`, `f32 row` | required | type and layout of C and D | every target; `col` with mma.sync only |
     | `accumulator` | `f32` | `f32` | accumulator element type | every target |
-    | `scale_a`, `scale_b` | `f32 tensor`, `f32 [outer, k]` (each 1 to 2147483647) | none | FP8 operands only: one f32 scale per tensor, or per block of `outer` rows (M or N) by `k` elements of K; D = alpha * (scale_a A) x (scale_b B) + beta * C | per tensor: every target with FP8; blocks: sm_90a (wgmma) only |
+    | `scale_a`, `scale_b` | `f32 tensor`, `f32 [outer, k]` (each 1 to 2147483647); `f8E8M0FNU [1, 32]`; `f8E4M3FN [1, 16]`, optionally `* f32 tensor` | none | f32: FP8 operands only: one f32 scale per tensor, or per block of `outer` rows (M or N) by `k` elements of K; D = alpha * (scale_a A) x (scale_b B) + beta * C. `f8E8M0FNU [1, 32]`: OCP MX block scales, one power of two per 32 elements of K of each row, for FP8, FP6 and FP4 operands (MXFP8, MXFP6, MXFP4). `f8E4M3FN [1, 16] * f32 tensor`: NVFP4, one E4M3 per 16 elements of K of each row times one f32 per tensor, `f4E2M1FN` operands only. FP6 and FP4 operands need block scales; a bf16/f16 operand takes none; the tile's K is a multiple of the block | f32 per tensor: every target with FP8; f32 blocks: sm_90a (wgmma) only. E8M0/E4M3 blocks: block-scaled kinds (sm_100a, sm_103a tcgen05; sm_120a mma.sync) or `upcast` (sm_90a) |
+    | `upcast` | `bf16` | none | block-scaled operands (MXFP8, MXFP4, NVFP4, and FP6) on a target without block-scaled MMA: the pipeline converts them, their block scales applied, to bf16 in shared memory and multiplies with the bf16 instruction; a 16-bit operand beside a narrow one (`a = bf16`, `b = f4E2M1FN`) must be of this type | sm_90a (wgmma); the sm_100a family and sm_120a have native block-scaled kinds |
     | `promotion` | 1 to 2147483647 | the tile's K | FP8 with per-tensor scales and `accumulation = promoted` on wgmma: K elements the tensor core accumulates between two promotions (a multiple of the tile's K) | sm_90a (FP8 wgmma) |
     | `accumulation` | `promoted`, `fast` | `promoted` (FP8 only) | FP8 operands only: `promoted` adds each K block (the scale block with block scales, else one K-slice) from the tensor core into f32 accumulators in registers; `fast` lets the tensor core accumulate all of K (wgmma: reduced precision; per-tensor scales only; on mma.sync and tcgen05, which accumulate FP8 products in f32, it is accepted with a warning and recorded as `promoted`) | `fast` takes effect on sm_90a (wgmma); elsewhere a warning, recorded as `promoted` |
     | `tile` | `[M, N, K]`, each 1 to 4096 | required | CTA tile; K is the depth of one K-slice | mma.sync (every target): M and N split into warps of multiples of 16; wgmma (sm_90a): M a multiple of 64, N a multiple of 8 up to 256; tcgen05 (sm_100a, sm_103a): 128 rows per CTA. K a multiple of the MMA K (16 for bf16/f16, 32 for FP8) |
@@ -73,6 +74,7 @@ def Tile_GemmOp : Tile_Op<"gemm", [Symbol]> {
     OptionalAttr<Tile_ScaleAttr>:$scale_a,
     OptionalAttr<Tile_ScaleAttr>:$scale_b,
     OptionalAttr<Tile_AccumulationAttr>:$accumulation,
+    OptionalAttr<TypeAttr>:$upcast,
     OptionalAttr<I64Attr>:$promotion,
     OptionalAttr<DenseI64ArrayAttr>:$alignment,
     DenseI64ArrayAttr:$tile,
@@ -104,6 +106,13 @@ def Tile_GemmOp : Tile_Op<"gemm", [Symbol]> {
     int64_t getTileK() { return getTile()[2]; }
     /// Alignment of A and B in elements: the field's values, or 16 bytes' worth when absent.
     int64_t getAlignmentA();
+    /// The operand-type and scale rules of the verifier (TileOps.cpp).
+    ::mlir::LogicalResult verifyOperandsAndScales();
+    /// Whether the description uses a block-scaled format (E8M0 or E4M3 block scales).
+    bool isBlockScaled() {
+      return (getScaleAAttr() && getScaleAAttr().isMicroScaled()) ||
+             (getScaleBAttr() && getScaleBAttr().isMicroScaled());
+    }
     int64_t getAlignmentB();
   }];
 }

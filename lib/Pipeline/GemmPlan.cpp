@@ -13,10 +13,104 @@ using namespace tilegen;
 using namespace tilegen::tile;
 
 int64_t tilegen::sizeInBytes(int64_t elems, Type type) {
-  return elems * static_cast<int64_t>(elemBits(type)) / 8;
+  // Rounded up to whole bytes (a 4-bit element alone takes one), never 0 for a known type.
+  std::optional<int64_t> bytes = elemBytes(elems, type);
+  assert(bytes && "sizeInBytes of an unknown type or an overflowing count");
+  return bytes ? *bytes : 0;
 }
 
 static int64_t alignTo(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
+
+/// Block-scaled formats (E8M0 or E4M3 block scales, GemmOp::isBlockScaled): which instruction
+/// of the target applies them, or which rule stops the description. The description verifier
+/// has already checked the scales against the operand types (block sizes, tile K). Always
+/// fails for now: every path either diagnoses the description or reports the part of tilegen
+/// that is not written.
+static LogicalResult resolveBlockScaled(GemmOp op, const NVTarget &target) {
+  StringRef tname = target.name();
+  auto fail = [&](StringRef field = {}) -> InFlightDiagnostic {
+    return field.empty() ? op.emitOpError() : emitFieldError(op, field);
+  };
+  Elem a = *elemOf(op.getAType()), b = *elemOf(op.getBType());
+  ScaleAttr scale = op.getScaleBAttr() && op.getScaleBAttr().isMicroScaled() ? op.getScaleBAttr()
+                                                                             : op.getScaleAAttr();
+  Elem scaleElem = *elemOf(scale.getType());
+  unsigned block = static_cast<unsigned>(scale.blockK());
+  std::string formats = llvm::formatv("a = {0}, b = {1} with {2} scales per {3}",
+                                      elemInfo(a).manifest, elemInfo(b).manifest,
+                                      elemInfo(scaleElem).manifest, block)
+                            .str();
+
+  // The upcast path: sm_90a converts in the pipeline, then issues bf16 wgmma.
+  if (std::optional<Type> upcast = op.getUpcast()) {
+    if (!target.hasWgmma())
+      return fail("upcast") << "upcast = " << *upcast << " converts block-scaled operands for "
+                            << "wgmma (sm_90a); target " << tname << " has "
+                            << target.familiesString()
+                            << (target.hasTcgen05() || target.name() == "sm_120a"
+                                    ? ", whose block-scaled kinds apply the scales in the "
+                                      "tensor core: leave upcast out"
+                                    : " and no upcast pipeline");
+    return fail("upcast") << "not supported yet: upcast = " << *upcast << " (" << formats
+                          << ") on target " << tname
+                          << ": the converting wgmma pipeline is not written";
+  }
+
+  // Native block-scaled kinds: tcgen05 (sm_100a family) or mma.sync (sm_120a).
+  MmaFamily family = target.preferredFamily();
+  ArrayRef<int64_t> mma = op.getMma();
+  if (!mma.empty() && mma[0] == 16 && target.hasMmaSync())
+    family = MmaFamily::MmaSync;
+  const MmaInstr *row = findBlockScaledMma(family, a, b, Elem::F32, scaleElem, block);
+  if (!row || !target.offers(*row)) {
+    bool anyKind = false;
+    for (const MmaInstr &r : mmaTable())
+      anyKind |= r.blockScaled && target.offers(r);
+    if (!anyKind) {
+      auto d = fail(op.getScaleAAttr() && op.getScaleAAttr().isMicroScaled() ? "scale_a"
+                                                                             : "scale_b");
+      d << "block-scaled formats (" << formats << ") have no MMA on target " << tname << " ("
+        << target.familiesString() << ": no block-scaled kind)";
+      if (target.hasWgmma())
+        return d << "; add upcast = bf16 to convert the operands in the pipeline and multiply "
+                    "with bf16 wgmma";
+      return d << "; block-scaled kinds: tcgen05 on sm_100a, sm_103a, mma.sync on sm_120a; "
+                  "upcast to bf16 on sm_90a";
+    }
+    // The target has block-scaled kinds, but none for this combination: say what the
+    // operand pair takes, or which types the kinds take.
+    auto d = fail("b");
+    d << formats << " is no block-scaled " << familyName(family) << " kind on target " << tname;
+    llvm::SmallVector<const MmaInstr *> rows = blockScaledRows(family, a, b);
+    llvm::erase_if(rows, [&](const MmaInstr *r) { return !target.offers(*r); });
+    if (!rows.empty()) {
+      d << "; " << elemInfo(a).manifest << " x " << elemInfo(b).manifest << " takes ";
+      for (size_t i = 0; i < rows.size(); ++i)
+        d << (i ? ", " : "") << elemInfo(rows[i]->scaleElem).manifest << " scales per "
+          << rows[i]->scaleBlock << " (" << blockKindName(rows[i]->blockKind) << ")";
+      return d;
+    }
+    return d << " (" << (elemInfo(a).bits == 4 || elemInfo(b).bits == 4
+                             ? ".kind::mxf4 and .kind::mxf4nvf4 take e2m1 x e2m1 only; "
+                             : "")
+             << ".kind::mxf8f6f4 takes e4m3, e5m2, e2m3, e3m2, e2m1 for each operand with e8m0 "
+                "scales per 32)";
+  }
+  // Operand majors: MN-major (a = col, b = row) only where the kind transposes.
+  if (!row->mnMajor && (op.getALayout() != Layout::Row || op.getBLayout() != Layout::Col)) {
+    bool aBad = op.getALayout() != Layout::Row;
+    return fail(aBad ? "a" : "b")
+           << (aBad ? "a = " : "b = ") << (aBad ? op.getAType() : op.getBType()) << " "
+           << stringifyLayout(aBad ? op.getALayout() : op.getBLayout()) << ": " << row->ptx
+           << " reads its operands K-major only (a = row, b = col) on target " << tname
+           << (row->family == MmaFamily::Tcgen05
+                   ? " (the FP4 kinds have no transpose, PTX ISA Table 49)"
+                   : " (.row.col)");
+  }
+  // The single place that stops the native block-scaled kinds until their emitters exist.
+  return fail() << "not supported yet: " << row->ptx << " on " << tname
+                << " (emitter not written)";
+}
 
 static std::string listString(ArrayRef<int64_t> v) {
   std::string s = "[";
@@ -79,6 +173,10 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
     return fail("a") << "field 'a' is f32: f32 operands need a TF32 MMA, which tilegen does not "
                      "support yet; use bf16, f16 or an FP8 format (target "
                   << tname << ")";
+  if (op.isBlockScaled()) {
+    (void)resolveBlockScaled(op, target);
+    return failure();
+  }
   Elem elemA = *elemOf(op.getAType()), elemB = *elemOf(op.getBType());
   bool fp8 = elemInfo(elemA).fp8;
   // The instruction K: 32 bytes of K per instruction for every type tilegen takes.

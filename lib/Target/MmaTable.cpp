@@ -11,6 +11,18 @@
 // - tcgen05.mma: .kind::f16 (K = 16) and .kind::f8f6f4 (K = 32 for the 8-bit types), shapes by
 //   cta_group in the "Matrix shape" table (dense: cta_group::1 M 64 or 128, cta_group::2 M 128
 //   or 256).
+// - Block-scaled kinds (PTX ISA 9.0, 9.7.16.10.9 "tcgen05.mma" with .block_scale, Table 39
+//   "MMA-Kinds", and 9.7.14.5.14 "mma" with .block_scale): tcgen05 .kind::mxf8f6f4 takes any
+//   of .e4m3/.e5m2/.e2m3/.e3m2/.e2m1 for A and for B, K = 32, one .ue8m0 scale per 32 elements
+//   (.scale_vec::1X); .kind::mxf4 takes .e2m1 only, K = 64, .ue8m0 per 32 (.scale_vec::2X);
+//   .kind::mxf4nvf4 takes .e2m1 only, K = 64, .ue8m0 per 32 (2X) or .ue4m3 per 16 (4X).
+//   Transposes (MN-major operands) exist for .kind::mxf8f6f4, not for .kind::mxf4 and
+//   .kind::mxf4nvf4 (9.7.16.10.1, Table 49). mma.sync on sm_120a: m16n8k32
+//   .kind::mxf8f6f4.block_scale.scale_vec::1X.ue8m0 with the same five types, m16n8k64
+//   .kind::mxf4nvf4.block_scale with .e2m1 and .scale_vec::2X.ue8m0 or .scale_vec::4X.ue4m3;
+//   .row.col only. The same combinations are the ones LLVM 22's NVVM dialect accepts
+//   (NVVM_MMA_BLOCK_SCALE_SUPPORTED in NVVMOps.td), a second source. PTX ISA 8.7 introduced
+//   the block-scaled mma.sync (sm_120a); tcgen05's are in PTX ISA 8.6 with tcgen05 itself.
 // PTX versions: mma.sync with .e4m3/.e5m2 needs PTX ISA 8.4, wgmma 8.0, tcgen05 8.6.
 // Rates: Hopper and Blackwell tensor cores run dense 8-bit formats at twice the 16-bit rate
 // (H100/H200 datasheets: 989 BF16 vs 1979 FP8 TFLOP/s; B200: 2.25 vs 4.5 PFLOP/s); Ada runs FP8
@@ -22,6 +34,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace tilegen;
 using mlir::NVVM::MMATypes;
@@ -40,12 +53,19 @@ llvm::StringRef tilegen::familyName(MmaFamily family) {
   return "unknown";
 }
 
+// The 6- and 4-bit formats have no wgmma spelling (wgmma takes none of them) and E8M0 no
+// spelling at all (it is a scale): those entries hold placeholders no row reads.
 static const ElemInfo kElems[] = {
-    {Elem::BF16, "bf16", 16, false, MMATypes::bf16, WGMMATypes::bf16, MmaElem::BF16},
-    {Elem::F16, "f16", 16, false, MMATypes::f16, WGMMATypes::f16, MmaElem::F16},
-    {Elem::F32, "f32", 32, false, MMATypes::f32, WGMMATypes::f32, MmaElem::F32},
-    {Elem::E4M3, "e4m3", 8, true, MMATypes::e4m3, WGMMATypes::e4m3, MmaElem::E4M3},
-    {Elem::E5M2, "e5m2", 8, true, MMATypes::e5m2, WGMMATypes::e5m2, MmaElem::E5M2},
+    // elem       manifest bits fp8   narrow scaleOnly mma.sync        wgmma             tcgen05
+    {Elem::BF16, "bf16", 16, false, false, false, MMATypes::bf16, WGMMATypes::bf16, MmaElem::BF16},
+    {Elem::F16, "f16", 16, false, false, false, MMATypes::f16, WGMMATypes::f16, MmaElem::F16},
+    {Elem::F32, "f32", 32, false, false, false, MMATypes::f32, WGMMATypes::f32, MmaElem::F32},
+    {Elem::E4M3, "e4m3", 8, true, true, false, MMATypes::e4m3, WGMMATypes::e4m3, MmaElem::E4M3},
+    {Elem::E5M2, "e5m2", 8, true, true, false, MMATypes::e5m2, WGMMATypes::e5m2, MmaElem::E5M2},
+    {Elem::E2M3, "e2m3", 6, false, true, false, MMATypes::e2m3, WGMMATypes::f16, MmaElem::E2M3},
+    {Elem::E3M2, "e3m2", 6, false, true, false, MMATypes::e3m2, WGMMATypes::f16, MmaElem::E3M2},
+    {Elem::E2M1, "e2m1", 4, false, true, false, MMATypes::e2m1, WGMMATypes::f16, MmaElem::E2M1},
+    {Elem::E8M0, "e8m0", 8, false, false, true, MMATypes::f16, WGMMATypes::f16, MmaElem::F32},
 };
 
 const ElemInfo &tilegen::elemInfo(Elem e) { return kElems[static_cast<unsigned>(e)]; }
@@ -63,6 +83,14 @@ std::optional<Elem> tilegen::elemOf(mlir::Type type) {
     return Elem::E4M3;
   if (llvm::isa<mlir::Float8E5M2Type>(type))
     return Elem::E5M2;
+  if (llvm::isa<mlir::Float6E2M3FNType>(type))
+    return Elem::E2M3;
+  if (llvm::isa<mlir::Float6E3M2FNType>(type))
+    return Elem::E3M2;
+  if (llvm::isa<mlir::Float4E2M1FNType>(type))
+    return Elem::E2M1;
+  if (llvm::isa<mlir::Float8E8M0FNUType>(type))
+    return Elem::E8M0;
   return std::nullopt;
 }
 
@@ -74,6 +102,40 @@ llvm::StringRef tilegen::manifestName(mlir::Type type) {
 unsigned tilegen::elemBits(mlir::Type type) {
   std::optional<Elem> e = elemOf(type);
   return e ? elemInfo(*e).bits : 0;
+}
+
+std::optional<int64_t> tilegen::elemBytes(int64_t elems, mlir::Type type) {
+  std::optional<Elem> e = elemOf(type);
+  if (!e || elems < 0)
+    return std::nullopt;
+  // 6-bit elements are stored one per byte (the f8f6f4 kinds' unpacked form in memory).
+  int64_t bits = elemInfo(*e).bits == 6 ? 8 : elemInfo(*e).bits;
+  int64_t total;
+  if (llvm::MulOverflow(elems, bits, total))
+    return std::nullopt;
+  return total / 8 + (total % 8 != 0);
+}
+
+bool tilegen::isNarrowFloat(mlir::Type type) {
+  std::optional<Elem> e = elemOf(type);
+  return e && elemInfo(*e).narrow;
+}
+
+bool tilegen::isSubByteFloat(mlir::Type type) {
+  std::optional<Elem> e = elemOf(type);
+  return e && elemInfo(*e).narrow && elemInfo(*e).bits < 8;
+}
+
+llvm::StringRef tilegen::blockKindName(mlir::NVVM::MMABlockScaleKind kind) {
+  switch (kind) {
+  case mlir::NVVM::MMABlockScaleKind::MXF8F6F4:
+    return ".kind::mxf8f6f4";
+  case mlir::NVVM::MMABlockScaleKind::MXF4:
+    return ".kind::mxf4";
+  case mlir::NVVM::MMABlockScaleKind::MXF4NVF4:
+    return ".kind::mxf4nvf4";
+  }
+  return ".kind::?";
 }
 
 namespace {
@@ -115,6 +177,31 @@ MmaInstr tcgen05(Elem a, Elem b) {
           f8 ? 2.0 : 1.0, 86u, f8 ? "tcgen05.mma.kind::f8f6f4" : "tcgen05.mma.kind::f16"};
 }
 
+using mlir::NVVM::MMABlockScaleKind;
+
+/// A block-scaled row: `kind` with `scale` scales per `block` elements of K.
+MmaInstr blockScaled(MmaFamily family, InstrSet set, MMABlockScaleKind kind, Elem a, Elem b,
+                     Elem scale, unsigned block, const char *ptx) {
+  bool fp4Kind = kind != MMABlockScaleKind::MXF8F6F4;
+  unsigned k = fp4Kind ? 64 : 32;
+  bool mmaSyncRow = family == MmaFamily::MmaSync;
+  MmaInstr row{family, set, a, b, Elem::F32, mmaSyncRow ? 16u : 0u, mmaSyncRow ? 8u : 0u, k,
+               // MN-major operands: tcgen05 transposes .kind::mxf8f6f4 only (Table 49);
+               // mma.sync is .row.col.
+               /*mnMajor=*/!mmaSyncRow && !fp4Kind, elemInfo(a).mmaSync, elemInfo(b).mmaSync,
+               kNoWgmma, kNoWgmma, Tcgen05MMAKind::F8F6F4, elemInfo(a).tcgen05,
+               elemInfo(b).tcgen05, kNoScales,
+               // Dense rates relative to BF16 (B200 datasheet: FP8/FP6 2x, FP4 4x; RTX 50: FP4
+               // at twice FP8).
+               fp4Kind ? 4.0 : 2.0, mmaSyncRow ? 87u : 86u, ptx};
+  row.blockScaled = true;
+  row.blockKind = kind;
+  row.scaleElem = scale;
+  row.scaleBlock = block;
+  row.scaleVec = k / block;
+  return row;
+}
+
 std::vector<MmaInstr> buildTable() {
   std::vector<MmaInstr> rows;
   const Elem f16s[] = {Elem::BF16, Elem::F16};
@@ -126,6 +213,33 @@ std::vector<MmaInstr> buildTable() {
       for (Elem b : f8s)
         rows.push_back(make(a, b));
   }
+  // Block-scaled kinds. The FP4 kinds come first: E2M1 x E2M1 with E8M0 scales resolves to the
+  // packed .kind::mxf4 (K = 64) rather than .kind::mxf8f6f4 (K = 32, one FP4 per byte).
+  rows.push_back(blockScaled(MmaFamily::Tcgen05, Tcgen05MxF4, MMABlockScaleKind::MXF4,
+                             Elem::E2M1, Elem::E2M1, Elem::E8M0, 32,
+                             "tcgen05.mma.kind::mxf4.block_scale.scale_vec::2X"));
+  rows.push_back(blockScaled(MmaFamily::Tcgen05, Tcgen05MxF4NvF4, MMABlockScaleKind::MXF4NVF4,
+                             Elem::E2M1, Elem::E2M1, Elem::E4M3, 16,
+                             "tcgen05.mma.kind::mxf4nvf4.block_scale.scale_vec::4X"));
+  rows.push_back(blockScaled(MmaFamily::MmaSync, MmaSyncMxF4NvF4, MMABlockScaleKind::MXF4NVF4,
+                             Elem::E2M1, Elem::E2M1, Elem::E8M0, 32,
+                             "mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale."
+                             "scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0"));
+  rows.push_back(blockScaled(MmaFamily::MmaSync, MmaSyncMxF4NvF4, MMABlockScaleKind::MXF4NVF4,
+                             Elem::E2M1, Elem::E2M1, Elem::E4M3, 16,
+                             "mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale."
+                             "scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3"));
+  const Elem f8f6f4[] = {Elem::E4M3, Elem::E5M2, Elem::E2M3, Elem::E3M2, Elem::E2M1};
+  for (Elem a : f8f6f4)
+    for (Elem b : f8f6f4) {
+      rows.push_back(blockScaled(MmaFamily::Tcgen05, Tcgen05MxF8F6F4, MMABlockScaleKind::MXF8F6F4,
+                                 a, b, Elem::E8M0, 32,
+                                 "tcgen05.mma.kind::mxf8f6f4.block_scale.scale_vec::1X"));
+      rows.push_back(blockScaled(MmaFamily::MmaSync, MmaSyncMxF8F6F4, MMABlockScaleKind::MXF8F6F4,
+                                 a, b, Elem::E8M0, 32,
+                                 "mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale."
+                                 "scale_vec::1X.f32.ue8m0"));
+    }
   return rows;
 }
 } // namespace
@@ -137,9 +251,26 @@ llvm::ArrayRef<MmaInstr> tilegen::mmaTable() {
 
 const MmaInstr *tilegen::findMma(MmaFamily family, Elem a, Elem b, Elem acc) {
   for (const MmaInstr &row : mmaTable())
-    if (row.family == family && row.a == a && row.b == b && row.acc == acc)
+    if (!row.blockScaled && row.family == family && row.a == a && row.b == b && row.acc == acc)
       return &row;
   return nullptr;
+}
+
+const MmaInstr *tilegen::findBlockScaledMma(MmaFamily family, Elem a, Elem b, Elem acc,
+                                            Elem scale, unsigned scaleBlock) {
+  for (const MmaInstr &row : mmaTable())
+    if (row.blockScaled && row.family == family && row.a == a && row.b == b &&
+        row.acc == acc && row.scaleElem == scale && row.scaleBlock == scaleBlock)
+      return &row;
+  return nullptr;
+}
+
+llvm::SmallVector<const MmaInstr *> tilegen::blockScaledRows(MmaFamily family, Elem a, Elem b) {
+  llvm::SmallVector<const MmaInstr *> rows;
+  for (const MmaInstr &row : mmaTable())
+    if (row.blockScaled && row.family == family && row.a == a && row.b == b)
+      rows.push_back(&row);
+  return rows;
 }
 
 bool tilegen::validShape(const MmaInstr &row, int64_t m, int64_t n, int64_t ctaGroup,

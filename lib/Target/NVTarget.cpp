@@ -42,8 +42,13 @@ static constexpr unsigned kAmpere = MmaSyncF16;
 static constexpr unsigned kAda = MmaSyncF16 | MmaSyncF8;
 static constexpr unsigned kHopper = MmaSyncF16 | MmaSyncF8;
 static constexpr unsigned kHopperA = kHopper | WgmmaF16 | WgmmaF8;
-static constexpr unsigned kBlackwellA = MmaSyncF16 | MmaSyncF8 | Tcgen05F16 | Tcgen05F8F6F4;
+// Block-scaled kinds (MmaTable.cpp): tcgen05's on the sm_100a family (sm_100a, sm_103a);
+// mma.sync's on sm_120a only (the architecture-specific target; plain sm_120 has none).
+static constexpr unsigned kBlackwellA = MmaSyncF16 | MmaSyncF8 | Tcgen05F16 | Tcgen05F8F6F4 |
+                                        Tcgen05MxF8F6F4 | Tcgen05MxF4 | Tcgen05MxF4NvF4;
 static constexpr unsigned kGeForceBlackwell = MmaSyncF16 | MmaSyncF8;
+static constexpr unsigned kGeForceBlackwellA =
+    kGeForceBlackwell | MmaSyncMxF8F6F4 | MmaSyncMxF4NvF4;
 
 static const NVTargetInfo kTargets[] = {
   // name      maj min sfx gpus                instructions       f8mma  cg2    cpas  tma    mcast  clus smem/blk   smem/SM    warps regs   tmem ptx  flop/cyc clk   B/cyc/SM  SMs  L2         rated
@@ -55,7 +60,7 @@ static const NVTargetInfo kTargets[] = {
   {"sm_100a", 10, 0, 'a', "B200, GB200",      kBlackwellA,       false, true,  true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 512, 86, 8192.0, 1.96, 8000.0 / 1.96 / 148, 148, 126 * MiB, 1.96},
   {"sm_103a", 10, 3, 'a', "B300, GB300",      kBlackwellA,       false, true,  true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 512, 88, 8192.0, 2.03, 8000.0 / 2.03 / 148, 148, 126 * MiB, 2.03},
   {"sm_120",  12, 0, 0,  "RTX 50",            kGeForceBlackwell, true,  false, true, true,  false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  87,   512.0, 2.41, 1792.0 / 2.41 / 170, 170,  96 * MiB, 2.41},
-  {"sm_120a", 12, 0, 'a', "RTX 50",           kGeForceBlackwell, true,  false, true, true,  false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  87,   512.0, 2.41, 1792.0 / 2.41 / 170, 170,  96 * MiB, 2.41},
+  {"sm_120a", 12, 0, 'a', "RTX 50",           kGeForceBlackwellA,true,  false, true, true,  false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  87,   512.0, 2.41, 1792.0 / 2.41 / 170, 170,  96 * MiB, 2.41},
 };
 // clang-format on
 
@@ -107,7 +112,8 @@ bool NVTarget::hasFamily(MmaFamily family) const {
 std::string NVTarget::typesString(MmaFamily family) const {
   llvm::SmallVector<llvm::StringRef> names;
   for (const MmaInstr &instr : mmaTable()) {
-    if (instr.family != family || !offers(instr))
+    // The block-scaled kinds' operand types are listed by their own diagnostics.
+    if (instr.family != family || !offers(instr) || instr.blockScaled)
       continue;
     for (Elem e : {instr.a, instr.b})
       if (!llvm::is_contained(names, elemInfo(e).manifest))

@@ -320,3 +320,117 @@ void tilegen::run::fillScaledFp8(void *Buf, const ScaledFp8 &Op,
             Value(O, Kk) / double(Scales[Op.scaleIndex(O, Kk)]), Op.Type, true);
   });
 }
+
+bool tilegen::run::BlockScaledOperand::dataBytes(uint64_t &Bytes) const {
+  if (Outer < 0 || K < 0)
+    return false;
+  uint64_t Count;
+  if (__builtin_mul_overflow(uint64_t(Outer), uint64_t(K), &Count))
+    return false;
+  return mx::storageBytes(Count, Elem, Bytes);
+}
+
+std::string tilegen::run::describeBlockScaled(const InputDistribution &Dist) {
+  if (Dist.IntegerValued)
+    return "block-scaled: x = c * 2^e with c uniform in the E2M1 values {0, +-0.5, +-1, +-1.5, "
+           "+-2, +-3} and e in {-1, 0, 1} per scale block, quantised per block (MX as below; "
+           "NVFP4 with the power-of-two block scale 2^(floor(log2 amax) - 1) and a per-tensor "
+           "scale of 1), exact";
+  return "block-scaled: x = n * 2^e with n ~ N(0, 1) and e uniform in [-4, 4] per scale "
+         "block, quantised per block (OCP MX v1.0 6.3: scale 2^(floor(log2 amax) - emax); "
+         "NVFP4: f32 amax_tensor / 2688, E4M3 amax_block / (6 x that)), elements rounded to "
+         "nearest even with saturation";
+}
+
+double tilegen::run::blockScaledSource(const BlockScaledOperand &Op,
+                                       const InputDistribution &Dist, uint64_t TensorId,
+                                       int64_t O, int64_t Kk) {
+  const uint64_t Key = mix(Dist.Seed ^ mix(TensorId + 0x1234567ull));
+  const uint64_t BlockKey = mix(Key ^ 0xB10Cull);
+  const uint64_t BR = mix(BlockKey + mix(uint64_t(O)) + uint64_t(Kk / Op.Block));
+  const uint64_t R = mix(Key + uint64_t(O) * uint64_t(Op.K) + uint64_t(Kk));
+  if (Dist.IntegerValued) {
+    static const double Values[] = {-3, -2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2, 3};
+    return std::ldexp(Values[R % 11], int(BR % 3) - 1);
+  }
+  double U1 = double((R >> 11) + 1) * 0x1p-53; // (0, 1]
+  double U2 = double(mix(R) >> 11) * 0x1p-53;  // [0, 1)
+  double N = std::sqrt(-2.0 * std::log(U1)) * std::cos(6.283185307179586 * U2);
+  return std::ldexp(N, int(BR % 9) - 4);
+}
+
+void tilegen::run::fillBlockScaled(uint8_t *Data, const BlockScaledOperand &Op,
+                                   const InputDistribution &Dist, uint64_t TensorId,
+                                   std::vector<uint8_t> &Scales, float &TensorScale) {
+  const bool Nvfp4 = Op.Scale == mx::Format::E4M3;
+  const bool Fp4 = mx::formatInfo(Op.Elem).bits == 4;
+  Scales.assign(size_t(Op.scaleCount()), 0);
+  TensorScale = 1.0f;
+  if (Nvfp4 && !Dist.IntegerValued) {
+    double Amax = 0;
+    std::mutex Lock;
+    parallelChunks(Op.Outer, 1, uint64_t(Op.K), [&](int64_t B, int64_t E) {
+      double Local = 0;
+      for (int64_t O = B; O < E; ++O)
+        for (int64_t Kk = 0; Kk < Op.K; ++Kk)
+          Local = std::max(Local, std::fabs(blockScaledSource(Op, Dist, TensorId, O, Kk)));
+      std::lock_guard<std::mutex> G(Lock);
+      Amax = std::max(Amax, Local);
+    });
+    TensorScale = float(mx::nvfp4TensorScale(Amax));
+  }
+  // Rows are independent (a block is part of one row): threads own whole rows. FP4 codes
+  // of two elements share a byte; with K contiguous and K even (K is a multiple of the block)
+  // a row's bytes are its own, otherwise one thread packs every byte afterwards.
+  const bool RowBytesOwn = !Fp4 || (Op.KContiguous && Op.K % 2 == 0);
+  std::vector<uint8_t> Codes(RowBytesOwn ? 0 : size_t(Op.Outer) * size_t(Op.K));
+  parallelChunks(Op.Outer, 1, uint64_t(Op.K), [&](int64_t B, int64_t E) {
+    std::vector<double> X(size_t(Op.Block));
+    std::vector<uint8_t> C(size_t(Op.Block));
+    for (int64_t O = B; O < E; ++O)
+      for (int64_t K0 = 0; K0 < Op.K; K0 += Op.Block) {
+        int64_t N = std::min(Op.Block, Op.K - K0);
+        for (int64_t I = 0; I < N; ++I)
+          X[size_t(I)] = blockScaledSource(Op, Dist, TensorId, O, K0 + I);
+        uint8_t &S = Scales[Op.scaleIndex(O, K0)];
+        if (Nvfp4 && Dist.IntegerValued) {
+          // Exact: the power of two 2^(floor(log2 amax) - 1) as the E4M3 scale puts every
+          // source value (an E2M1 value times 2^e) on an E2M1 value.
+          double Amax = 0;
+          for (int64_t I = 0; I < N; ++I)
+            Amax = std::max(Amax, std::fabs(X[size_t(I)]));
+          int E = 1;
+          if (Amax > 0)
+            std::frexp(Amax, &E);
+          S = mx::encode(std::ldexp(1.0, E - 2), mx::Format::E4M3);
+          double Scale = mx::decode(S, mx::Format::E4M3);
+          for (int64_t I = 0; I < N; ++I)
+            C[size_t(I)] = mx::encode(X[size_t(I)] / Scale, mx::Format::E2M1);
+        } else if (Nvfp4)
+          mx::quantiseNvfp4Block(X.data(), size_t(N), TensorScale, S, C.data());
+        else
+          mx::quantiseMxBlock(X.data(), size_t(N), Op.Elem, S, C.data());
+        for (int64_t I = 0; I < N; ++I) {
+          size_t Idx = Op.elemIndex(O, K0 + I);
+          if (!Fp4)
+            Data[Idx] = C[size_t(I)];
+          else if (RowBytesOwn)
+            Data[Idx / 2] = uint8_t((Data[Idx / 2] & ~(0xF << (Idx % 2 * 4))) |
+                                    ((C[size_t(I)] & 0xF) << (Idx % 2 * 4)));
+          else
+            Codes[Idx] = C[size_t(I)];
+        }
+      }
+  });
+  if (!RowBytesOwn)
+    mx::packE2M1(Codes.data(), Codes.size(), Data);
+}
+
+double tilegen::run::blockScaledValue(const uint8_t *Data, const uint8_t *Scales,
+                                      float TensorScale, const BlockScaledOperand &Op,
+                                      int64_t O, int64_t Kk) {
+  size_t Idx = Op.elemIndex(O, Kk);
+  uint8_t Code = mx::formatInfo(Op.Elem).bits == 4 ? mx::unpackE2M1(Data, Idx) : Data[Idx];
+  return mx::decode(Code, Op.Elem) * mx::decode(Scales[Op.scaleIndex(O, Kk)], Op.Scale) *
+         double(TensorScale);
+}

@@ -9,6 +9,8 @@
 #ifndef TILEGEN_RUN_NUMERIC_H
 #define TILEGEN_RUN_NUMERIC_H
 
+#include "tilegen/Support/MicroScaling.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -171,6 +173,61 @@ void fillScaledFp8(void *Buf, const ScaledFp8 &Op,
 
 /// One line describing fillScaledFp8's distribution, for headers and reports.
 std::string describeScaledFp8(const InputDistribution &Dist);
+
+/// A block-scaled operand (MXFP8, MXFP6, MXFP4 with E8M0 scales per 32 elements of K;
+/// NVFP4 with E4M3 scales per 16 and one f32 per tensor), seen as Outer x K (M x K for A,
+/// N x K for B). Its layout in global memory (docs/manifest.md):
+/// - elements: dense, element (o, k) at linear index o*K + k (K contiguous) or o + k*Outer;
+///   FP8 one per byte, FP6 one per byte (low 6 bits), FP4 two per byte, linear index i in
+///   byte i / 2, bits [0, 4) for even i and [4, 8) for odd i;
+/// - scales: one byte per (row, K block), dense, ceil(K / Block) x Outer, the scale of
+///   (o, kb) at kb * Outer + o (the rows of one K block adjacent, as the f32 block scales);
+/// - NVFP4's per-tensor f32 (TensorScale), a kernel parameter of its own.
+struct BlockScaledOperand {
+  mx::Format Elem = mx::Format::E2M1;
+  mx::Format Scale = mx::Format::E8M0; ///< E8M0 (OCP MX) or E4M3 (NVFP4)
+  int64_t Outer = 0, K = 0;
+  int64_t Block = 32;      ///< K elements per scale: 32 (E8M0) or 16 (E4M3)
+  bool KContiguous = true; ///< element (o, k) at o*K + k, else at o + k*Outer
+
+  int64_t kBlocks() const { return (K + Block - 1) / Block; }
+  size_t elemIndex(int64_t O, int64_t Kk) const {
+    return KContiguous ? size_t(O) * size_t(K) + size_t(Kk)
+                       : size_t(O) + size_t(Kk) * size_t(Outer);
+  }
+  size_t scaleIndex(int64_t O, int64_t Kk) const {
+    return size_t(Kk / Block) * size_t(Outer) + size_t(O);
+  }
+  /// Bytes of the element and scale tensors; false on overflow.
+  bool dataBytes(uint64_t &Bytes) const;
+  uint64_t scaleCount() const { return uint64_t(kBlocks()) * uint64_t(Outer); }
+};
+
+/// The value element (o, k) is drawn as before quantisation (fillBlockScaled): x = n * 2^e,
+/// n ~ N(0, 1) per element, e uniform in [-4, 4] per scale block; with --int-inputs,
+/// x = c * 2^e with c uniform in {-3, -2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2, 3} (E2M1 values;
+/// every narrow format holds them) and e in {-1, 0, 1} per block, exact in every format and
+/// in fp32 sums.
+double blockScaledSource(const BlockScaledOperand &Op, const InputDistribution &Dist,
+                         uint64_t TensorId, int64_t O, int64_t Kk);
+
+/// Fills a block-scaled operand: Data gets the element codes (dataBytes), Scales the scale
+/// codes (scaleCount), TensorScale NVFP4's per-tensor f32 (1 for MX). Each block is quantised
+/// from blockScaledSource: MX as the OCP MX specification v1.0 section 6.3 says
+/// (mx::quantiseMxBlock), NVFP4 with its two levels (mx::nvfp4TensorScale,
+/// mx::quantiseNvfp4Block; with --int-inputs a power-of-two block scale and a per-tensor scale
+/// of 1, so that every value is exact). Deterministic in (Seed, TensorId).
+void fillBlockScaled(uint8_t *Data, const BlockScaledOperand &Op,
+                     const InputDistribution &Dist, uint64_t TensorId,
+                     std::vector<uint8_t> &Scales, float &TensorScale);
+
+/// The dequantised value of element (o, k): element x its block's scale x TensorScale, exact
+/// in double.
+double blockScaledValue(const uint8_t *Data, const uint8_t *Scales, float TensorScale,
+                        const BlockScaledOperand &Op, int64_t O, int64_t Kk);
+
+/// One line describing fillBlockScaled's distribution, for headers and reports.
+std::string describeBlockScaled(const InputDistribution &Dist);
 
 } // namespace run
 } // namespace tilegen

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Types.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
 
@@ -28,14 +29,19 @@ using tile::MmaFamily;
 /// "mma.sync", "wgmma" or "tcgen05", as diagnostics name a family.
 llvm::StringRef familyName(MmaFamily family);
 
-/// The element types tilegen knows, as operands, accumulators or outputs.
-enum class Elem : uint8_t { BF16, F16, F32, E4M3, E5M2 };
+/// The element types tilegen knows, as operands, accumulators, outputs or scales: the 16- and
+/// 32-bit floats, the OCP 8-bit floats (E4M3 is also NVFP4's block-scale type), the OCP MX 6-
+/// and 4-bit floats (operands of the block-scaled kinds) and E8M0, the MX block-scale type
+/// (a power of two; never an operand).
+enum class Elem : uint8_t { BF16, F16, F32, E4M3, E5M2, E2M3, E3M2, E2M1, E8M0 };
 
 struct ElemInfo {
   Elem elem;
-  const char *manifest; ///< name in the manifest ("bf16", "e4m3")
-  unsigned bits;        ///< width of one element in bits
-  bool fp8;             ///< an 8-bit float format (needs scales to be useful)
+  const char *manifest; ///< name in the manifest ("bf16", "e4m3", "e2m1", "e8m0")
+  unsigned bits;        ///< width of one element in bits (4 for E2M1: never use bytes)
+  bool fp8;             ///< an 8-bit float operand format (needs scales to be useful)
+  bool narrow;          ///< an 8-, 6- or 4-bit float operand format (block scales apply)
+  bool scaleOnly;       ///< a scale type only (E8M0): no instruction takes it as an operand
   // How each instruction family spells the type.
   mlir::NVVM::MMATypes mmaSync;
   mlir::NVVM::WGMMATypes wgmma;
@@ -51,6 +57,14 @@ llvm::StringRef manifestName(mlir::Type type);
 /// Bits of one element of `type` (for the manifest and size arithmetic; 0 if not a known
 /// element).
 unsigned elemBits(mlir::Type type);
+/// Bytes of `elems` elements of `type`, rounded up to whole bytes (two 4-bit elements per byte;
+/// 6-bit elements, as the tensor cores read them from memory, one per byte); std::nullopt on
+/// overflow or an unknown type.
+std::optional<int64_t> elemBytes(int64_t elems, mlir::Type type);
+/// Whether `type` is an operand type of the block-scaled formats (FP8, FP6, FP4).
+bool isNarrowFloat(mlir::Type type);
+/// Whether `type` is a 6- or 4-bit float (only block-scaled kinds or the upcast path take it).
+bool isSubByteFloat(mlir::Type type);
 
 /// Groups of table rows a target offers (a target row's `instructions` is a mask of these).
 enum InstrSet : unsigned {
@@ -59,7 +73,17 @@ enum InstrSet : unsigned {
   WgmmaF16 = 1u << 2,     ///< wgmma m64nNk16 bf16/f16 (sm_90a)
   WgmmaF8 = 1u << 3,      ///< wgmma m64nNk32 e4m3/e5m2 (sm_90a)
   Tcgen05F16 = 1u << 4,   ///< tcgen05.mma kind::f16 (sm_100a family)
-  Tcgen05F8F6F4 = 1u << 5 ///< tcgen05.mma kind::f8f6f4 with e4m3/e5m2 (sm_100a family)
+  Tcgen05F8F6F4 = 1u << 5, ///< tcgen05.mma kind::f8f6f4 with e4m3/e5m2 (sm_100a family)
+  /// tcgen05.mma .kind::mxf8f6f4.block_scale: E8M0 scales per 32 (sm_100a, sm_103a)
+  Tcgen05MxF8F6F4 = 1u << 6,
+  /// tcgen05.mma .kind::mxf4.block_scale: E2M1, E8M0 scales per 32 (sm_100a, sm_103a)
+  Tcgen05MxF4 = 1u << 7,
+  /// tcgen05.mma .kind::mxf4nvf4.block_scale: E2M1, E4M3 scales per 16 (sm_100a, sm_103a)
+  Tcgen05MxF4NvF4 = 1u << 8,
+  /// mma.sync m16n8k32 kind::mxf8f6f4.block_scale: E8M0 scales per 32 (sm_120a)
+  MmaSyncMxF8F6F4 = 1u << 9,
+  /// mma.sync m16n8k64 kind::mxf4nvf4.block_scale: E2M1, E8M0 per 32 or E4M3 per 16 (sm_120a)
+  MmaSyncMxF4NvF4 = 1u << 10
 };
 
 /// How the kernel applies operand scales for a row.
@@ -84,13 +108,33 @@ struct MmaInstr {
   double rate;           ///< dense rate relative to the family's BF16 instruction
   unsigned minPtx;       ///< first PTX ISA version (times 10) with the instruction
   const char *ptx;       ///< the instruction as PTX spells it, for diagnostics and docs
+  /// Block-scaled kinds only: the tensor core applies one `scaleElem` scale per `scaleBlock`
+  /// elements of K to each row of A and each column of B; one instruction (K = `k`) reads
+  /// `scaleVec` = k / scaleBlock scales per row (the ISA's .scale_vec::1X/2X/4X).
+  bool blockScaled = false;
+  mlir::NVVM::MMABlockScaleKind blockKind = mlir::NVVM::MMABlockScaleKind::MXF8F6F4;
+  Elem scaleElem = Elem::E8M0;
+  unsigned scaleBlock = 0;
+  unsigned scaleVec = 0;
 };
 
 /// Every row, in table order.
 llvm::ArrayRef<MmaInstr> mmaTable();
 
-/// The row for (family, a, b, acc), whatever the target; nullptr if there is none.
+/// The row for (family, a, b, acc), whatever the target; nullptr if there is none. Block-scaled
+/// rows are not returned (findBlockScaledMma).
 const MmaInstr *findMma(MmaFamily family, Elem a, Elem b, Elem acc);
+/// The block-scaled row for (family, a, b, acc) with `scale` scales over blocks of
+/// `scaleBlock` K elements, whatever the target; nullptr if there is none. For E2M1 x E2M1
+/// with E8M0 scales, tcgen05's .kind::mxf4 (packed FP4, K = 64) is preferred to
+/// .kind::mxf8f6f4.
+const MmaInstr *findBlockScaledMma(MmaFamily family, Elem a, Elem b, Elem acc, Elem scale,
+                                   unsigned scaleBlock);
+/// Every block-scaled row of `family` for operands (a, b), whatever the scales: for
+/// diagnostics that say which scales the instruction takes.
+llvm::SmallVector<const MmaInstr *> blockScaledRows(MmaFamily family, Elem a, Elem b);
+/// ".kind::mxf4nvf4", as diagnostics name a block-scaled kind.
+llvm::StringRef blockKindName(mlir::NVVM::MMABlockScaleKind kind);
 
 /// Whether `m` x `n` is a shape the row's family issues (cta_group for tcgen05); `why` gets
 /// the rule when it is not.

@@ -64,9 +64,10 @@ static void printKeyword(OpAsmPrinter &p, Operation *, AttrT attr) {
 // #tile.scale<f32 tensor> and #tile.scale<f32 [outer, k]>
 //===----------------------------------------------------------------------===//
 
-/// `type tensor` or `type [outer, k]`, as the description and the attribute write a scale.
+/// `type tensor`, `type [outer, k]` or `type [outer, k] * f32 tensor`, as the description and
+/// the attribute write a scale.
 static ParseResult parseScaleBody(AsmParser &parser, Type &type, ScaleGranularity &granularity,
-                                  SmallVectorImpl<int64_t> &block) {
+                                  SmallVectorImpl<int64_t> &block, Type &tensorType) {
   if (parser.parseType(type))
     return failure();
   if (succeeded(parser.parseOptionalKeyword("tensor"))) {
@@ -76,14 +77,20 @@ static ParseResult parseScaleBody(AsmParser &parser, Type &type, ScaleGranularit
   granularity = ScaleGranularity::Block;
   llvm::SMLoc loc = parser.getCurrentLocation();
   if (failed(parser.parseOptionalLSquare()))
-    return parser.emitError(loc, "a scale is 'TYPE tensor' or 'TYPE [outer, k]'");
-  return parser.parseCommaSeparatedList([&]() -> ParseResult {
-    int64_t v;
-    if (parser.parseInteger(v))
-      return failure();
-    block.push_back(v);
+    return parser.emitError(loc, "a scale is 'TYPE tensor', 'TYPE [outer, k]' or 'TYPE "
+                                 "[outer, k] * f32 tensor'");
+  if (parser.parseCommaSeparatedList([&]() -> ParseResult {
+        int64_t v;
+        if (parser.parseInteger(v))
+          return failure();
+        block.push_back(v);
+        return success();
+      }) ||
+      parser.parseRSquare())
+    return failure();
+  if (failed(parser.parseOptionalStar()))
     return success();
-  }) ? failure() : parser.parseRSquare();
+  return failure(parser.parseType(tensorType) || parser.parseKeyword("tensor"));
 }
 
 static void printScaleBody(AsmPrinter &p, ScaleAttr scale) {
@@ -95,16 +102,19 @@ static void printScaleBody(AsmPrinter &p, ScaleAttr scale) {
   p << " [";
   llvm::interleaveComma(scale.getBlock(), p);
   p << "]";
+  if (scale.getTensorType())
+    p << " * " << scale.getTensorType() << " tensor";
 }
 
 Attribute ScaleAttr::parse(AsmParser &parser, Type) {
-  Type type;
+  Type type, tensorType;
   ScaleGranularity granularity;
   SmallVector<int64_t> block;
-  if (parser.parseLess() || parseScaleBody(parser, type, granularity, block) ||
+  if (parser.parseLess() || parseScaleBody(parser, type, granularity, block, tensorType) ||
       parser.parseGreater())
     return {};
-  return parser.getChecked<ScaleAttr>(parser.getContext(), type, granularity, block);
+  return parser.getChecked<ScaleAttr>(parser.getContext(), type, granularity, block,
+                                      tensorType);
 }
 
 void ScaleAttr::print(AsmPrinter &p) const {
@@ -114,18 +124,32 @@ void ScaleAttr::print(AsmPrinter &p) const {
 }
 
 LogicalResult ScaleAttr::verify(function_ref<InFlightDiagnostic()> emitError, Type type,
-                                ScaleGranularity granularity, ArrayRef<int64_t> block) {
-  if (!type.isF32())
+                                ScaleGranularity granularity, ArrayRef<int64_t> block,
+                                Type tensorType) {
+  bool e8m0 = llvm::isa<Float8E8M0FNUType>(type), e4m3 = llvm::isa<Float8E4M3FNType>(type);
+  if (!type.isF32() && !e8m0 && !e4m3)
     return emitError() << "scale type " << type
-                       << " is not supported yet: FP8 operands take f32 scales";
+                       << " is not supported: scales are f32 (FP8 operands), f8E8M0FNU (OCP MX "
+                          "block scales) or f8E4M3FN (NVFP4 block scales)";
   if (granularity == ScaleGranularity::Tensor && !block.empty())
     return emitError() << "a per-tensor scale has no block";
+  if (granularity == ScaleGranularity::Tensor && !type.isF32())
+    return emitError() << "scale type " << type
+                       << " is a block-scale type: give its block, e.g. "
+                       << (e8m0 ? "f8E8M0FNU [1, 32]" : "f8E4M3FN [1, 16]");
   // Problem sizes are 32-bit: a block larger than any M, N or K would only overflow the
   // kernel's index arithmetic.
   auto inRange = [](int64_t v) { return v >= 1 && v <= INT32_MAX; };
   if (granularity == ScaleGranularity::Block &&
       (block.size() != 2 || !inRange(block[0]) || !inRange(block[1])))
     return emitError() << "a block scale needs two sizes [outer, k] from 1 to 2147483647";
+  if (tensorType && !e4m3)
+    return emitError() << "'* " << tensorType << " tensor' is given with " << type
+                       << " block scales: the per-tensor factor belongs to NVFP4's f8E4M3FN "
+                          "block scales only";
+  if (tensorType && !tensorType.isF32())
+    return emitError() << "the per-tensor factor of NVFP4 block scales is f32, got "
+                       << tensorType;
   return success();
 }
 
@@ -255,6 +279,7 @@ struct GemmFields {
   Layout aLayout = Layout::Row, bLayout = Layout::Row, cLayout = Layout::Row;
   ScaleAttr scaleA, scaleB;
   std::optional<Accumulation> accumulation; ///< FP8 only; unset: the default (promoted)
+  Type upcast;                              ///< the type block-scaled operands become
   std::optional<int64_t> promotion;         ///< K elements between promotions; unset: tile K
   SmallVector<int64_t> alignment;           ///< [A, B] in elements; empty: 16 bytes
   SmallVector<int64_t> tile, warps, mma, cluster{1, 1, 1};
@@ -303,11 +328,15 @@ InFlightDiagnostic tilegen::tile::emitFieldError(Operation *op, StringRef field)
 
 /// The element types a field accepts, by name, and the names people try for them.
 static ArrayRef<StringRef> acceptedTypes(StringRef field) {
-  static constexpr StringRef operands[] = {"bf16", "f16", "f8E4M3FN", "f8E5M2"};
+  static constexpr StringRef operands[] = {"bf16",     "f16",      "f8E4M3FN", "f8E5M2",
+                                           "f6E2M3FN", "f6E3M2FN", "f4E2M1FN"};
   static constexpr StringRef output[] = {"bf16", "f16", "f32"};
   static constexpr StringRef accumulator[] = {"f32"};
+  static constexpr StringRef upcast[] = {"bf16"};
   if (field == "c")
     return output;
+  if (field == "upcast")
+    return upcast;
   if (field == "accumulator")
     return accumulator;
   return operands;
@@ -322,6 +351,10 @@ static StringRef typeAlias(StringRef word) {
       .Cases({"e4m3", "e4m3fn", "fp8e4m3", "fp8e4m3fn", "f8e4m3", "f8e4m3fn", "float8_e4m3fn"},
              "f8E4M3FN")
       .Cases({"e5m2", "fp8e5m2", "f8e5m2", "float8_e5m2"}, "f8E5M2")
+      .Cases({"e2m1", "fp4", "fp4e2m1", "f4e2m1", "f4e2m1fn", "float4_e2m1fn", "mxfp4", "nvfp4"},
+             "f4E2M1FN")
+      .Cases({"e2m3", "fp6e2m3", "f6e2m3", "f6e2m3fn", "float6_e2m3fn"}, "f6E2M3FN")
+      .Cases({"e3m2", "fp6e3m2", "f6e3m2", "f6e3m2fn", "float6_e3m2fn"}, "f6E3M2FN")
       .Default("");
 }
 
@@ -397,14 +430,14 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
     };
     auto scale = [&](ScaleAttr &out) -> ParseResult {
       llvm::SMLoc vloc = parser.getCurrentLocation();
-      Type type;
+      Type type, tensorType;
       ScaleGranularity granularity;
       SmallVector<int64_t> block;
-      if (parseScaleBody(parser, type, granularity, block))
+      if (parseScaleBody(parser, type, granularity, block, tensorType))
         return failure();
       out = ScaleAttr::getChecked(
           [&]() { return parser.emitError(vloc, "field '") << key << "': "; },
-          parser.getContext(), type, granularity, block);
+          parser.getContext(), type, granularity, block, tensorType);
       return success(static_cast<bool>(out));
     };
     if (key == "a")
@@ -491,6 +524,8 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
       f.accumulation = value;
       return success();
     }
+    if (key == "upcast")
+      return parseFieldType(parser, key, f.upcast);
     if (key == "scale_a")
       return scale(f.scaleA);
     if (key == "scale_b")
@@ -507,7 +542,7 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
       return success();
     }
     static constexpr StringRef kFields[] = {
-        "a",        "b",       "c",          "accumulator", "scale_a",  "scale_b",
+        "a",        "b",       "c",          "accumulator", "scale_a",  "scale_b", "upcast",
         "accumulation", "promotion", "tile",  "stages",      "accumulators", "schedule",
         "copy",     "warps",   "mma",        "cluster",     "multicast", "cta_group",
         "grid",     "raster",  "swizzle",    "alpha",       "beta",     "alignment",
@@ -540,6 +575,8 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
     props.accumulation = AccumulationAttr::get(ctx, *f.accumulation);
   if (f.promotion)
     props.promotion = b.getI64IntegerAttr(*f.promotion);
+  if (f.upcast)
+    props.upcast = TypeAttr::get(f.upcast);
   if (!f.alignment.empty())
     props.alignment = b.getDenseI64ArrayAttr(f.alignment);
   props.tile = b.getDenseI64ArrayAttr(f.tile);
@@ -596,6 +633,10 @@ void GemmOp::print(OpAsmPrinter &p) {
       printScaleBody(p, getScaleBAttr());
       p << ",";
     }
+  }
+  if (getUpcast()) {
+    p.printNewline();
+    p << "upcast = " << *getUpcast() << ",";
   }
   if (getAccumulation() || getPromotion()) {
     p.printNewline();
@@ -710,7 +751,11 @@ static bool isKernelName(StringRef name, std::string &why) {
 }
 
 /// Elements of `type` in 16 bytes (the widest copy).
-static int64_t widestAlignment(Type type) { return 128 / tilegen::elemBits(type); }
+static int64_t widestAlignment(Type type) {
+  // 6-bit elements are stored one per byte.
+  int64_t bits = tilegen::elemBits(type) == 6 ? 8 : tilegen::elemBits(type);
+  return 128 / bits;
+}
 
 int64_t GemmOp::getAlignmentA() {
   if (std::optional<ArrayRef<int64_t>> align = getAlignment(); align && align->size() == 2)
@@ -722,6 +767,122 @@ int64_t GemmOp::getAlignmentB() {
   if (std::optional<ArrayRef<int64_t>> align = getAlignment(); align && align->size() == 2)
     return (*align)[1];
   return widestAlignment(getBType());
+}
+
+/// The operand types and their scales, target-independently: which types mix, which operands
+/// take which scales, the block-scaled formats' block sizes and the tile's K against them,
+/// and `upcast`. Whether a target runs them is GemmPlan's question.
+LogicalResult GemmOp::verifyOperandsAndScales() {
+  Type a = getAType(), b = getBType();
+  const ElemInfo &ea = elemInfo(*elemOf(a)), &eb = elemInfo(*elemOf(b));
+  ScaleAttr scaleA = getScaleAAttr(), scaleB = getScaleBAttr();
+  std::optional<Type> upcast = getUpcast();
+  // Which types mix: one type; or two narrow formats (FP8, FP6, FP4); or, converted by the
+  // upcast path, a 16-bit operand of the upcast type beside a narrow one.
+  bool sixteenA = !ea.narrow, sixteenB = !eb.narrow;
+  if (a != b && sixteenA != sixteenB) {
+    StringRef wide = sixteenA ? "a" : "b";
+    Type wideType = sixteenA ? a : b;
+    if (!upcast)
+      return emitFieldError(*this, "b")
+             << "fields 'a' = " << a << " and 'b' = " << b
+             << " mix a 16-bit and a narrow format: no tensor-core instruction takes that pair; "
+                "the upcast path converts the narrow operand (add upcast = "
+             << wideType << ")";
+    if (*upcast != wideType)
+      return emitFieldError(*this, "upcast")
+             << "field 'upcast' = " << *upcast << " differs from field '" << wide
+             << "' = " << wideType << ": the converted operand is multiplied with the other one, "
+                "so both have the upcast type";
+  } else if (a != b && sixteenA) {
+    return emitFieldError(*this, "b")
+           << "fields 'a' and 'b' must have one element type (or two narrow formats: FP8, FP6, "
+              "FP4), got "
+           << a << " and " << b;
+  }
+  // Each operand's scale.
+  for (auto [field, scale, type, info] :
+       {std::tuple<StringRef, ScaleAttr, Type, const ElemInfo &>{"scale_a", scaleA, a, ea},
+        {"scale_b", scaleB, b, eb}}) {
+    StringRef operand = field.drop_front(6);
+    bool subByte = info.narrow && info.bits < 8;
+    if (!scale) {
+      if (subByte)
+        return emitFieldError(*this, operand)
+               << "field '" << operand << "' = " << type << " needs block scales: give " << field
+               << " = f8E8M0FNU [1, 32] (OCP MX)"
+               << (llvm::isa<Float4E2M1FNType>(type) ? " or f8E4M3FN [1, 16] * f32 tensor (NVFP4)"
+                                                     : "");
+      continue;
+    }
+    if (!info.narrow)
+      return emitFieldError(*this, field)
+             << "field '" << field << "' is given for an operand of type " << type
+             << ": scales apply to narrow operands (f8E4M3FN, f8E5M2, f6E2M3FN, f6E3M2FN, "
+                "f4E2M1FN) only";
+    Type st = scale.getType();
+    if (st.isF32()) {
+      if (!info.fp8)
+        return emitFieldError(*this, field)
+               << "field '" << field << "' = f32 scales for " << type
+               << " operands: FP6 and FP4 take block scales, f8E8M0FNU [1, 32] (OCP MX)"
+               << (llvm::isa<Float4E2M1FNType>(type) ? " or f8E4M3FN [1, 16] (NVFP4)" : "");
+      continue;
+    }
+    bool e8m0 = llvm::isa<Float8E8M0FNUType>(st);
+    int64_t want = e8m0 ? 32 : 16;
+    if (!e8m0 && !llvm::isa<Float4E2M1FNType>(type))
+      return emitFieldError(*this, field)
+             << "field '" << field << "' = f8E4M3FN block scales for " << type
+             << " operands: E4M3 block scales are NVFP4's, for f4E2M1FN operands only; MX "
+                "formats take f8E8M0FNU [1, 32]";
+    if (scale.blockOuter() != 1 || scale.blockK() != want)
+      return emitFieldError(*this, field)
+             << "field '" << field << "' = " << st << " [" << scale.blockOuter() << ", "
+             << scale.blockK() << "]: " << (e8m0 ? "OCP MX" : "NVFP4") << " block scales cover "
+             << want << " elements of K of one row, [1, " << want << "]"
+             << (e8m0 ? " (E8M0 scales per 16 are no kind's)"
+                      : " (E4M3 scales per 32 are no kind's)");
+    if (getTileK() % want != 0)
+      return emitFieldError(*this, "tile")
+             << "tile K = " << getTileK() << " is not a multiple of the " << field << " block ("
+             << want << " elements of K): every K-slice must hold whole scale blocks";
+  }
+  // One MMA applies one kind of scale to both operands.
+  if (scaleA && scaleB && scaleA.isMicroScaled() != scaleB.isMicroScaled() &&
+      (ea.narrow && eb.narrow))
+    return emitFieldError(*this, "scale_b")
+           << "scale_a = " << scaleA.getType() << " and scale_b = " << scaleB.getType()
+           << " mix f32 scales with block-scaled formats: give both operands block scales of "
+              "one format";
+  if (scaleA && scaleB && scaleA.isMicroScaled() && scaleB.isMicroScaled() &&
+      scaleA.getType() != scaleB.getType())
+    return emitFieldError(*this, "scale_b")
+           << "scale_a = " << scaleA.getType() << " and scale_b = " << scaleB.getType()
+           << " mix two block-scale formats; no block-scaled kind takes that (one scale type "
+              "per instruction)";
+  bool micro = (scaleA && scaleA.isMicroScaled()) || (scaleB && scaleB.isMicroScaled());
+  if (micro && ea.narrow && eb.narrow && (!scaleA || !scaleB))
+    return emitFieldError(*this, scaleA ? "scale_a" : "scale_b")
+           << "field '" << (scaleA ? "scale_b" : "scale_a") << "' is missing: with "
+           << (scaleA ? scaleA : scaleB).getType()
+           << " block scales on one narrow operand, the other narrow operand needs its own";
+  if (upcast) {
+    if (!upcast->isBF16())
+      return emitFieldError(*this, "upcast")
+             << "field 'upcast' = " << *upcast
+             << " is not supported yet: the upcast path converts to bf16 only";
+    if (!micro)
+      return emitFieldError(*this, "upcast")
+             << "field 'upcast' = " << *upcast
+             << " is given without block-scaled operands (f8E8M0FNU or f8E4M3FN block scales): "
+                "there is nothing to convert";
+  }
+  if (micro && getAccumulation())
+    return emitFieldError(*this, "accumulation")
+           << "field 'accumulation' is given with block-scaled formats: it chooses how FP8 "
+              "products with f32 scales are accumulated; block-scaled MMAs accumulate in f32";
+  return success();
 }
 
 /// Target-independent rules. What depends on the target is `tile-check-target`'s job.
@@ -750,27 +911,23 @@ LogicalResult GemmOp::verify() {
       return emitFieldError(*this, field)
              << "field '" << field << "' is f32: f32 operands need a TF32 MMA, which tilegen "
                 "does not support yet; use bf16, f16 or an FP8 format";
+    if (llvm::isa<Float8E8M0FNUType>(type))
+      return emitFieldError(*this, field)
+             << "field '" << field << "' is f8E8M0FNU, a scale type (a power of two, no "
+                "mantissa): it goes in scale_" << field << " = f8E8M0FNU [1, 32]";
     if (!elemOf(type) || !type.isIntOrFloat())
-      return emitFieldError(*this, field) << "field '" << field << "' has element type " << type
-                           << "; expected bf16, f16, f8E4M3FN or f8E5M2";
+      return emitFieldError(*this, field)
+             << "field '" << field << "' has element type " << type
+             << "; expected bf16, f16, f8E4M3FN, f8E5M2, f6E2M3FN, f6E3M2FN or f4E2M1FN";
   }
-  bool fp8A = elemInfo(*elemOf(getAType())).fp8, fp8B = elemInfo(*elemOf(getBType())).fp8;
-  if (getAType() != getBType() && !(fp8A && fp8B))
-    return emitFieldError(*this, "b") << "fields 'a' and 'b' must have one element type (or two FP8 "
-                            "formats), got "
-                         << getAType() << " and " << getBType();
+  if (failed(verifyOperandsAndScales()))
+    return failure();
   Type c = getCType();
   if (!c.isBF16() && !c.isF16() && !c.isF32())
     return emitFieldError(*this, "c") << "field 'c' has element type " << c << "; expected bf16, f16 or f32";
   if (!getAccType().isF32())
     return emitFieldError(*this, "accumulator") << "field 'accumulator' is " << getAccType()
                          << "; only f32 accumulation is supported";
-  for (auto [field, scale, type, fp8] :
-       {std::tuple<StringRef, ScaleAttr, Type, bool>{"scale_a", getScaleAAttr(), getAType(), fp8A},
-        {"scale_b", getScaleBAttr(), getBType(), fp8B}})
-    if (scale && !fp8)
-      return emitFieldError(*this, field) << "field '" << field << "' is given for an operand of type " << type
-                           << ": scales apply to FP8 operands (f8E4M3FN, f8E5M2) only";
   // A list field: `count` entries, each from 1 to `max`.
   auto list = [&](StringRef field, ArrayRef<int64_t> values, size_t count, int64_t max,
                   StringRef shape) -> LogicalResult {
@@ -929,7 +1086,8 @@ LogicalResult PipelineOp::verify() {
                                  << (why.empty() ? "K must be " + std::to_string(row->k) : why);
   for (auto [name, scale] : {std::pair<StringRef, ScaleAttr>{"scale_a", mma.getScaleA()},
                              {"scale_b", mma.getScaleB()}})
-    if (scale && !(scale.isTensor() ? row->scales.tensor : row->scales.block))
+    if (scale && (scale.isMicroScaled() ||
+                  !(scale.isTensor() ? row->scales.tensor : row->scales.block)))
       return mmaRole.emitOpError() << name << " = " << scale << " is not applied by the "
                                    << familyName(mma.getFamily()) << " lowering of " << row->ptx;
 

@@ -20,7 +20,7 @@ tile.gemm @g {
 
 tile.gemm @g {
   a = bf16 row,
-  // expected-error @+1 {{'tile.gemm' op fields 'a' and 'b' must have one element type (or two FP8 formats), got 'bf16' and 'f16'}}
+  // expected-error @+1 {{'tile.gemm' op fields 'a' and 'b' must have one element type (or two narrow formats: FP8, FP6, FP4), got 'bf16' and 'f16'}}
   b = f16 col,
   c = bf16 row, tile = [128, 128, 32]
 }
@@ -45,6 +45,6 @@ tile.gemm @g {
 
 // A field's type that names no type is a parse error at the word itself.
 tile.gemm @g {
-  // expected-error @+1 {{field 'a': unknown type 'bfloat16'; accepted: bf16, f16, f8E4M3FN, f8E5M2; did you mean 'bf16'?}}
+  // expected-error @+1 {{field 'a': unknown type 'bfloat16'; accepted: bf16, f16, f8E4M3FN, f8E5M2, f6E2M3FN, f6E3M2FN, f4E2M1FN; did you mean 'bf16'?}}
   a = bfloat16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32]
 }

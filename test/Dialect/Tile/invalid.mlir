@@ -1,7 +1,7 @@
 // Every parser and verifier diagnostic of tile.gemm and tile.pipeline fires, once, on its own case.
 // RUN: %tilegen-opt %s -split-input-file -verify-diagnostics
 
-// expected-error @+1 {{unknown field 'tiles'; expected a, b, c, accumulator, scale_a, scale_b, accumulation, promotion, tile, stages, accumulators, schedule, copy, warps, mma, cluster, multicast, cta_group, grid, raster, swizzle, alpha, beta, alignment, target}}
+// expected-error @+1 {{unknown field 'tiles'; expected a, b, c, accumulator, scale_a, scale_b, upcast, accumulation, promotion, tile, stages, accumulators, schedule, copy, warps, mma, cluster, multicast, cta_group, grid, raster, swizzle, alpha, beta, alignment, target}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tiles = [128, 128, 32] }
 
 // -----
@@ -69,7 +69,7 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], 
 // -----
 
 // A word that names no type: the types the field accepts, and the one meant.
-// expected-error @+1 {{field 'a': unknown type 'bfloat16'; accepted: bf16, f16, f8E4M3FN, f8E5M2; did you mean 'bf16'?}}
+// expected-error @+1 {{field 'a': unknown type 'bfloat16'; accepted: bf16, f16, f8E4M3FN, f8E5M2, f6E2M3FN, f6E3M2FN, f4E2M1FN; did you mean 'bf16'?}}
 tile.gemm @g { a = bfloat16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32] }
 
 // -----
@@ -92,12 +92,12 @@ tile.gemm @g { a = f32 row, b = f32 col, c = f32 row, tile = [128, 128, 32] }
 
 // -----
 
-// expected-error @+1 {{'tile.gemm' op field 'a' has element type 'i8'; expected bf16, f16, f8E4M3FN or f8E5M2}}
+// expected-error @+1 {{'tile.gemm' op field 'a' has element type 'i8'; expected bf16, f16, f8E4M3FN, f8E5M2, f6E2M3FN, f6E3M2FN or f4E2M1FN}}
 tile.gemm @g { a = i8 row, b = i8 col, c = bf16 row, tile = [128, 128, 32] }
 
 // -----
 
-// expected-error @+1 {{'tile.gemm' op fields 'a' and 'b' must have one element type (or two FP8 formats), got 'bf16' and 'f16'}}
+// expected-error @+1 {{'tile.gemm' op fields 'a' and 'b' must have one element type (or two narrow formats: FP8, FP6, FP4), got 'bf16' and 'f16'}}
 tile.gemm @g { a = bf16 row, b = f16 col, c = bf16 row, tile = [128, 128, 32] }
 
 // -----
@@ -206,12 +206,12 @@ module {
 
 // -----
 
-// expected-error @+1 {{'tile.gemm' op field 'scale_a' is given for an operand of type 'bf16': scales apply to FP8 operands (f8E4M3FN, f8E5M2) only}}
+// expected-error @+1 {{'tile.gemm' op field 'scale_a' is given for an operand of type 'bf16': scales apply to narrow operands (f8E4M3FN, f8E5M2, f6E2M3FN, f6E3M2FN, f4E2M1FN) only}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, scale_a = f32 tensor, tile = [128, 128, 32] }
 
 // -----
 
-// expected-error @+1 {{field 'scale_b': scale type 'bf16' is not supported yet: FP8 operands take f32 scales}}
+// expected-error @+1 {{field 'scale_b': scale type 'bf16' is not supported: scales are f32 (FP8 operands), f8E8M0FNU (OCP MX block scales) or f8E4M3FN (NVFP4 block scales)}}
 tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_b = bf16 tensor, tile = [128, 128, 128] }
 
 // -----
@@ -221,7 +221,7 @@ tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [
 
 // -----
 
-// expected-error @+1 {{a scale is 'TYPE tensor' or 'TYPE [outer, k]'}}
+// expected-error @+1 {{a scale is 'TYPE tensor', 'TYPE [outer, k]' or 'TYPE [outer, k] * f32 tensor'}}
 tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 blocks, tile = [128, 128, 128] }
 
 // -----
@@ -336,7 +336,7 @@ tile.gemm @__cudaX { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128,
 // -----
 
 // A misspelt field or keyword gets the closest name.
-// expected-error @+1 {{unknown field 'stagse'; expected a, b, c, accumulator, scale_a, scale_b, accumulation, promotion, tile, stages, accumulators, schedule, copy, warps, mma, cluster, multicast, cta_group, grid, raster, swizzle, alpha, beta, alignment, target; did you mean 'stages'?}}
+// expected-error @+1 {{unknown field 'stagse'; expected a, b, c, accumulator, scale_a, scale_b, upcast, accumulation, promotion, tile, stages, accumulators, schedule, copy, warps, mma, cluster, multicast, cta_group, grid, raster, swizzle, alpha, beta, alignment, target; did you mean 'stages'?}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], stagse = 3 }
 
 // -----

@@ -142,6 +142,20 @@ tile.pipeline @p target "sm_90" block [256, 1, 1] cluster [1, 1, 1] smem 65536 a
 
 // -----
 
+// OCP MX block scales on the FP8 wgmma row, whose lowering applies f32 block scales only.
+tile.pipeline @p target "sm_90a" block [384, 1, 1] cluster [1, 1, 1] smem 200000 attributes {description = "d"} {
+  tile.ring slots 4 slice_k 128 a [128, 128] f8E4M3FN row b [128, 128] f8E4M3FN col sync mbarrier_full_empty swizzle b128 offset 0 slot_bytes 32768 b_offset 16384 barriers 131072
+  tile.accumulators 1 x [128, 128] f32 in registers
+  tile.role producer warps [0, 4] layout [] regs 40
+// expected-error @+1 {{'tile.role' op scale_a = #tile.scale<f8E8M0FNU [1, 32]> is not applied by the wgmma lowering of wgmma.mma_async.sync.aligned.m64nNk32.f32}}
+  tile.role mma warps [4, 8] issues <wgmma [64, 128, 32] f8E4M3FN x f8E4M3FN -> f32, scale_a = #tile.scale<f8E8M0FNU [1, 32]>, scale_b = #tile.scale<f8E8M0FNU [1, 32]>> layout [2, 1] regs 232
+  tile.role epilogue warps [4, 8] layout [2, 1] regs 232
+  tile.schedule tiles [128, 128] slice_k 128 grid persistent raster row swizzle 8
+  tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 row via smem_tma offset 131072 bytes 32768
+}
+
+// -----
+
 // A ring that carries other types than the instruction takes.
 tile.pipeline @p target "sm_90" block [256, 1, 1] cluster [1, 1, 1] smem 65536 attributes {description = "d"} {
 // expected-error @+1 {{'tile.ring' op carries 'f16' x 'f16' but the mma role issues 'bf16' x 'bf16'}}

@@ -132,6 +132,105 @@ int main() {
   std::printf("scaled e4m3 5x300, blocks 2x128: %zu scales, %u blocks reach "
               "448, scale (3, 200) at %zu\n",
               Scales.size(), BlocksAtMax, Op.scaleIndex(3, 200));
+
+  // fillBlockScaled: for each format, every block's scale is the one its source values ask
+  // for (MX: the largest element of a nonzero block is at least 2^emax after scaling, so the
+  // scale is not too large, and no element is clamped by more than the rounding of the block
+  // maximum; NVFP4 likewise with its two levels), the dequantised value is within half a unit
+  // of the element format at the block's scale of the source (or clamped to the maximum), the
+  // scale layout is kb * Outer + o, and FP4 codes are packed low nibble first.
+  struct FormatCase {
+    const char *Name;
+    tilegen::mx::Format Elem, Scale;
+    int64_t Block;
+    bool KContiguous;
+  };
+  using tilegen::mx::Format;
+  const FormatCase Cases[] = {
+      {"mxfp4", Format::E2M1, Format::E8M0, 32, true},
+      {"mxfp4 mn-major", Format::E2M1, Format::E8M0, 32, false},
+      {"nvfp4", Format::E2M1, Format::E4M3, 16, true},
+      {"mxfp8 e4m3", Format::E4M3, Format::E8M0, 32, true},
+      {"mxfp8 e5m2", Format::E5M2, Format::E8M0, 32, false},
+      {"mxfp6 e2m3", Format::E2M3, Format::E8M0, 32, true},
+      {"mxfp6 e3m2", Format::E3M2, Format::E8M0, 32, true},
+  };
+  for (bool Ints : {false, true})
+    for (const FormatCase &C : Cases) {
+      BlockScaledOperand B;
+      B.Elem = C.Elem;
+      B.Scale = C.Scale;
+      B.Block = C.Block;
+      B.KContiguous = C.KContiguous;
+      B.Outer = 7;
+      B.K = 96;
+      uint64_t Bytes = 0;
+      B.dataBytes(Bytes);
+      std::vector<uint8_t> Data(Bytes), BScales;
+      float TS = 0;
+      InputDistribution D;
+      D.IntegerValued = Ints;
+      D.Seed = 7;
+      fillBlockScaled(Data.data(), B, D, 3, BScales, TS);
+      const tilegen::mx::FormatInfo &EI = tilegen::mx::formatInfo(C.Elem);
+      unsigned Bad = 0, Inexact = 0;
+      double MaxRel = 0;
+      for (int64_t O = 0; O < B.Outer; ++O)
+        for (int64_t K0 = 0; K0 < B.K; K0 += B.Block) {
+          double Scale = tilegen::mx::decode(BScales[B.scaleIndex(O, K0)], C.Scale) * TS;
+          double BlockMax = 0, SrcMax = 0;
+          for (int64_t K = K0; K < K0 + B.Block; ++K) {
+            double X = blockScaledSource(B, D, 3, O, K);
+            double V = blockScaledValue(Data.data(), BScales.data(), TS, B, O, K);
+            SrcMax = std::max(SrcMax, std::fabs(X));
+            BlockMax = std::max(BlockMax, std::fabs(V));
+            // Half a unit in the last place of X / Scale in the element format, or clamping.
+            double Y = std::fabs(X) / Scale;
+            int E;
+            std::frexp(std::max(Y, std::ldexp(1.0, 1 - EI.bias)), &E);
+            double HalfUlp = std::ldexp(1.0, E - 1 - int(EI.manBits) - 1) * Scale;
+            bool Clamped = Y > EI.maxFinite && std::fabs(V) == EI.maxFinite * Scale;
+            if (!(std::fabs(V - X) <= HalfUlp * (1 + 1e-12) || Clamped))
+              ++Bad;
+            Inexact += V != X;
+          }
+          MaxRel = std::max(MaxRel, SrcMax > 0 ? std::fabs(BlockMax - SrcMax) / SrcMax : 0);
+          // The block maximum lands in the element format's top binade (MX) or at its
+          // largest value within E4M3's rounding of the scale (NVFP4; --int-inputs picks a
+          // power-of-two scale instead, checked by exactness).
+          if (SrcMax > 0 && C.Scale == Format::E8M0 &&
+              !(SrcMax / Scale >= std::ldexp(1.0, EI.emax)))
+            ++Bad;
+          if (SrcMax > 0 && C.Scale == Format::E4M3 && !Ints && !(SrcMax / Scale >= 6.0 * 0.93))
+            ++Bad;
+        }
+      bool Layout = BScales.size() == size_t(B.Outer * B.kBlocks()) &&
+                    B.scaleIndex(5, 40) == size_t(1 * B.Outer + 5) * (C.Block == 32) +
+                                               size_t(2 * B.Outer + 5) * (C.Block == 16);
+      bool Ok = Bad == 0 && Layout && (!Ints || Inexact == 0);
+      Failures += !Ok;
+      std::printf("block-scaled %s%s 7x96: %zu scales, %u outside rounding%s%s\n", C.Name,
+                  Ints ? " int" : "", BScales.size(), Bad,
+                  Ints ? (Inexact ? ", inexact" : ", exact") : "", Ok ? "" : "  WRONG");
+    }
+  {
+    // Packing: element (0, 1) of a K-contiguous FP4 operand is the high nibble of byte 0.
+    BlockScaledOperand B;
+    B.Outer = 1;
+    B.K = 32;
+    std::vector<uint8_t> Data(16), BScales;
+    float TS;
+    InputDistribution D;
+    D.IntegerValued = true;
+    fillBlockScaled(Data.data(), B, D, 1, BScales, TS);
+    double Scale = tilegen::mx::decode(BScales[0], Format::E8M0);
+    bool Ok = blockScaledValue(Data.data(), BScales.data(), TS, B, 0, 1) ==
+              tilegen::mx::decode(Data[0] >> 4, Format::E2M1) * Scale;
+    Failures += !Ok;
+    std::printf("block-scaled e2m1 packing: element 1 in the high nibble%s\n",
+                Ok ? "" : "  WRONG");
+  }
+
   std::printf("%s\n", Failures ? "FAILED" : "all passed");
   return Failures ? 1 : 0;
 }

@@ -1,0 +1,78 @@
+// tile-check-target rejects each block-scaled description its target cannot build (no block-scaled kind, no kind for the pair or the scales, an operand major the kind cannot read, upcast where it does not apply), naming field, value, target and reason; the native kinds whose emitters are not written, and the upcast pipeline, stop with "not supported yet".
+// RUN: %tilegen-opt %s --tile-check-target -split-input-file -verify-diagnostics
+//
+// Not covered because the tile.gemm verifier stops such descriptions first (kept as a guard,
+// the verifier's cases are in Dialect/Tile/block-scaled-invalid.mlir): a target with
+// block-scaled kinds but none for the operand pair and scales (every narrow pair has a
+// .kind::mxf8f6f4 row with E8M0 scales per 32, and E4M3 scales per 16 are accepted for
+// f4E2M1FN x f4E2M1FN only).
+
+// MXFP4 on sm_90a without the upcast path: wgmma takes no block scales
+// expected-error @+1 {{'tile.gemm' op block-scaled formats (a = e2m1, b = e2m1 with e8m0 scales per 32) have no MMA on target sm_90a (mma.sync, wgmma: no block-scaled kind); add upcast = bf16 to convert the operands in the pipeline and multiply with bf16 wgmma}}
+tile.gemm @g { a = f4E2M1FN row, b = f4E2M1FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], tile = [128, 128, 128], target = "sm_90a" }
+
+// -----
+
+// MXFP8 on sm_80: no block-scaled kind and no upcast path
+// expected-error @+1 {{'tile.gemm' op block-scaled formats (a = e4m3, b = e4m3 with e8m0 scales per 32) have no MMA on target sm_80 (mma.sync: no block-scaled kind); block-scaled kinds: tcgen05 on sm_100a, sm_103a, mma.sync on sm_120a; upcast to bf16 on sm_90a}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], tile = [128, 128, 128], target = "sm_80" }
+
+// -----
+
+// plain sm_120 (not sm_120a) has no block-scaled mma.sync
+// expected-error @+1 {{'tile.gemm' op block-scaled formats (a = e2m1, b = e2m1 with e4m3 scales per 16) have no MMA on target sm_120 (mma.sync: no block-scaled kind); block-scaled kinds: tcgen05 on sm_100a, sm_103a, mma.sync on sm_120a; upcast to bf16 on sm_90a}}
+tile.gemm @g { a = f4E2M1FN row, b = f4E2M1FN col, c = bf16 row, scale_a = f8E4M3FN [1, 16], scale_b = f8E4M3FN [1, 16] * f32 tensor, tile = [128, 128, 128], target = "sm_120" }
+
+// -----
+
+// FP4 MN-major on tcgen05's .kind::mxf4: no transpose
+// expected-error @+1 {{'tile.gemm' op b = 'f4E2M1FN' row: tcgen05.mma.kind::mxf4.block_scale.scale_vec::2X reads its operands K-major only (a = row, b = col) on target sm_100a (the FP4 kinds have no transpose, PTX ISA Table 49)}}
+tile.gemm @g { a = f4E2M1FN row, b = f4E2M1FN row, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], tile = [128, 128, 128], target = "sm_100a" }
+
+// -----
+
+// FP4 MN-major on sm_120a's mma.sync: .row.col only
+// expected-error @+1 {{'tile.gemm' op a = 'f4E2M1FN' col: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3 reads its operands K-major only (a = row, b = col) on target sm_120a (.row.col)}}
+tile.gemm @g { a = f4E2M1FN col, b = f4E2M1FN col, c = bf16 row, scale_a = f8E4M3FN [1, 16], scale_b = f8E4M3FN [1, 16], tile = [128, 128, 128], target = "sm_120a" }
+
+// -----
+
+// upcast on a target with native block-scaled kinds
+// expected-error @+1 {{'tile.gemm' op upcast = 'bf16' converts block-scaled operands for wgmma (sm_90a); target sm_100a has mma.sync, tcgen05, whose block-scaled kinds apply the scales in the tensor core: leave upcast out}}
+tile.gemm @g { a = bf16 row, b = f4E2M1FN col, c = bf16 row, scale_b = f8E8M0FNU [1, 32], upcast = bf16, tile = [128, 128, 64], target = "sm_100a" }
+
+// -----
+
+// upcast on sm_80: no wgmma, no upcast pipeline
+// expected-error @+1 {{'tile.gemm' op upcast = 'bf16' converts block-scaled operands for wgmma (sm_90a); target sm_80 has mma.sync and no upcast pipeline}}
+tile.gemm @g { a = bf16 row, b = f4E2M1FN col, c = bf16 row, scale_b = f8E8M0FNU [1, 32], upcast = bf16, tile = [128, 128, 64], target = "sm_80" }
+
+// -----
+
+// MXFP4 on sm_100a: the row exists; its emitter does not yet
+// expected-error @+1 {{'tile.gemm' op not supported yet: tcgen05.mma.kind::mxf4.block_scale.scale_vec::2X on sm_100a (emitter not written)}}
+tile.gemm @g { a = f4E2M1FN row, b = f4E2M1FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], tile = [128, 128, 128], target = "sm_100a" }
+
+// -----
+
+// NVFP4 on sm_103a
+// expected-error @+1 {{'tile.gemm' op not supported yet: tcgen05.mma.kind::mxf4nvf4.block_scale.scale_vec::4X on sm_103a (emitter not written)}}
+tile.gemm @g { a = f4E2M1FN row, b = f4E2M1FN col, c = bf16 row, scale_a = f8E4M3FN [1, 16] * f32 tensor, scale_b = f8E4M3FN [1, 16], tile = [128, 128, 128], target = "sm_103a" }
+
+// -----
+
+// MXFP8 x MXFP6 on sm_100a: .kind::mxf8f6f4 (MN-major allowed)
+// expected-error @+1 {{'tile.gemm' op not supported yet: tcgen05.mma.kind::mxf8f6f4.block_scale.scale_vec::1X on sm_100a (emitter not written)}}
+tile.gemm @g { a = f8E4M3FN col, b = f6E2M3FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], tile = [128, 128, 128], target = "sm_100a" }
+
+// -----
+
+// MXFP8 on sm_120a: mma.sync kind::mxf8f6f4
+// expected-error @+1 {{'tile.gemm' op not supported yet: mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.ue8m0 on sm_120a (emitter not written)}}
+tile.gemm @g { a = f8E5M2 row, b = f8E4M3FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], tile = [128, 128, 128], target = "sm_120a" }
+
+// -----
+
+// MXFP4 on sm_120a: mma.sync kind::mxf4nvf4 with E8M0 scales (scale_vec::2X)
+// expected-error @+1 {{'tile.gemm' op not supported yet: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0 on sm_120a (emitter not written)}}
+tile.gemm @g { a = f4E2M1FN row, b = f4E2M1FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], tile = [128, 128, 128], target = "sm_120a" }
