@@ -667,7 +667,6 @@ void MmaSyncEmitter::storeThroughShared(ValueRange acc, Value m0, Value n0, Valu
 
 LogicalResult MmaSyncEmitter::emitWarpSpecialized() {
   tile::RingOp ring = v.ring;
-  int64_t eb = a.elemBytes;
   bool pingPong = v.accumulators.getCount() == 2;
   int64_t consumerWarps = v.mma.getWarps()[1];
   xorAddressing = true;
