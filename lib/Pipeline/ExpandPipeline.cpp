@@ -64,7 +64,7 @@ PipelineOp tilegen::buildPlan(OpBuilder &builder, GemmOp op, const GemmPlan &p) 
                  sliceShape(op.getALayout(), true, p.tileM / ctaGroup, p.tileK),
                  op.getBType(), op.getBLayout(),
                  sliceShape(op.getBLayout(), false, p.tileN / ctaGroup, p.tileK),
-                 p.smem.ringOffset, p.smem.slotBytes, p.smem.slotBytes - p.smem.bSliceBytes,
+                 p.smem.ringOffset, p.smem.slotBytes, p.smem.bOffset,
                  mbarrierRing ? RingSync::MbarrierFullEmpty : RingSync::CpAsyncGroups,
                  p.smem.barrierOffset, swizzle,
                  p.narrowAlignment ? b.getDenseI64ArrayAttr({p.alignA, p.alignB})
@@ -153,7 +153,9 @@ static GemmOp descriptionOf(OpBuilder &b, PipelineOp plan) {
   props.acc_type = TypeAttr::get(accs.getType());
   props.scale_a = mma.getScaleA();
   props.scale_b = mma.getScaleB();
-  if (fp8)
+  // Block-scaled MMAs (E8M0 / E4M3 scales) accumulate in f32: no accumulation field.
+  bool micro = mma.getScaleA() && mma.getScaleA().isMicroScaled();
+  if (fp8 && !micro)
     props.accumulation = AccumulationAttr::get(ctx, mma.getAccumulation());
   if (mma.getPromotion() != 0)
     props.promotion = b.getI64IntegerAttr(mma.getPromotion());

@@ -23,10 +23,10 @@ static int64_t alignTo(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
 /// Block-scaled formats (E8M0 or E4M3 block scales, GemmOp::isBlockScaled): which instruction
 /// of the target applies them, or which rule stops the description. The description verifier
-/// has already checked the scales against the operand types (block sizes, tile K). Always
-/// fails for now: every path either diagnoses the description or reports the part of tilegen
-/// that is not written.
-static LogicalResult resolveBlockScaled(GemmOp op, const NVTarget &target) {
+/// has already checked the scales against the operand types (block sizes, tile K). Returns the
+/// block-scaled row the lowerings emit (tcgen05 on the sm_100a family, mma.sync on sm_120a);
+/// what is not written yet fails here, with the reason.
+static FailureOr<const MmaInstr *> resolveBlockScaled(GemmOp op, const NVTarget &target) {
   StringRef tname = target.name();
   auto fail = [&](StringRef field = {}) -> InFlightDiagnostic {
     return field.empty() ? op.emitOpError() : emitFieldError(op, field);
@@ -106,9 +106,16 @@ static LogicalResult resolveBlockScaled(GemmOp op, const NVTarget &target) {
                    ? " (the FP4 kinds have no transpose, PTX ISA Table 49)"
                    : " (.row.col)");
   }
-  // The single place that stops the native block-scaled kinds until their emitters exist.
-  return fail() << "not supported yet: " << row->ptx << " on " << tname
-                << " (emitter not written)";
+  // .kind::mxf8f6f4 reads 6- and 4-bit operands from a padded form (16 elements per 16 bytes
+  // in shared memory for tcgen05, 8-bit containers in registers for mma.sync) that the
+  // lowerings do not produce yet.
+  if (row->blockKind == mlir::NVVM::MMABlockScaleKind::MXF8F6F4 &&
+      (elemInfo(a).bits != 8 || elemInfo(b).bits != 8))
+    return fail(elemInfo(a).bits != 8 ? "a" : "b")
+           << "not supported yet: " << row->ptx << " with " << formats << " on " << tname
+           << " (6- and 4-bit operands of .kind::mxf8f6f4 are read in a padded form the "
+              "lowering does not produce; e2m1 x e2m1 takes the FP4 kinds)";
+  return row;
 }
 
 static std::string listString(ArrayRef<int64_t> v) {
@@ -172,14 +179,19 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
     return fail("a") << "field 'a' is f32: f32 operands need a TF32 MMA, which tilegen does not "
                      "support yet; use bf16, f16 or an FP8 format (target "
                   << tname << ")";
+  const MmaInstr *scaledRow = nullptr;
   if (op.isBlockScaled()) {
-    (void)resolveBlockScaled(op, target);
-    return failure();
+    FailureOr<const MmaInstr *> row = resolveBlockScaled(op, target);
+    if (failed(row))
+      return failure();
+    scaledRow = *row;
+    p.microScales = true;
   }
   Elem elemA = *elemOf(op.getAType()), elemB = *elemOf(op.getBType());
   bool fp8 = elemInfo(elemA).fp8;
-  // The instruction K: 32 bytes of K per instruction for every type tilegen takes.
-  int64_t instrK = fp8 ? 32 : 16;
+  // The instruction K: 32 bytes of K per instruction for every type tilegen takes (64 packed
+  // FP4 elements for the block-scaled FP4 kinds).
+  int64_t instrK = scaledRow ? scaledRow->k : fp8 ? 32 : 16;
 
   p.tileM = op.getTileM();
   p.tileN = op.getTileN();
@@ -300,7 +312,10 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
 
   // The instruction: the table's row for the family and the operand types, offered by the
   // target, taking the operands' layouts.
-  p.instr = findMma(p.family, elemA, elemB, Elem::F32);
+  if (scaledRow && scaledRow->family != p.family)
+    return fail("mma") << "block-scaled formats take " << scaledRow->ptx << " on target "
+                  << tname << ", not " << familyName(p.family);
+  p.instr = scaledRow ? scaledRow : findMma(p.family, elemA, elemB, Elem::F32);
   if (!p.instr || !target.offers(*p.instr)) {
     auto d = fail("a");
     d << "a = " << op.getAType() << ", b = " << op.getBType() << " has no "
@@ -320,7 +335,8 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
                   << " operands K-major only (a = row, b = col) on target " << tname;
   // Scales: what the row's lowering applies, in blocks it can apply.
   ScaleAttr scaleA = op.getScaleAAttr(), scaleB = op.getScaleBAttr();
-  if (scaleA || scaleB) {
+  // Block-scaled kinds apply their E8M0 / E4M3 scales in the tensor core (resolveBlockScaled).
+  if (!scaledRow && (scaleA || scaleB)) {
     for (auto [field, scale] :
          {std::pair<StringRef, ScaleAttr>{"scale_a", scaleA}, {"scale_b", scaleB}}) {
       if (!scale)
@@ -742,7 +758,43 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
   SmemMap &m = p.smem;
   m.aSliceBytes = p.tileM / op.getCtaGroup() * rowBytes;
   m.bSliceBytes = p.tileN / op.getCtaGroup() * rowBytes;
-  m.slotBytes = alignTo(alignTo(m.aSliceBytes, slotAlign) + m.bSliceBytes, slotAlign);
+  if (p.microScales) {
+    // The slice's scale atoms (128 rows x 4 scale blocks, 512 bytes) ride in the slot after B:
+    // tcgen05 loads the CTA's 128 rows of A and the tile's whole N of B (each CTA of a pair
+    // multiplies every column); mma.sync the tile's rows and columns.
+    int64_t atomK = 4 * p.instr->scaleBlock;
+    if (p.tileK % atomK != 0)
+      return fail("tile") << "tile K = " << p.tileK << " is not a multiple of " << atomK
+                    << " (4 scale blocks of " << p.instr->scaleBlock
+                    << ": the scale atoms are loaded whole) with " << p.instr->ptx
+                    << " on target " << tname;
+    if (p.family == MmaFamily::MmaSync && p.schedule != Schedule::WarpSpecialized)
+      return fail("schedule") << "not supported yet: " << p.instr->ptx
+                    << " with schedule = multistage on target " << tname
+                    << " (the scales are loaded by TMA into the warp-specialised ring: use "
+                       "schedule = warp_specialized)";
+    if (p.family == MmaFamily::Tcgen05 && p.tileN % 128 != 0)
+      return fail("tile") << "not supported yet: tile N = " << p.tileN << " with "
+                    << p.instr->ptx << " on target " << tname
+                    << " (a scale atom covers 128 columns of B; the tcgen05 lowering takes "
+                       "tile N = 128 or 256)";
+    for (int64_t t : {p.tileM, p.tileN})
+      if (t % 128 != 0 && 128 % t != 0)
+        return fail("tile") << "not supported yet: tile = " << listString(op.getTile())
+                      << " with " << p.instr->ptx << " on target " << tname
+                      << " (tile M and N must divide, or be multiples of, the 128 rows of a "
+                         "scale atom)";
+    int64_t atomsK = p.tileK / atomK;
+    int64_t atomsA = std::max<int64_t>(1, p.tileM / op.getCtaGroup() / 128);
+    int64_t atomsB = std::max<int64_t>(1, (p.tileN + 127) / 128);
+    m.scaleBytes = 512 * atomsK * (atomsA + atomsB);
+    p.scaleTmemColumnsPerStage = p.family == MmaFamily::Tcgen05 ? 4 * atomsK * (atomsA + atomsB)
+                                                                : 0;
+  }
+  m.slotBytes =
+      alignTo(alignTo(m.aSliceBytes, slotAlign) + m.bSliceBytes + m.scaleBytes, slotAlign);
+  // B ends the slot, or is followed by the scales.
+  m.bOffset = m.scaleBytes ? alignTo(m.aSliceBytes, slotAlign) : m.slotBytes - m.bSliceBytes;
   // mma.sync stores D straight from registers. wgmma stages D through shared memory for a TMA
   // store: two 128-byte-wide column buffers per consumer warpgroup. The tcgen05 plan stages one
   // 128-byte-wide chunk of the tile.
@@ -779,8 +831,29 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
                     << " = " << formatBytes(p.smemFor(2)) << " > " << formatBytes(budget)
                     << " per block";
     p.stages = std::min(want, fit);
+    // Tensor Memory holds the accumulators and every stage's scale columns.
+    if (p.scaleTmemColumnsPerStage) {
+      int64_t room = ((int64_t)target.tmemColumns() - p.accumulators * p.tileN) /
+                     p.scaleTmemColumnsPerStage;
+      if (room < 2)
+        return fail("accumulators")
+               << "stages = auto: " << p.accumulators << " accumulator(s) x N = " << p.tileN
+               << " leave room in Tensor Memory for " << room << " stage(s) of "
+               << p.scaleTmemColumnsPerStage << " scale columns on target " << tname
+               << "; at least 2 are needed (use accumulators = 1 or a smaller tile N)";
+      p.stages = std::min(p.stages, room);
+    }
   } else {
     p.stages = op.getStages();
+  }
+  if (p.scaleTmemColumnsPerStage) {
+    int64_t columns = p.accumulators * p.tileN + p.stages * p.scaleTmemColumnsPerStage;
+    if (columns > (int64_t)target.tmemColumns())
+      return fail("stages") << "Tensor Memory does not hold " << p.accumulators
+                    << " accumulator(s) x N = " << p.tileN << " and " << p.stages
+                    << " stages x " << p.scaleTmemColumnsPerStage << " scale columns = "
+                    << columns << " columns on target " << tname << " ("
+                    << target.tmemColumns() << "); use fewer stages or accumulators";
   }
   if (p.stages < 2 && p.schedule == Schedule::Multistage)
     return fail("stages") << "stages = 1: the multistage schedule needs at least 2 stages (one "
@@ -822,6 +895,10 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   // else multistage, whose rules then report.
   if (op.getSchedule() == Schedule::Auto && target.hasTma() &&
       target.preferredFamily() == MmaFamily::MmaSync && op.getCopy() != Copy::CpAsync) {
+    // Block-scaled mma.sync exists only on the warp-specialised schedule (its scales ride the
+    // TMA ring): its rules report.
+    if (op.isBlockScaled())
+      return resolveWith(op, target, /*autoWarpSpecialized=*/true);
     bool fits = false;
     {
       ScopedDiagnosticHandler quiet(op.getContext(), [](Diagnostic &) { return success(); });
@@ -841,6 +918,7 @@ void tilegen::recordPlan(GemmOp op, const GemmPlan &plan) {
   op.setWarps(ArrayRef<int64_t>{plan.warpsM, plan.warpsN});
   op.setMma(ArrayRef<int64_t>{plan.mmaM, plan.mmaN, plan.mmaK});
   op.setTarget(plan.target.name());
-  if (elemInfo(*elemOf(op.getAType())).fp8)
+  // Block-scaled MMAs accumulate in f32: the field does not apply to them.
+  if (elemInfo(*elemOf(op.getAType())).fp8 && !plan.microScales)
     op.setAccumulationAttr(AccumulationAttr::get(op.getContext(), plan.accumulation));
 }

@@ -494,3 +494,217 @@ llvm::Expected<unsigned> tilegen::tmemAllocColumns(unsigned needed) {
         llvm::formatv("tensor memory needs {0} columns; a CTA has {1}", needed, kTmemColumns));
   return std::max(32u, unsigned(llvm::PowerOf2Ceil(needed)));
 }
+
+//===----------------------------------------------------------------------===//
+// Block-scaled tcgen05.mma
+//===----------------------------------------------------------------------===//
+
+namespace {
+const char *scaledKindName(Tcgen05ScaledKind k) {
+  switch (k) {
+  case Tcgen05ScaledKind::MXF8F6F4:
+    return "kind::mxf8f6f4";
+  case Tcgen05ScaledKind::MXF4:
+    return "kind::mxf4";
+  case Tcgen05ScaledKind::MXF4NVF4:
+    return "kind::mxf4nvf4";
+  }
+  return "?";
+}
+
+const char *scaleVecName(ScaleVec v) {
+  switch (v) {
+  case ScaleVec::X1:
+    return "scale_vec::1X";
+  case ScaleVec::X2:
+    return "scale_vec::2X";
+  case ScaleVec::X4:
+    return "scale_vec::4X";
+  }
+  return "?";
+}
+
+const char *scaleElemName(ScaleElem e) { return e == ScaleElem::UE8M0 ? "ue8m0" : "ue4m3"; }
+
+/// 9.7.16.10.7.1: the (kind, scale type, scale_vec) triples the ISA allows.
+llvm::Error checkScaleCombination(Tcgen05ScaledKind kind, ScaleElem se, ScaleVec vec) {
+  bool ok = false;
+  switch (kind) {
+  case Tcgen05ScaledKind::MXF8F6F4:
+    ok = se == ScaleElem::UE8M0 && vec == ScaleVec::X1;
+    break;
+  case Tcgen05ScaledKind::MXF4:
+    ok = se == ScaleElem::UE8M0 && vec == ScaleVec::X2;
+    break;
+  case Tcgen05ScaledKind::MXF4NVF4:
+    ok = (se == ScaleElem::UE8M0 && (vec == ScaleVec::X2 || vec == ScaleVec::X4)) ||
+         (se == ScaleElem::UE4M3 && vec == ScaleVec::X4);
+    break;
+  }
+  if (ok)
+    return llvm::Error::success();
+  return fail(llvm::formatv("{0}: scale type {1} with {2} is not a valid combination (mxf8f6f4: "
+                            "ue8m0 1X; mxf4: ue8m0 2X; mxf4nvf4: ue8m0 2X or 4X, ue4m3 4X)",
+                            scaledKindName(kind), scaleElemName(se), scaleVecName(vec)));
+}
+
+/// 9.7.16.10.7.2-3: the scale factor IDs a scale_vec allows.
+llvm::Error checkScaleId(const char *which, ScaleVec vec, unsigned id) {
+  bool ok = vec == ScaleVec::X1 ? id <= 3 : vec == ScaleVec::X2 ? (id == 0 || id == 2) : id == 0;
+  if (ok)
+    return llvm::Error::success();
+  return fail(llvm::formatv("scale factor {0} ID = {1} with {2}; expected {3}", which, id,
+                            scaleVecName(vec),
+                            vec == ScaleVec::X1   ? "0..3 (a byte)"
+                            : vec == ScaleVec::X2 ? "0 or 2 (a half word)"
+                                                  : "0 (the whole word)"));
+}
+} // namespace
+
+unsigned tilegen::tcgen05ScaledK(Tcgen05ScaledKind kind) {
+  return kind == Tcgen05ScaledKind::MXF8F6F4 ? 32 : 64;
+}
+
+unsigned tilegen::tcgen05ScaleBlock(Tcgen05ScaledKind kind, ScaleVec vec) {
+  return tcgen05ScaledK(kind) / unsigned(vec);
+}
+
+unsigned tilegen::tcgen05SmemElemBits(Tcgen05ScaledKind kind) {
+  return kind == Tcgen05ScaledKind::MXF8F6F4 ? 8 : 4;
+}
+
+llvm::Expected<uint32_t> tilegen::encodeTcgen05ScaledInstrDesc(const Tcgen05ScaledInstrDesc &d) {
+  const char *kind = scaledKindName(d.kind);
+  // Shapes (Table 39, dense, no .ws).
+  if (d.ctaGroup == 1) {
+    if (d.m != 128)
+      return fail(llvm::formatv("{0} cta_group::1: M = {1}; expected 128", kind, d.m));
+    if (d.n < 8 || d.n > 256 || d.n % 8 != 0)
+      return fail(
+          llvm::formatv("{0} cta_group::1: N = {1}; expected 8..256 in steps of 8", kind, d.n));
+  } else if (d.ctaGroup == 2) {
+    if (d.m != 128 && d.m != 256)
+      return fail(llvm::formatv("{0} cta_group::2: M = {1}; expected 128 or 256", kind, d.m));
+    if (d.n < 16 || d.n > 256 || d.n % 16 != 0)
+      return fail(
+          llvm::formatv("{0} cta_group::2: N = {1}; expected 16..256 in steps of 16", kind, d.n));
+  } else {
+    return fail(llvm::formatv("cta_group = {0}; expected 1 or 2", d.ctaGroup));
+  }
+  if (llvm::Error e = checkScaleCombination(d.kind, d.scaleType, d.scaleVec))
+    return std::move(e);
+  if (llvm::Error e = checkScaleId("A", d.scaleVec, d.sfaId))
+    return std::move(e);
+  if (llvm::Error e = checkScaleId("B", d.scaleVec, d.sfbId))
+    return std::move(e);
+
+  unsigned aField = 0, bField = 0;
+  if (d.kind == Tcgen05ScaledKind::MXF8F6F4) {
+    // Same type codes and major-ness rules as kind::f8f6f4 (Tables 42/43, 52, 54); D is f32.
+    Tcgen05InstrDesc plain;
+    plain.kind = Tcgen05Kind::F8F6F4;
+    plain.aType = d.aType;
+    plain.bType = d.bType;
+    plain.dType = MmaElem::F32;
+    plain.n = d.n;
+    plain.ctaGroup = d.ctaGroup;
+    plain.aMajor = d.aMajor;
+    plain.bMajor = d.bMajor;
+    unsigned dField = 0;
+    if (llvm::Error e = f8f6f4Fields(plain, aField, bField, dField)) {
+      std::string msg = llvm::toString(std::move(e));
+      llvm::StringRef rest(msg);
+      rest.consume_front("kind::f8f6f4");
+      return fail(llvm::Twine(kind) + rest);
+    }
+  } else {
+    // mxf4 / mxf4nvf4: E2M1 = 1 for both; no transpose (Table 44 "No Transpose = 0" only).
+    if (d.aType != MmaElem::E2M1 || d.bType != MmaElem::E2M1)
+      return fail(llvm::formatv("{0}: A type {1}, B type {2}; both must be e2m1", kind,
+                                elemName(d.aType), elemName(d.bType)));
+    if (d.aMajor == Major::MN || d.bMajor == Major::MN)
+      return fail(llvm::formatv("{0}: {1} is MN-major; this kind reads K-major operands only "
+                                "(the transpose bits must be 0)",
+                                kind, d.aMajor == Major::MN ? "A" : "B"));
+    aField = bField = 1;
+  }
+
+  uint32_t v = 0;
+  /* bits 0-1 reserved; bit 2 sparse: dense */ //
+  v |= d.sfbId << 4;                            // 4-5
+  v |= aField << 7;                             // 7-9
+  v |= bField << 10;                            // 10-12 (10-11 for mxf4/mxf4nvf4)
+  v |= uint32_t(d.negateA) << 13;               // 13
+  v |= uint32_t(d.negateB) << 14;               // 14
+  v |= uint32_t(d.aMajor == Major::MN) << 15;   // 15
+  v |= uint32_t(d.bMajor == Major::MN) << 16;   // 16
+  v |= (d.n >> 3) << 17;                        // 17-22
+  v |= uint32_t(d.scaleType == ScaleElem::UE8M0) << 23; // 23
+  v |= (d.m >> 7) << 27;                        // 27-28
+  v |= d.sfaId << 29;                           // 29-30
+  /* bit 31: K = 64 (mxf4/mxf4nvf4) or reserved (mxf8f6f4): 0 */
+  return v;
+}
+
+llvm::Expected<uint32_t> tilegen::scaleAtomOffset(unsigned row, unsigned block) {
+  if (row >= kScaleAtomRows || block >= kScaleAtomBlocks)
+    return fail(llvm::formatv("scale atom position (row {0}, block {1}) is outside 128 x 4", row,
+                              block));
+  return (row % 32) * 16 + (row / 32) * 4 + block;
+}
+
+llvm::Expected<ScaleStep> tilegen::tcgen05ScaleStep(Tcgen05ScaledKind kind, ScaleVec vec,
+                                                    unsigned mmaIndex) {
+  // The scale_vec sizes each kind allows (9.7.16.10.7.1), whatever the scale type.
+  if (llvm::Error e = checkScaleCombination(kind,
+                                            vec == ScaleVec::X4 ? ScaleElem::UE4M3
+                                                                : ScaleElem::UE8M0,
+                                            vec))
+    return std::move(e);
+  switch (vec) {
+  case ScaleVec::X1:
+    return ScaleStep{mmaIndex / 4, mmaIndex % 4};
+  case ScaleVec::X2:
+    return ScaleStep{mmaIndex / 2, 2 * (mmaIndex % 2)};
+  case ScaleVec::X4:
+    return ScaleStep{mmaIndex, 0};
+  }
+  return fail("unknown scale_vec");
+}
+
+llvm::Expected<uint64_t> tilegen::encodeTcgen05ScaleCopyDesc(uint32_t smemAddr) {
+  return encodeTcgen05SmemDesc(smemAddr, /*lbo=*/0, /*sbo=*/128, Swizzle::None);
+}
+
+//===----------------------------------------------------------------------===//
+// Block-scaled mma.sync (sm_120a)
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<unsigned> tilegen::mmaSyncScaleLaneA(unsigned row, unsigned tid) {
+  if (row >= 16)
+    return fail(llvm::formatv("scale_A row = {0}; an m16n8 MMA has rows 0..15", row));
+  if (tid > 1)
+    return fail(llvm::formatv("thread-id-a = {0}; expected 0 or 1", tid));
+  return 4 * (row % 8) + 2 * tid + row / 8;
+}
+
+llvm::Expected<unsigned> tilegen::mmaSyncScaleLaneB(unsigned col, unsigned tid) {
+  if (col >= 8)
+    return fail(llvm::formatv("scale_B column = {0}; an m16n8 MMA has columns 0..7", col));
+  if (tid > 3)
+    return fail(llvm::formatv("thread-id-b = {0}; expected 0..3", tid));
+  return 4 * col + tid;
+}
+
+llvm::Error tilegen::checkMmaSyncScaleByteId(ScaleVec vec, unsigned byteId) {
+  // Table 37: byte-id 0..3 with 1X, 0 or 2 with 2X, 0 with 4X.
+  bool ok = vec == ScaleVec::X1   ? byteId <= 3
+            : vec == ScaleVec::X2 ? (byteId == 0 || byteId == 2)
+                                  : byteId == 0;
+  if (ok)
+    return llvm::Error::success();
+  return fail(llvm::formatv("byte-id = {0} with {1}; expected {2}", byteId, scaleVecName(vec),
+                            vec == ScaleVec::X1   ? "0..3"
+                            : vec == ScaleVec::X2 ? "0 or 2"
+                                                  : "0"));
+}

@@ -193,7 +193,10 @@ MmaInstr blockScaled(MmaFamily family, InstrSet set, MMABlockScaleKind kind, Ele
                elemInfo(b).tcgen05, kNoScales,
                // Dense rates relative to BF16 (B200 datasheet: FP8/FP6 2x, FP4 4x; RTX 50: FP4
                // at twice FP8).
-               fp4Kind ? 4.0 : 2.0, mmaSyncRow ? 87u : 86u, ptx};
+               // PTX ISA: the block-scaled kinds arrive in 8.6 (tcgen05) and 8.7 (mma.sync);
+               // LLVM 22 spells tcgen05's scale vectors with the .block16 / .block32 aliases,
+               // which need 8.8 (ptxas 13.0 rejects them below).
+               fp4Kind ? 4.0 : 2.0, mmaSyncRow ? 87u : 88u, ptx};
   row.blockScaled = true;
   row.blockKind = kind;
   row.scaleElem = scale;

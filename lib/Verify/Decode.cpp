@@ -384,9 +384,18 @@ static llvm::Expected<Decoded> decodeOp(const Statement &s) {
     else if (what == "relinquish_alloc_permit")
       d.op = Op::TcRelinquish;
     else if (what == "mma") {
-      if (has(parts, "ws") || hasPrefix(parts, "block_scale") || has(parts, "sp"))
+      // .block_scale adds two Tensor Memory operands (the scale columns) after the instruction
+      // descriptor; the operands the checker reads keep their positions.
+      if (has(parts, "ws") || has(parts, "sp"))
         return outside(s, "tcgen05.mma variant");
       d.op = Op::TcMma;
+    } else if (what == "cp") {
+      // Only the shape the block-scaled kernels use: 32 rows x 128 bits from shared memory to
+      // 4 columns (.warpx4: duplicated to the four 32-lane quarters).
+      if (!has(parts, "32x128b") || !has(parts, "warpx4"))
+        return outside(s, "tcgen05.cp shape (only .32x128b.warpx4 is modelled)");
+      d.op = Op::TcCp;
+      d.bytes = 512;
     } else if (what == "commit") {
       if (!has(parts, "mbarrier::arrive::one"))
         return outside(s, "commit variant");

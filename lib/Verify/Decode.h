@@ -26,7 +26,7 @@ enum class Op : uint8_t {
   Nanosleep, BarSync, BarArrive, BarWarpSync, ClusterArrive, ClusterWait, MbarInit, MbarArrive,
   MbarExpectTx, MbarTryWait, FenceProxyAsync, FenceNoop, TmaLoad, BulkLoad, TmaStore,
   BulkCommit, BulkWait, CpAsync, CpAsyncCommit, CpAsyncWait, WgmmaFence, Wgmma, WgmmaCommit,
-  WgmmaWait, TcAlloc, TcDealloc, TcRelinquish, TcMma, TcCommit, TcLd, TcWaitLd, Elect, Shfl,
+  WgmmaWait, TcAlloc, TcDealloc, TcRelinquish, TcMma, TcCommit, TcLd, TcWaitLd, TcCp, Elect, Shfl,
   Setmaxnreg,
 };
 

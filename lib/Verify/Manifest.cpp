@@ -15,13 +15,16 @@ static llvm::Error bad(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), "manifest: " + msg);
 }
 
-static unsigned elemBytes(llvm::StringRef t) {
+/// Bits of one element as a tensor map stores it (packed: two e2m1 per byte).
+static unsigned elemBits(llvm::StringRef t) {
   if (t == "bf16" || t == "f16")
-    return 2;
+    return 16;
   if (t == "f32" || t == "tf32")
+    return 32;
+  if (t == "e4m3" || t == "e5m2" || t == "s8" || t == "u8" || t == "e8m0")
+    return 8;
+  if (t == "e2m1")
     return 4;
-  if (t == "e4m3" || t == "e5m2" || t == "s8" || t == "u8")
-    return 1;
   return 0;
 }
 
@@ -109,18 +112,18 @@ llvm::Expected<KernelConfig> tilegen::verify::readManifest(llvm::StringRef json)
       std::string elem;
       if (auto e = str(p, "elem", elem))
         return std::move(e);
-      unsigned eb = elemBytes(elem);
+      unsigned bits = elemBits(elem);
       const llvm::json::Array *box = p->getArray("box");
-      if (!eb || !box || box->empty())
+      if (!bits || !box || box->empty())
         return bad("tensor map '" + prm.name + "' needs 'elem' and 'box'");
-      uint64_t bytes = eb;
+      uint64_t count = 1;
       for (const llvm::json::Value &b : *box) {
         auto n = b.getAsInteger();
         if (!n || *n < 1 || *n > 256)
           return bad("tensor map '" + prm.name + "' has a box size outside [1, 256]");
-        bytes *= uint64_t(*n);
+        count *= uint64_t(*n);
       }
-      prm.boxBytes = unsigned(bytes);
+      prm.boxBytes = unsigned(count * bits / 8);
     }
     c.params.push_back(prm);
   }

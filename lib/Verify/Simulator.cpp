@@ -340,6 +340,7 @@ private:
   bool accessTmem(int ti, const VC &vc, unsigned cta, uint32_t col, uint32_t cols,
                   bool isWrite, Access acc, int stmt);
   bool regionAt(unsigned cta, uint32_t off, uint32_t &start, uint32_t &end);
+  bool stepTcCp(int ti, Thread &t, const Decoded &d, const std::vector<Operand> &o, int stmt);
   bool scratchAt(uint64_t addr) const;
   bool accessGlobal(int ti, const VC &vc, uint64_t addr, uint32_t bytes, bool isWrite,
                     Access acc, bool asyncProxy, int stmt);
@@ -2613,6 +2614,8 @@ bool Sim::step(int ti) {
     next();
     return false;
   }
+  case Op::TcCp:
+    return stepTcCp(ti, t, d, o, stmt);
   case Op::TcMma: {
     uint64_t dt, idesc;
     if (!address(t, o[0], dt, "tcgen05.mma accumulator") ||
@@ -2939,6 +2942,10 @@ void relevance(const Kernel &k, std::vector<Decoded> &dec, std::vector<int> &rel
     case Op::TcLd:
       use(1);
       break;
+    case Op::TcCp:
+      use(0);
+      use(1);
+      break;
     case Op::Shfl:
       for (size_t j = 1; j < s.ops.size(); ++j)
         use(j);
@@ -3215,4 +3222,49 @@ VerifyResult tilegen::verify::verifyProtocol(const Kernel &kernel, const KernelC
                                 nMissed, missed, nMissed > 12 ? ", ..." : "")
                       .str();
   return res;
+}
+
+// tcgen05.cp.32x128b.warpx4 [taddr], sdesc: an asynchronous copy issued by one thread, like
+// tcgen05.mma. It reads the 512 bytes its shared-memory descriptor starts at (written by a TMA
+// load ordered before it) through the async proxy, writes 4 Tensor Memory columns of each CTA
+// of its group, and is complete at the thread's next tcgen05.commit. tcgen05.cp then
+// tcgen05.mma from the same thread is implicitly pipelined (PTX ISA 9.7.16.6), so the reads of
+// these columns by the block-scaled MMA that follows are not checked; rewriting them is (a
+// later copy must be ordered after the earlier copy's completion, or be its issuer's own).
+bool Sim::stepTcCp(int ti, Thread &t, const Decoded &d, const std::vector<Operand> &o,
+                   int stmt) {
+  uint64_t taddr, desc;
+  if (o.size() < 2 || !address(t, o[0], taddr, "tcgen05.cp destination") ||
+      !readKnown(t, o[1], desc, "tcgen05.cp source descriptor"))
+    return true;
+  if (d.ctaGroup == 2 && clusterSize < 2) {
+    fail(ti, stmt, "tcgen05.cp.cta_group::2 in a kernel without a CTA pair");
+    return true;
+  }
+  ops.push_back(AsyncOp{d.op, ti, stmt});
+  Access acc;
+  acc.op = int(ops.size()) - 1;
+  acc.thread = ti;
+  acc.stmt = stmt;
+  acc.generic = false;
+  unsigned first = d.ctaGroup == 2 ? ctas[t.cta].cluster * clusterSize +
+                                         (ctas[t.cta].rank & ~1u)
+                                   : t.cta;
+  uint32_t addr = uint32_t(desc & 0x3fff) << 4, start, end;
+  for (unsigned c = first; c < first + d.ctaGroup; ++c) {
+    if (!regionAt(c, addr, start, end) || addr + d.bytes > end) {
+      fail(ti, stmt, llvm::formatv("tcgen05.cp reads shared offsets [{0}, {1}) of cta {2}, "
+                                   "which no TMA load has written",
+                                   addr, addr + d.bytes, c)
+                         .str());
+      return true;
+    }
+    if (!accessSmem(ti, t.vc, c, addr, d.bytes, false, acc, true, stmt) ||
+        !accessTmem(ti, t.vc, c, unsigned(taddr & 0xffff), 4, true, acc, stmt))
+      return true;
+  }
+  t.tcPending.push_back(acc.op);
+  trace(ti, stmt);
+  ++t.pc;
+  return false;
 }

@@ -1,4 +1,4 @@
-// tile-check-target rejects each block-scaled description its target cannot build (no block-scaled kind, no kind for the pair or the scales, an operand major the kind cannot read, upcast where it does not apply), naming field, value, target and reason; the native kinds whose emitters are not written, and the upcast pipeline, stop with "not supported yet".
+// tile-check-target rejects each block-scaled description its target cannot build (no block-scaled kind, no kind for the pair or the scales, an operand major the kind cannot read, upcast where it does not apply), naming field, value, target and reason; what the native lowerings do not take yet (6- and 4-bit .kind::mxf8f6f4, the cp.async schedule, partial scale atoms, scale columns beyond Tensor Memory) and the upcast pipeline stop with "not supported yet" or the budget.
 // RUN: %tilegen-opt %s --tile-check-target -split-input-file -verify-diagnostics
 //
 // Not covered because the tile.gemm verifier stops such descriptions first (kept as a guard,
@@ -55,30 +55,43 @@ tile.gemm @g { a = bf16 row, b = f4E2M1FN col, c = bf16 row, scale_b = f8E8M0FNU
 
 // -----
 
-// MXFP4 on sm_100a: the row exists; its emitter does not yet
-// expected-error @+1 {{'tile.gemm' op not supported yet: tcgen05.mma.kind::mxf4.block_scale.scale_vec::2X on sm_100a (emitter not written)}}
-tile.gemm @g { a = f4E2M1FN row, b = f4E2M1FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], tile = [128, 128, 128], target = "sm_100a" }
-
-// -----
-
-// NVFP4 on sm_103a
-// expected-error @+1 {{'tile.gemm' op not supported yet: tcgen05.mma.kind::mxf4nvf4.block_scale.scale_vec::4X on sm_103a (emitter not written)}}
-tile.gemm @g { a = f4E2M1FN row, b = f4E2M1FN col, c = bf16 row, scale_a = f8E4M3FN [1, 16] * f32 tensor, scale_b = f8E4M3FN [1, 16], tile = [128, 128, 128], target = "sm_103a" }
-
-// -----
-
-// MXFP8 x MXFP6 on sm_100a: .kind::mxf8f6f4 (MN-major allowed)
-// expected-error @+1 {{'tile.gemm' op not supported yet: tcgen05.mma.kind::mxf8f6f4.block_scale.scale_vec::1X on sm_100a (emitter not written)}}
+// MXFP8 x MXFP6 on sm_100a: .kind::mxf8f6f4 reads 6-bit operands padded, which is not lowered
+// expected-error @+1 {{'tile.gemm' op not supported yet: tcgen05.mma.kind::mxf8f6f4.block_scale.scale_vec::1X with a = e4m3, b = e2m3 with e8m0 scales per 32 on sm_100a (6- and 4-bit operands of .kind::mxf8f6f4 are read in a padded form the lowering does not produce; e2m1 x e2m1 takes the FP4 kinds)}}
 tile.gemm @g { a = f8E4M3FN col, b = f6E2M3FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], tile = [128, 128, 128], target = "sm_100a" }
 
 // -----
 
-// MXFP8 on sm_120a: mma.sync kind::mxf8f6f4
-// expected-error @+1 {{'tile.gemm' op not supported yet: mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.ue8m0 on sm_120a (emitter not written)}}
-tile.gemm @g { a = f8E5M2 row, b = f8E4M3FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], tile = [128, 128, 128], target = "sm_120a" }
+// Block-scaled mma.sync on the cp.async schedule: the scales ride the TMA ring only
+// expected-error @+1 {{'tile.gemm' op not supported yet: mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.ue8m0 with schedule = multistage on target sm_120a (the scales are loaded by TMA into the warp-specialised ring: use schedule = warp_specialized)}}
+tile.gemm @g { a = f8E5M2 row, b = f8E4M3FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], tile = [128, 128, 128], schedule = multistage, target = "sm_120a" }
 
 // -----
 
-// MXFP4 on sm_120a: mma.sync kind::mxf4nvf4 with E8M0 scales (scale_vec::2X)
-// expected-error @+1 {{'tile.gemm' op not supported yet: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0 on sm_120a (emitter not written)}}
+// schedule = auto with block-scaled mma.sync reports the warp-specialised rules (MXFP4: a
+// 128-element K-slice is 64 bytes)
+// expected-error @+1 {{'tile.gemm' op not supported yet: tile K = 128 gives K-slice rows of 64 bytes; the warp-specialised mma.sync lowering needs 128 (one 128-byte TMA swizzle span, the layout its ldmatrix reads: tile K = 256) on target sm_120a}}
 tile.gemm @g { a = f4E2M1FN row, b = f4E2M1FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], tile = [128, 128, 128], target = "sm_120a" }
+
+// -----
+
+// tcgen05 with block scales and tile N = 64: half a scale atom
+// expected-error @+1 {{'tile.gemm' op not supported yet: tile N = 64 with tcgen05.mma.kind::mxf8f6f4.block_scale.scale_vec::1X on target sm_100a (a scale atom covers 128 columns of B; the tcgen05 lowering takes tile N = 128 or 256)}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], tile = [128, 64, 128], target = "sm_100a" }
+
+// -----
+
+// A K-slice of 64 MXFP8 elements holds half a scale atom (4 scales of 32)
+// expected-error @+1 {{'tile.gemm' op tile K = 64 is not a multiple of 128 (4 scale blocks of 32: the scale atoms are loaded whole) with tcgen05.mma.kind::mxf8f6f4.block_scale.scale_vec::1X on target sm_100a}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], tile = [128, 128, 64], target = "sm_100a" }
+
+// -----
+
+// Tensor Memory: 2 accumulators of N = 256 fill all 512 columns; 4 stages of scales do not fit
+// expected-error @+1 {{'tile.gemm' op Tensor Memory does not hold 2 accumulator(s) x N = 256 and 4 stages x 12 scale columns = 560 columns on target sm_100a (512); use fewer stages or accumulators}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], tile = [128, 256, 128], stages = 4, accumulators = 2, target = "sm_100a" }
+
+// -----
+
+// ... and with stages = auto no stage count is left
+// expected-error @+1 {{'tile.gemm' op stages = auto: 2 accumulator(s) x N = 256 leave room in Tensor Memory for 0 stage(s) of 12 scale columns on target sm_100a; at least 2 are needed (use accumulators = 1 or a smaller tile N)}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], tile = [128, 256, 128], stages = auto, accumulators = 2, target = "sm_100a" }

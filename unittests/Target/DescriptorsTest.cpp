@@ -8,6 +8,7 @@
 
 #include "tilegen/Target/Descriptors.h"
 
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -494,6 +495,206 @@ static void testTmem() {
   EXPECT_ERROR(tmemAllocColumns(0), "0 columns");
 }
 
+//===----------------------------------------------------------------------===//
+// Block-scaled tcgen05.mma instruction descriptor: 9.7.16.4.2, the tables for .kind::mxf8f6f4
+// and for .kind::mxf4 / .kind::mxf4nvf4; shapes 9.7.16.2.1 (Table 39); scale combinations
+// 9.7.16.10.7.1; IDs 9.7.16.10.7.2-3. Second source: CUTLASS UMMA::InstrDescriptorBlockScaled
+// (M >> 4 at bits 24-28, which for M = 128 / 256 sets the same bit 27 / 28 as the ISA's M >> 7
+// at 27-28).
+//===----------------------------------------------------------------------===//
+
+static void testTcgen05ScaledInstrDesc() {
+  auto desc = [](Tcgen05ScaledKind kind, MmaElem a, MmaElem b, ScaleElem se, ScaleVec vec,
+                 unsigned m, unsigned n, unsigned group = 1, unsigned sfa = 0, unsigned sfb = 0,
+                 Major am = Major::K, Major bm = Major::K) {
+    Tcgen05ScaledInstrDesc d;
+    d.kind = kind;
+    d.aType = a;
+    d.bType = b;
+    d.scaleType = se;
+    d.scaleVec = vec;
+    d.m = m;
+    d.n = n;
+    d.ctaGroup = group;
+    d.sfaId = sfa;
+    d.sfbId = sfb;
+    d.aMajor = am;
+    d.bMajor = bm;
+    return encodeTcgen05ScaledInstrDesc(d);
+  };
+  using K = Tcgen05ScaledKind;
+  using E = MmaElem;
+  // MXFP8: e4m3 (0) x e4m3 (0), ue8m0 (bit 23), N = 256 -> 32 << 17, M = 128 -> 1 << 27.
+  EXPECT_VALUE(desc(K::MXF8F6F4, E::E4M3, E::E4M3, ScaleElem::UE8M0, ScaleVec::X1, 128, 256),
+               0x00400000u | 0x00800000u | 0x08000000u); // 0x08C00000
+  // ... the same with SFA ID 3 (bits 29-30) and SFB ID 2 (bits 4-5).
+  EXPECT_VALUE(
+      desc(K::MXF8F6F4, E::E4M3, E::E4M3, ScaleElem::UE8M0, ScaleVec::X1, 128, 256, 1, 3, 2),
+      0x68C00020u);
+  // Mixed types: A e2m1 (5 << 7 = 0x280), B e5m2 (1 << 10), N = 128 (16 << 17).
+  EXPECT_VALUE(desc(K::MXF8F6F4, E::E2M1, E::E5M2, ScaleElem::UE8M0, ScaleVec::X1, 128, 128),
+               0x08A00680u);
+  // A e2m3 (3), B e3m2 (4 << 10 = 0x1000), N = 8 (1 << 17).
+  EXPECT_VALUE(desc(K::MXF8F6F4, E::E2M3, E::E3M2, ScaleElem::UE8M0, ScaleVec::X1, 128, 8),
+               0x08821180u);
+  // cta_group::2, M = 256 -> 2 << 27.
+  EXPECT_VALUE(desc(K::MXF8F6F4, E::E4M3, E::E4M3, ScaleElem::UE8M0, ScaleVec::X1, 256, 256, 2),
+               0x10C00000u);
+  // MN-major 8-bit B sets bit 16 (N = 128 meets Table 52's step of 16).
+  EXPECT_VALUE(desc(K::MXF8F6F4, E::E4M3, E::E4M3, ScaleElem::UE8M0, ScaleVec::X1, 128, 128, 1,
+                    0, 0, Major::K, Major::MN),
+               0x08A10000u);
+  // MXFP4 (kind::mxf4): e2m1 = 1 in both type fields (0x80 | 0x400), ue8m0, 2X IDs 2 and 2.
+  EXPECT_VALUE(desc(K::MXF4, E::E2M1, E::E2M1, ScaleElem::UE8M0, ScaleVec::X2, 128, 256, 1, 2, 2),
+               0x48C004A0u);
+  EXPECT_VALUE(desc(K::MXF4, E::E2M1, E::E2M1, ScaleElem::UE8M0, ScaleVec::X2, 128, 256),
+               0x08C00480u);
+  // NVFP4 (kind::mxf4nvf4, ue4m3: bit 23 clear, 4X), N = 128.
+  EXPECT_VALUE(
+      desc(K::MXF4NVF4, E::E2M1, E::E2M1, ScaleElem::UE4M3, ScaleVec::X4, 128, 128), 0x08200480u);
+  // mxf4nvf4 with ue8m0 2X, cta_group::2 M = 256 N = 256.
+  EXPECT_VALUE(
+      desc(K::MXF4NVF4, E::E2M1, E::E2M1, ScaleElem::UE8M0, ScaleVec::X2, 256, 256, 2),
+      0x10C00480u);
+
+  // Shapes: block-scaled kinds have no M = 64 (the field is M >> 7).
+  EXPECT_ERROR(desc(K::MXF8F6F4, E::E4M3, E::E4M3, ScaleElem::UE8M0, ScaleVec::X1, 64, 128),
+               "M = 64; expected 128");
+  EXPECT_ERROR(desc(K::MXF4, E::E2M1, E::E2M1, ScaleElem::UE8M0, ScaleVec::X2, 128, 8, 2),
+               "N = 8; expected 16..256 in steps of 16");
+  EXPECT_ERROR(desc(K::MXF4, E::E2M1, E::E2M1, ScaleElem::UE8M0, ScaleVec::X2, 128, 264),
+               "N = 264");
+  // Scale combinations (9.7.16.10.7.1).
+  EXPECT_ERROR(desc(K::MXF4, E::E2M1, E::E2M1, ScaleElem::UE4M3, ScaleVec::X4, 128, 128),
+               "kind::mxf4: scale type ue4m3 with scale_vec::4X is not a valid combination");
+  EXPECT_ERROR(desc(K::MXF4NVF4, E::E2M1, E::E2M1, ScaleElem::UE4M3, ScaleVec::X2, 128, 128),
+               "not a valid combination");
+  EXPECT_ERROR(desc(K::MXF8F6F4, E::E4M3, E::E4M3, ScaleElem::UE8M0, ScaleVec::X2, 128, 128),
+               "not a valid combination");
+  // IDs (9.7.16.10.7.2-3): 2X takes half words, 4X only 0.
+  EXPECT_ERROR(desc(K::MXF4, E::E2M1, E::E2M1, ScaleElem::UE8M0, ScaleVec::X2, 128, 128, 1, 1),
+               "scale factor A ID = 1 with scale_vec::2X; expected 0 or 2");
+  EXPECT_ERROR(
+      desc(K::MXF4NVF4, E::E2M1, E::E2M1, ScaleElem::UE4M3, ScaleVec::X4, 128, 128, 1, 0, 2),
+      "scale factor B ID = 2 with scale_vec::4X; expected 0");
+  EXPECT_ERROR(
+      desc(K::MXF8F6F4, E::E4M3, E::E4M3, ScaleElem::UE8M0, ScaleVec::X1, 128, 128, 1, 4, 0),
+      "scale factor A ID = 4");
+  // Types and major-ness.
+  EXPECT_ERROR(desc(K::MXF4, E::E4M3, E::E2M1, ScaleElem::UE8M0, ScaleVec::X2, 128, 128),
+               "kind::mxf4: A type e4m3, B type e2m1; both must be e2m1");
+  EXPECT_ERROR(desc(K::MXF4NVF4, E::E2M1, E::E2M1, ScaleElem::UE4M3, ScaleVec::X4, 128, 128, 1,
+                    0, 0, Major::MN, Major::K),
+               "kind::mxf4nvf4: A is MN-major");
+  EXPECT_ERROR(desc(K::MXF8F6F4, E::E2M1, E::E4M3, ScaleElem::UE8M0, ScaleVec::X1, 128, 128, 1,
+                    0, 0, Major::MN, Major::K),
+               "kind::mxf8f6f4: A type e2m1 (4-bit) is MN-major");
+  EXPECT_ERROR(desc(K::MXF8F6F4, E::BF16, E::E4M3, ScaleElem::UE8M0, ScaleVec::X1, 128, 128),
+               "kind::mxf8f6f4: A type bf16");
+  // Table 52 narrows N for an MN-major 8-bit B (cta_group::1: steps of 16).
+  EXPECT_ERROR(desc(K::MXF8F6F4, E::E4M3, E::E4M3, ScaleElem::UE8M0, ScaleVec::X1, 128, 24, 1, 0,
+                    0, Major::K, Major::MN),
+               "N = 24 with an MN-major 8-bit B");
+
+  // K per instruction (Table 39), scale block (K / scale_vec), shared-memory element width.
+  EXPECT_TRUE(tcgen05ScaledK(K::MXF8F6F4) == 32 && tcgen05ScaledK(K::MXF4) == 64 &&
+              tcgen05ScaledK(K::MXF4NVF4) == 64);
+  EXPECT_TRUE(tcgen05ScaleBlock(K::MXF8F6F4, ScaleVec::X1) == 32 &&
+              tcgen05ScaleBlock(K::MXF4, ScaleVec::X2) == 32 &&
+              tcgen05ScaleBlock(K::MXF4NVF4, ScaleVec::X2) == 32 &&
+              tcgen05ScaleBlock(K::MXF4NVF4, ScaleVec::X4) == 16);
+  // Every kind reads 32 bytes of each K-major row per instruction.
+  for (K k : {K::MXF8F6F4, K::MXF4, K::MXF4NVF4})
+    EXPECT_TRUE(tcgen05ScaledK(k) * tcgen05SmemElemBits(k) / 8 == 32);
+}
+
+//===----------------------------------------------------------------------===//
+// Scale factors in shared memory / TMEM (9.7.16.10.7.2-3, tcgen05.cp 9.7.16.8.3)
+//===----------------------------------------------------------------------===//
+
+static void testScaleLayout() {
+  EXPECT_VALUE(scaleAtomOffset(0, 0), 0);
+  EXPECT_VALUE(scaleAtomOffset(1, 0), 16);       // next row of the 32 x 16 B copy source
+  EXPECT_VALUE(scaleAtomOffset(32, 0), 4);       // row 32 -> the next 32-bit TMEM column
+  EXPECT_VALUE(scaleAtomOffset(33, 2), 16 + 4 + 2);
+  EXPECT_VALUE(scaleAtomOffset(31, 3), 31 * 16 + 3);
+  EXPECT_VALUE(scaleAtomOffset(127, 3), 511);    // the last byte of the 512-byte atom
+  EXPECT_ERROR(scaleAtomOffset(128, 0), "outside 128 x 4");
+  EXPECT_ERROR(scaleAtomOffset(0, 4), "outside 128 x 4");
+  // tcgen05.cp.32x128b puts source row i (16 bytes) in lane i, bytes 4c..4c+3 in column c.
+  // So the offset's decomposition must be lane r % 32, column r / 32, byte j: the figures'
+  // layout for M = 128 (row r at lane r % 32 of every partition, column r / 32, the ID's byte).
+  bool all = true;
+  for (unsigned r = 0; r < 128; ++r)
+    for (unsigned j = 0; j < 4; ++j) {
+      uint32_t off = llvm::cantFail(scaleAtomOffset(r, j));
+      all &= off / 16 == r % 32 && (off % 16) / 4 == r / 32 && off % 4 == j;
+    }
+  EXPECT_TRUE(all);
+
+  // Which atom and ID instruction i uses.
+  auto step = [](Tcgen05ScaledKind k, ScaleVec v, unsigned i) -> llvm::Expected<uint64_t> {
+    auto s = tcgen05ScaleStep(k, v, i);
+    if (!s)
+      return s.takeError();
+    return uint64_t(s->atom) << 8 | s->id;
+  };
+  using K = Tcgen05ScaledKind;
+  EXPECT_VALUE(step(K::MXF8F6F4, ScaleVec::X1, 0), 0x000);
+  EXPECT_VALUE(step(K::MXF8F6F4, ScaleVec::X1, 3), 0x003); // 4 MMAs (K = 128) per atom
+  EXPECT_VALUE(step(K::MXF8F6F4, ScaleVec::X1, 5), 0x101);
+  EXPECT_VALUE(step(K::MXF4, ScaleVec::X2, 1), 0x002);     // the upper half word
+  EXPECT_VALUE(step(K::MXF4, ScaleVec::X2, 3), 0x102);
+  EXPECT_VALUE(step(K::MXF4NVF4, ScaleVec::X2, 2), 0x100);
+  EXPECT_VALUE(step(K::MXF4NVF4, ScaleVec::X4, 3), 0x300); // one atom per K = 64 MMA
+  EXPECT_ERROR(step(K::MXF8F6F4, ScaleVec::X2, 0), "not a valid combination");
+  EXPECT_ERROR(step(K::MXF4, ScaleVec::X4, 0), "not a valid combination");
+
+  // Copy-source descriptor (Table 40): start 0x400 >> 4 = 0x40, LBO 0, SBO 128 >> 4 = 8 at
+  // bit 32, the fixed 0b001 at 46, no swizzle.
+  EXPECT_VALUE(encodeTcgen05ScaleCopyDesc(0x400), 0x0000400800000040ull);
+  EXPECT_ERROR(encodeTcgen05ScaleCopyDesc(0x408), "not 16-byte aligned");
+}
+
+//===----------------------------------------------------------------------===//
+// Block-scaled mma.sync selectors: 9.7.14.3, Table 37 and Figures 43-45
+//===----------------------------------------------------------------------===//
+
+static void testMmaSyncScales() {
+  EXPECT_VALUE(mmaSyncScaleLaneA(0, 0), 0);
+  EXPECT_VALUE(mmaSyncScaleLaneA(8, 0), 1);   // rows 8-15 in the upper lane of the pair
+  EXPECT_VALUE(mmaSyncScaleLaneA(3, 0), 12);  // quad 3
+  EXPECT_VALUE(mmaSyncScaleLaneA(7, 1), 30);  // thread-id-a 1: lanes % 4 in {2, 3}
+  EXPECT_VALUE(mmaSyncScaleLaneA(15, 1), 31);
+  EXPECT_VALUE(mmaSyncScaleLaneB(0, 0), 0);
+  EXPECT_VALUE(mmaSyncScaleLaneB(7, 3), 31);  // lane % 4 == thread-id-b
+  EXPECT_VALUE(mmaSyncScaleLaneB(2, 2), 10);
+  EXPECT_ERROR(mmaSyncScaleLaneA(16, 0), "rows 0..15");
+  EXPECT_ERROR(mmaSyncScaleLaneA(0, 2), "thread-id-a = 2; expected 0 or 1");
+  EXPECT_ERROR(mmaSyncScaleLaneB(8, 0), "columns 0..7");
+  EXPECT_ERROR(mmaSyncScaleLaneB(0, 4), "thread-id-b = 4; expected 0..3");
+  // Every lane provides at most one A row and at most one B column per thread-id.
+  bool distinct = true;
+  for (unsigned t = 0; t < 2; ++t) {
+    unsigned seen = 0;
+    for (unsigned m = 0; m < 16; ++m)
+      seen |= 1u << llvm::cantFail(mmaSyncScaleLaneA(m, t));
+    distinct &= llvm::popcount(seen) == 16;
+  }
+  EXPECT_TRUE(distinct);
+  auto ok = [](ScaleVec v, unsigned id) -> llvm::Expected<uint64_t> {
+    if (llvm::Error e = checkMmaSyncScaleByteId(v, id))
+      return std::move(e);
+    return uint64_t(1);
+  };
+  EXPECT_VALUE(ok(ScaleVec::X1, 3), 1);
+  EXPECT_VALUE(ok(ScaleVec::X2, 2), 1);
+  EXPECT_VALUE(ok(ScaleVec::X4, 0), 1);
+  EXPECT_ERROR(ok(ScaleVec::X2, 1), "byte-id = 1 with scale_vec::2X; expected 0 or 2");
+  EXPECT_ERROR(ok(ScaleVec::X4, 2), "byte-id = 2 with scale_vec::4X; expected 0");
+  EXPECT_ERROR(ok(ScaleVec::X1, 4), "byte-id = 4 with scale_vec::1X; expected 0..3");
+}
+
 int main() {
   testCanonicalLayouts();
   testWgmmaDesc();
@@ -501,6 +702,9 @@ int main() {
   testTcgen05InstrDesc();
   testTcgen05InstrDescF8F6F4();
   testTmem();
+  testTcgen05ScaledInstrDesc();
+  testScaleLayout();
+  testMmaSyncScales();
   llvm::outs() << passed << " passed, " << failed << " failed\n";
   return failed == 0 ? 0 : 1;
 }

@@ -23,7 +23,9 @@ namespace tilegen {
 struct SmemMap {
   int64_t aSliceBytes = 0;   ///< one K-slice of A
   int64_t bSliceBytes = 0;   ///< one K-slice of B
-  int64_t slotBytes = 0;     ///< aSliceBytes + bSliceBytes, rounded to the slot alignment
+  int64_t bOffset = 0;       ///< B's offset in a slot: aSliceBytes rounded to the alignment
+  int64_t scaleBytes = 0;    ///< block-scaled kinds: the slice's scale atoms, after B
+  int64_t slotBytes = 0;     ///< A, B and the scales, rounded to the slot alignment
   int64_t ringOffset = 0;
   int64_t barrierOffset = 0; ///< mbarriers (8 bytes each)
   int64_t barrierBytes = 0;
@@ -40,6 +42,11 @@ struct GemmPlan {
   tile::Copy copy = tile::Copy::CpAsync;                ///< never auto
   bool blockScales = false;  ///< per-block operand scales, applied per K block
   int64_t scaleBlockK = 0;   ///< K extent of one scale block
+  /// Block-scaled kinds (E8M0 / E4M3 scales applied by the MMA; `instr` is their row): the
+  /// scale atoms ride in the ring (SmemMap::scaleBytes).
+  bool microScales = false;
+  /// tcgen05 block-scaled kinds: Tensor Memory columns of one stage's scales.
+  int64_t scaleTmemColumnsPerStage = 0;
   /// FP8: how products reach the f32 accumulators (promoted unless the description says fast
   /// on wgmma; mma.sync and tcgen05 accumulate in f32, recorded as promoted).
   tile::Accumulation accumulation = tile::Accumulation::Promoted;

@@ -195,6 +195,150 @@ llvm::Expected<uint32_t> encodeTcgen05InstrDescF8F6F4(MmaElem a, MmaElem b, MmaE
                                                       Major bMajor = Major::K);
 
 //===----------------------------------------------------------------------===//
+// sm_100a: block-scaled tcgen05.mma (.kind::mxf8f6f4, .kind::mxf4, .kind::mxf4nvf4)
+//===----------------------------------------------------------------------===//
+//
+// Sources (PTX ISA 9.0/9.1, CUDA 13.0 numbering):
+//   instruction descriptor ........ 9.7.16.4.2, the tables "Instruction descriptor format for
+//                                   .kind::mxf8f6f4" and "... for .kind::mxf4 and
+//                                   .kind::mxf4nvf4"
+//   shapes (M, N, K) .............. 9.7.16.2.1, Table 39 rows for the three kinds
+//   scale vector sizes / types .... 9.7.16.10.7.1, "Valid combinations of scale_vectorsize
+//                                   and shapes" and "... with types and MMA-Kind"
+//   scale factor A / B IDs ........ 9.7.16.10.7.2-3 (layouts of the scale factor matrices)
+//   tcgen05.cp .................... 9.7.16.8.3 (shapes .128x256b, .4x256b, .128x128b,
+//                                   .64x128b with .warpx2::02_13/01_23, .32x128b with .warpx4)
+// Cross-checked with CUTLASS's cute/arch/mma_sm100_desc.hpp (UMMA::InstrDescriptorBlockScaled,
+// whose 5-bit "M >> 4" at 24-28 is the ISA's 2-bit "M >> 7" at 27-28 with bits 24-26 zero:
+// the same bits for M = 128 and 256).
+
+/// The block-scaled kinds (9.7.16.10.9.1). K per instruction, dense (Table 39): mxf8f6f4 32,
+/// mxf4 and mxf4nvf4 64. D is always f32.
+enum class Tcgen05ScaledKind { MXF8F6F4, MXF4, MXF4NVF4 };
+
+/// Element type of the scale factors (.stype): UE8M0 (OCP MX, an 8-bit power of two) or UE4M3
+/// (NVFP4; .kind::mxf4nvf4 only).
+enum class ScaleElem { UE8M0, UE4M3 };
+
+/// .scale_vec::NX: how many scale factors each row of A (column of B) has per instruction.
+/// 1X: mxf8f6f4 (one per 32 K); 2X: mxf4 / mxf4nvf4 (one per 32 K of a K = 64 MMA, the
+/// alias .block32); 4X: mxf4nvf4 (one per 16 K, the alias .block16).
+enum class ScaleVec { X1 = 1, X2 = 2, X4 = 4 };
+
+/// K of one dense instruction of the kind (Table 39): 32 or 64.
+unsigned tcgen05ScaledK(Tcgen05ScaledKind kind);
+
+/// Elements of K covered by one scale factor: K / vec (32 for 1X and 2X, 16 for 4X).
+unsigned tcgen05ScaleBlock(Tcgen05ScaledKind kind, ScaleVec vec);
+
+/// Bits one operand element occupies in shared memory (what the smem descriptor and TMA box
+/// see): 8 for every type of .kind::mxf8f6f4 (9.7.16.4.3 "packing formats": e2m3/e3m2/e2m1
+/// are read from 16-byte chunks of 16 elements, padded, the forms TMA writes with the
+/// 16U6_ALIGN16B / 16U4_ALIGN16B types), 4 for e2m1 under .kind::mxf4 / .kind::mxf4nvf4
+/// (packed, two per byte). Either way one instruction's K is 32 bytes of each K-major row.
+unsigned tcgen05SmemElemBits(Tcgen05ScaledKind kind);
+
+struct Tcgen05ScaledInstrDesc {
+  Tcgen05ScaledKind kind = Tcgen05ScaledKind::MXF8F6F4;
+  MmaElem aType = MmaElem::E4M3;
+  MmaElem bType = MmaElem::E4M3;
+  ScaleElem scaleType = ScaleElem::UE8M0;
+  ScaleVec scaleVec = ScaleVec::X1;
+  unsigned m = 128;
+  unsigned n = 256;
+  unsigned ctaGroup = 1;
+  Major aMajor = Major::K; ///< MN-major sets "transpose A" (bit 15)
+  Major bMajor = Major::K; ///< MN-major sets "transpose B" (bit 16)
+  bool negateA = false;
+  bool negateB = false;
+  unsigned sfaId = 0; ///< scale factor A ID, bits 29-30
+  unsigned sfbId = 0; ///< scale factor B ID, bits 4-5
+};
+
+/// Encodes the block-scaled instruction descriptor (9.7.16.4.2):
+///   [0,2) 0   [2] sparse (dense: 0)   [3] 0   [4,6) scale factor B ID   [6] 0
+///   [7,10) atype   [10,13) btype (mxf4/mxf4nvf4: [10,12), bit 12 zero)   [13] negate A
+///   [14] negate B   [15] transpose A   [16] transpose B   [17,23) N >> 3
+///   [23] scale type (UE4M3 0, UE8M0 1)   [24,27) 0   [27,29) M >> 7
+///   [29,31) scale factor A ID   [31] K (mxf4/mxf4nvf4: 0 = K 64, 1 = K 96; mxf8f6f4: 0).
+/// Type codes: mxf8f6f4 E4M3 0, E5M2 1, E2M3 3, E3M2 4, E2M1 5 (A and B independent);
+/// mxf4 / mxf4nvf4 E2M1 1.
+/// Validates:
+/// - shapes (Table 39, dense): cta_group::1 M = 128, N in [8, 256] step 8; cta_group::2
+///   M in {128, 256}, N in [16, 256] step 16 (K = 96 is sm_103a-only and not modelled);
+/// - kind x types x scale type x scale_vec (9.7.16.10.7.1): mxf8f6f4: any of the five
+///   types, UE8M0, 1X; mxf4: E2M1, UE8M0, 2X; mxf4nvf4: E2M1, UE8M0 with 2X or 4X, UE4M3
+///   with 4X;
+/// - transpose: mxf4 / mxf4nvf4 "No Transpose = 0" only; mxf8f6f4 as kind::f8f6f4 (only
+///   8-bit types MN-major, and Table 52's N steps for an MN-major 8-bit B);
+/// - IDs (9.7.16.10.7.2-3): 1X any byte 0..3; 2X a half word, 0 or 2; 4X only 0.
+llvm::Expected<uint32_t> encodeTcgen05ScaledInstrDesc(const Tcgen05ScaledInstrDesc &d);
+
+/// Scale factors in shared memory and Tensor Memory (9.7.16.10.7.2-3 with tcgen05.cp's
+/// .32x128b.warpx4):
+///
+/// One "scale atom" holds the scale factors of 128 rows (of A; columns of B) for 4
+/// consecutive scale blocks along K: 512 bytes, row r in [0, 128), block j in [0, 4) at
+///   scaleAtomOffset(r, j) = (r % 32) * 16 + (r / 32) * 4 + j.
+/// tcgen05.cp.32x128b.warpx4 copies those 32 rows of 16 bytes into 4 TMEM columns of all
+/// four 32-lane partitions (the ISA requires the scale factors duplicated to every lane
+/// partition): lane 32 q + (r % 32), column c0 + r / 32, byte j. So an MMA with M = 128
+/// (per CTA) finds row r's scale at lane r % 32, column c0 + r / 32, byte j: the layout of
+/// the figures, with the ID selecting the byte (1X), half word (2X) or the whole word (4X).
+/// An N-wide B uses ceil(N / 128) atoms side by side: column c0 + 4 * (n / 128) +
+/// (n % 128) / 32.
+constexpr unsigned kScaleAtomRows = 128;
+constexpr unsigned kScaleAtomBlocks = 4;
+constexpr unsigned kScaleAtomBytes = 512;
+constexpr unsigned kScaleAtomColumns = 4;
+
+/// Byte offset of (row, block) in a scale atom; an error outside 128 x 4.
+llvm::Expected<uint32_t> scaleAtomOffset(unsigned row, unsigned block);
+
+/// Where instruction `mmaIndex` (0-based, counting consecutive MMAs along K from a K
+/// position that starts a scale atom) reads its scale factors: the atom along K (each atom
+/// covers 4 scale blocks) and the scale factor ID. 1X: atom i / 4, ID i % 4 (bytes);
+/// 2X: atom i / 2, ID 2 * (i % 2) (half words); 4X: atom i, ID 0.
+struct ScaleStep {
+  unsigned atom;
+  unsigned id;
+};
+llvm::Expected<ScaleStep> tcgen05ScaleStep(Tcgen05ScaledKind kind, ScaleVec vec,
+                                           unsigned mmaIndex);
+
+/// The shared-memory descriptor tcgen05.cp reads a scale atom with (Table 40 format, no
+/// swizzle): the 32 rows of 16 bytes are 4 core matrices of 8 x 16 B, 128 bytes apart
+/// (SBO = 128); there is one 16-byte column, so LBO is unused (0).
+llvm::Expected<uint64_t> encodeTcgen05ScaleCopyDesc(uint32_t smemAddr);
+
+//===----------------------------------------------------------------------===//
+// sm_120a: block-scaled mma.sync (9.7.14.3, "Block Scaling for mma.sync")
+//===----------------------------------------------------------------------===//
+//
+// mma.sync.aligned.kind::mxf8f6f4.block_scale.scale_vec::1X.m16n8k32 and
+// .kind::mxf4nvf4.block_scale.scale_vec::{2X,4X}.m16n8k64 take, besides the fragments of the
+// unscaled shapes, one 32-bit scale-a-data and scale-b-data register per thread and two
+// immediates each, {byte-id, thread-id}: every thread passes a register, the instruction reads
+// the scale of row m of A (column n of B) from one byte (1X), half word (2X) or word (4X,
+// byte-id 0) of one thread's register (Table 37 "Valid values for various selector
+// components"). thread-id-a in {0, 1} picks the thread pair of each quad that provides SF_A
+// (lanes with lane % 4 in {0, 1}, or {2, 3}); thread-id-b in {0..3} picks the one thread of
+// each quad that provides SF_B (lane % 4 == thread-id-b). Within the pair, Figure 43 gives
+// rows 0-7 to the lower lane and rows 8-15 to the upper one (quad q holds rows q and q + 8):
+//   A, row m in [0, 16):  lane 4 * (m % 8) + 2 * tidA + m / 8
+//   B, column n in [0, 8): lane 4 * n + tidB
+// byte-id is 0..3 (1X), 0 or 2 (2X), 0 (4X). The lane that provides a scale is not the lane
+// that holds the row's accumulators; the emitter loads, per lane, the scale word of the row
+// or column that lane must provide.
+
+/// Lane that provides the A scale of row m (< 16) with thread-id tid (0 or 1).
+llvm::Expected<unsigned> mmaSyncScaleLaneA(unsigned row, unsigned tid);
+/// Lane that provides the B scale of column n (< 8) with thread-id tid (0..3).
+llvm::Expected<unsigned> mmaSyncScaleLaneB(unsigned col, unsigned tid);
+/// Validates a byte-id for a scale_vec (1X: 0..3, 2X: 0 or 2, 4X: 0).
+llvm::Error checkMmaSyncScaleByteId(ScaleVec vec, unsigned byteId);
+
+//===----------------------------------------------------------------------===//
 // sm_100a: Tensor Memory addresses and allocation
 //===----------------------------------------------------------------------===//
 

@@ -37,8 +37,14 @@ FailureOr<PipelineView> PipelineView::get(tile::PipelineOp op) {
   // The pipeline's verifier has checked the plan against the target and the instruction
   // table; what is read here exists.
   v.instr = v.mma.getInstrAttr();
-  v.row = findMma(v.instr.getFamily(), *elemOf(v.instr.getAType()), *elemOf(v.instr.getBType()),
-                  *elemOf(v.instr.getAccType()));
+  Elem a = *elemOf(v.instr.getAType()), b = *elemOf(v.instr.getBType()),
+       acc = *elemOf(v.instr.getAccType());
+  tile::ScaleAttr scale = v.instr.getScaleA();
+  if (scale && scale.isMicroScaled())
+    v.row = findBlockScaledMma(v.instr.getFamily(), a, b, acc, *elemOf(scale.getType()),
+                               unsigned(scale.blockK()));
+  else
+    v.row = findMma(v.instr.getFamily(), a, b, acc);
   return v;
 }
 
@@ -247,6 +253,39 @@ unsigned lowering::appendScaleParams(KernelBuilder &b, PipelineView &v,
   return n;
 }
 
+unsigned lowering::appendBlockScaleParams(KernelBuilder &b, PipelineView &v,
+                                          SmallVectorImpl<KernelParam> &params, int64_t atomsK,
+                                          int64_t atomsA, int64_t atomsB) {
+  unsigned n = 0;
+  auto map = [&](StringRef tensor, tile::ScaleAttr scale, int64_t atoms) {
+    SmallVector<NamedAttribute> extra;
+    extra.push_back(b.getNamedAttr("elem", b.getStringAttr(manifestName(scale.getType()))));
+    extra.push_back(b.getNamedAttr("layout", b.getStringAttr("scale_atoms_128x4")));
+    extra.push_back(b.getNamedAttr("block", b.getI64IntegerAttr(scale.blockK())));
+    extra.push_back(b.getNamedAttr(
+        "dims", b.getArrayAttr({b.getStringAttr("atom_row_bytes"), b.getStringAttr("atom_rows"),
+                                b.getStringAttr(tensor == "scale_a" ? "M_atoms" : "N_atoms")})));
+    extra.push_back(b.getNamedAttr("box", b.getDenseI64ArrayAttr({16, 32 * atomsK, atoms})));
+    extra.push_back(b.getNamedAttr("swizzle", b.getI64IntegerAttr(0)));
+    extra.push_back(b.getNamedAttr("oob_fill", b.getStringAttr("zero")));
+    params.push_back(KernelParam{("tmap_" + tensor).str(), "tensormap", tensor.str(), "",
+                                 b.ptr(0), extra, /*tensorMap=*/true});
+    ++n;
+  };
+  map("scale_a", v.instr.getScaleA(), atomsA);
+  map("scale_b", v.instr.getScaleB(), atomsB);
+  // NVFP4: one f32 per operand on top of the block scales.
+  for (auto [name, scale] : {std::pair<StringRef, tile::ScaleAttr>{"scale_a_tensor",
+                                                                   v.instr.getScaleA()},
+                             {"scale_b_tensor", v.instr.getScaleB()}}) {
+    if (!scale.getTensorType())
+      continue;
+    params.push_back({name.str(), "ptr", name.str(), "", b.ptr(1)});
+    ++n;
+  }
+  return n;
+}
+
 Value lowering::perTensorAlpha(KernelBuilder &b, PipelineView &v, Value alpha,
                                ValueRange scales) {
   Value result = alpha;
@@ -262,8 +301,9 @@ Value lowering::perTensorAlpha(KernelBuilder &b, PipelineView &v, Value alpha,
 }
 
 void lowering::addTmaConstraints(LLVM::LLVMFuncOp func, int64_t elemBits, int64_t outBits) {
-  int64_t elemBytes = elemBits / 8, outBytes = outBits / 8;
-  addConstraint(func, "K", 16 / elemBytes,
+  // In elements: 128 bits of a 16-bit type are 8, of a packed 4-bit type 32.
+  int64_t outBytes = outBits / 8;
+  addConstraint(func, "K", 128 / elemBits,
                 "TMA needs the row strides of A and B (K elements) to be multiples of 16 bytes");
   addConstraint(func, "N", 16 / outBytes,
                 "the TMA store needs the row stride of D (N elements) to be a multiple of 16 "
@@ -507,6 +547,8 @@ void lowering::emitTmaProducer(KernelBuilder &b, const TmaProducer &p) {
             b, cluster(dst), p.tmapB, ValueRange{k0, b.add(unit.n0, half)}, tmaBar,
             ValueRange{}, mask, Value(), NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
       }
+      if (p.extraLoads)
+        p.extraLoads(slotA(slot), kLoop.getInductionVar(), unit, tmaBar, tmaGroup);
       scf::YieldOp::create(b, ValueRange{b.add(g, 1)});
     }
     scf::YieldOp::create(b, kLoop.getResults());

@@ -108,6 +108,15 @@ llvm::SmallVector<KernelParam> tmaKernelParams(KernelBuilder &b, PipelineView &v
 /// instruction names; returns how many were appended.
 unsigned appendScaleParams(KernelBuilder &b, PipelineView &v,
                            llvm::SmallVectorImpl<KernelParam> &params);
+/// The parameters of block-scaled kernels (E8M0 / E4M3 scales applied by the MMA), appended
+/// instead of appendScaleParams's: `tmap_scale_a`, `tmap_scale_b`, 3-D tensor maps over the
+/// scale tensors in their atom layout (docs/sm100a.md: 16-byte rows, 32 rows per atom times the
+/// atoms along K, then the atoms of 128 rows along M or N), boxes of `atomsK` atoms along K by
+/// `atomsA` (`atomsB`) atoms along M (N); then, for NVFP4, `scale_a_tensor` / `scale_b_tensor`
+/// (device pointers to one f32). Returns how many were appended.
+unsigned appendBlockScaleParams(KernelBuilder &b, PipelineView &v,
+                                llvm::SmallVectorImpl<KernelParam> &params, int64_t atomsK,
+                                int64_t atomsA, int64_t atomsB);
 /// alpha x scale_a x scale_b with per-tensor scales (one f32 each, loaded at `scales`, in the
 /// order appendScaleParams gave them); alpha itself without scales.
 mlir::Value perTensorAlpha(KernelBuilder &b, PipelineView &v, mlir::Value alpha,
@@ -226,6 +235,13 @@ struct TmaProducer {
   /// Wait until the consumers have released every slot before returning, so that no release
   /// (a multicast commit in a pair) arrives on this CTA's barriers after it exits.
   bool drain = false;
+  /// More copies of the same slice into the slot (block scales), issued after A and B on the
+  /// same full barrier (`tmaBar`: the leader's with cta_group 2, whose group `tmaGroup` the
+  /// copies must carry); their bytes are part of expectBytes. Arguments: the slot's base, the
+  /// slice index within the unit, the unit, tmaBar, tmaGroup (null without a pair).
+  llvm::function_ref<void(mlir::Value, mlir::Value, const ProducerUnit &, mlir::Value,
+                          mlir::NVVM::CTAGroupKindAttr)>
+      extraLoads = nullptr;
 };
 void emitTmaProducer(KernelBuilder &b, const TmaProducer &p);
 

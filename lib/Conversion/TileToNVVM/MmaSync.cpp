@@ -104,6 +104,21 @@ private:
   Type outType;
   // Warp-specialised kernels.
   Value tmapA, tmapB, tmapD;
+  int64_t rowBytes = 0; ///< bytes of one K-slice row (bits, not bytes, per element: FP4)
+  /// Block-scaled kinds (sm_120a): the slot's scale atoms after B, as in the tcgen05 lowering
+  /// (Descriptors.h), read by each lane with ld.shared.b32 for the row / column whose scale it
+  /// provides (mmaSyncScaleLaneA/B with thread-id 0).
+  struct Scales {
+    bool on = false;
+    ScaleVec vec = ScaleVec::X1;
+    Tcgen05ScaledKind stepKind = Tcgen05ScaledKind::MXF8F6F4; ///< the same atom/ID steps
+    int64_t atomsK = 0, atomsM = 0, atomsN = 0;
+    int64_t aOffset = 0, bOffset = 0, bytes = 0;
+    Value tmapA, tmapB;
+    Value rowInAtom, colInAtom; ///< m0 % 128, n0 % 128 of the current tile
+  } sf;
+  LogicalResult setUpScales();
+  void loadScales(Value slot, Value k, const ProducerUnit &unit, Value tmaBar);
   /// Fragment addresses as one register per operand and slice, XOR-ed per K step (the slots
   /// TMA writes: K-major rows of 128 bytes at 1024-byte-aligned addresses).
   bool xorAddressing = false;
@@ -242,8 +257,43 @@ SmallVector<Value> MmaSyncEmitter::compute(Value slotBase, ValueRange acc) {
   auto accTy = LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
   NVVM::MMATypes ptxType = v.row->mmaSyncA;
   using FragmentFn = llvm::function_ref<SmallVector<Value>(int64_t, int64_t)>;
+  // Block scales: lane l provides the A scale of row l / 4 + 8 (l % 2) of each m16 block and
+  // the B scale of column l / 4 of each n8 block (thread-id 0; the other lanes' words are
+  // ignored), one 32-bit word per row of a scale atom: 4 consecutive scale blocks along K.
+  Value g4, rowA;
+  if (sf.on) {
+    g4 = b.divu(lane, 4);
+    rowA = b.add(g4, b.mul(b.remu(lane, 2), 8));
+  }
+  auto scaleWord = [&](int64_t offset, Value inAtom, Value local, int64_t atom) -> Value {
+    Value rr = b.add(inAtom, local);
+    Value atomIdx = b.add(b.mul(b.divu(rr, kScaleAtomRows), sf.atomsK), b.c32(atom));
+    Value within = b.add(b.mul(b.remu(rr, 32), 16), b.mul(b.divu(b.remu(rr, 128), 32), 4));
+    Value off = b.add(b.add(b.c32(offset), b.mul(atomIdx, kScaleAtomBytes)), within);
+    return LLVM::LoadOp::create(b, b.i32(), b.gep(slotBase, off), 4);
+  };
+  SmallVector<Value> scaleA, scaleB;
+  int64_t loadedAtom = -1;
+  auto i16c = [&](int64_t x) { return arith::ConstantIntOp::create(b, x, 16); };
   auto multiply = [&](FragmentFn fragA, FragmentFn fragB, SmallVector<Value> out) {
     for (int64_t kk = 0; kk < bk / instrK; ++kk) {
+      ScaleStep step{0, 0};
+      if (sf.on) {
+        step = llvm::cantFail(tcgen05ScaleStep(sf.stepKind, sf.vec, kk));
+        if ((int64_t)step.atom != loadedAtom) {
+          loadedAtom = step.atom;
+          scaleA.clear();
+          scaleB.clear();
+          for (int64_t i = 0; i < mi; ++i)
+            scaleA.push_back(scaleWord(sf.aOffset, sf.rowInAtom,
+                                       b.add(b.mul(warpM, warpTileM), b.add(rowA, i * 16)),
+                                       step.atom));
+          for (int64_t n = 0; n < ni; ++n)
+            scaleB.push_back(scaleWord(sf.bOffset, sf.colInAtom,
+                                       b.add(b.mul(warpN, warpTileN), b.add(g4, n * 8)),
+                                       step.atom));
+        }
+      }
       SmallVector<SmallVector<Value>> fa, fb;
       for (int64_t i = 0; i < mi; ++i)
         fa.push_back(fragA(kk, i));
@@ -255,7 +305,21 @@ SmallVector<Value> MmaSyncEmitter::compute(Value slotBase, ValueRange acc) {
           int64_t base = (i * ni + n) * 4;
           SmallVector<Value> c(out.begin() + base, out.begin() + base + 4);
           Value d;
-          if (fp8Intrinsic.empty()) {
+          if (sf.on) {
+            const MmaInstr &row = *v.row;
+            NVVM::ScaleVecSize vec = sf.vec == ScaleVec::X1   ? NVVM::ScaleVecSize::X1
+                                     : sf.vec == ScaleVec::X2 ? NVVM::ScaleVecSize::X2
+                                                              : NVVM::ScaleVecSize::X4;
+            NVVM::BlockScaleFormat format = row.scaleElem == Elem::E8M0
+                                                ? NVVM::BlockScaleFormat::UE8M0
+                                                : NVVM::BlockScaleFormat::UE4M3;
+            Value byteId = i16c(step.id), threadId = i16c(0);
+            d = NVVM::MmaBlockScaleOp::create(
+                b, accTy, fa[i], bRegs, c, scaleA[i], byteId, threadId, scaleB[n], byteId,
+                threadId, {16, 8, instrK},
+                std::array<NVVM::MMATypes, 2>{row.mmaSyncA, row.mmaSyncB}, vec, format,
+                row.blockKind);
+          } else if (fp8Intrinsic.empty()) {
             d = NVVM::MmaOp::create(
                 b, accTy, fa[i], bRegs, c, {16, 8, 16}, std::nullopt, std::nullopt,
                 std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
@@ -349,7 +413,8 @@ LogicalResult MmaSyncEmitter::setUp() {
   Type elem = ring.getAType();
   f16 = elem.isF16();
   instrK = v.instr.getK();
-  if (elemInfo(v.row->a).fp8)
+  sf.on = v.row->blockScaled;
+  if (!sf.on && elemInfo(v.row->a).fp8)
     fp8Intrinsic = llvm::formatv("llvm.nvvm.mma.m16n8k32.row.col.f32.{0}.{1}.f32",
                                  NVVM::stringifyMMATypes(v.row->mmaSyncA),
                                  NVVM::stringifyMMATypes(v.row->mmaSyncB))
@@ -359,12 +424,17 @@ LogicalResult MmaSyncEmitter::setUp() {
     return v.epilogueOp.emitOpError()
            << "not supported yet: c = col with the mma.sync lowering (target "
            << v.target.name() << ")";
-  int64_t eb = sizeInBytes(1, elem);
+  // Packed 4-bit operands (K-major only) are laid out as bytes: a K-slice row of bk elements
+  // is bk / 2 bytes, and each instruction still reads 32 bytes of it.
+  int64_t bits = elemBits(elem);
+  int64_t eb = bits == 4 ? 1 : sizeInBytes(1, elem);
+  int64_t perByte = bits == 4 ? 2 : 1;
+  rowBytes = bk * bits / 8;
   perChunk = 16 / eb;
-  a = {true, ring.getALayout() == tile::Layout::Row, ring.getAShape()[0], ring.getAShape()[1],
-       eb, 0};
+  a = {true, ring.getALayout() == tile::Layout::Row, ring.getAShape()[0],
+       ring.getAShape()[1] / perByte, eb, 0};
   bl = {false, ring.getBLayout() == tile::Layout::Col, ring.getBShape()[0],
-        ring.getBShape()[1], eb, static_cast<int64_t>(ring.getBOffset())};
+        ring.getBShape()[1] / perByte, eb, static_cast<int64_t>(ring.getBOffset())};
   if (std::optional<ArrayRef<int64_t>> align = ring.getAlign()) {
     a.copyBytes = (*align)[0] * eb;
     bl.copyBytes = (*align)[1] * eb;
@@ -373,7 +443,65 @@ LogicalResult MmaSyncEmitter::setUp() {
     if (s->chunksPerRow() < 2 || s->chunks() % 8 != 0)
       return v.ring.emitOpError() << "slice of " << s->rows << "x" << s->cols
                                   << " elements is too narrow for the 128-byte swizzle";
+  if (sf.on)
+    return setUpScales();
   return success();
+}
+
+LogicalResult MmaSyncEmitter::setUpScales() {
+  const MmaInstr &row = *v.row;
+  tile::RingOp ring = v.ring;
+  if (ring.getSync() != tile::RingSync::MbarrierFullEmpty)
+    return v.op.emitOpError() << "not supported yet: " << row.ptx << " with schedule = "
+                              << "multistage on target " << v.target.name()
+                              << " (block scales are loaded by TMA into the warp-specialised "
+                                 "ring: use schedule = warp_specialized)";
+  if (row.blockKind == NVVM::MMABlockScaleKind::MXF8F6F4 &&
+      (elemInfo(row.a).bits != 8 || elemInfo(row.b).bits != 8))
+    return v.op.emitOpError()
+           << "not supported yet: " << row.ptx << " with " << elemInfo(row.a).manifest << " x "
+           << elemInfo(row.b).manifest << " on target " << v.target.name()
+           << " (6- and 4-bit operands of .kind::mxf8f6f4 sit in 8-bit containers in "
+              "registers, loaded with ldmatrix's unpacking forms, which this lowering does not "
+              "emit yet; e2m1 x e2m1 takes .kind::mxf4nvf4)";
+  sf.vec = row.scaleVec == 1 ? ScaleVec::X1 : row.scaleVec == 2 ? ScaleVec::X2 : ScaleVec::X4;
+  // The scale atoms advance like tcgen05's: 4 instructions per atom with 1X, 2 with 2X, 1 with
+  // 4X (the byte-id selects the byte, the half word, or 0).
+  sf.stepKind = row.blockKind == NVVM::MMABlockScaleKind::MXF8F6F4
+                    ? Tcgen05ScaledKind::MXF8F6F4
+                    : Tcgen05ScaledKind::MXF4NVF4;
+  int64_t atomK = kScaleAtomBlocks * row.scaleBlock;
+  if (bk % atomK != 0)
+    return ring.emitOpError() << "not supported yet: K-slice of " << bk
+                              << " elements with scale atoms of " << atomK << " (4 scales of "
+                              << row.scaleBlock << ")";
+  for (int64_t t : {bm, bn})
+    if (t % kScaleAtomRows != 0 && kScaleAtomRows % t != 0)
+      return ring.emitOpError() << "not supported yet: block scales with a tile of " << bm
+                                << " x " << bn << " (tile M and N must divide, or be multiples "
+                                << "of, the 128 rows of a scale atom)";
+  sf.atomsK = bk / atomK;
+  sf.atomsM = std::max<int64_t>(1, bm / kScaleAtomRows);
+  sf.atomsN = std::max<int64_t>(1, bn / kScaleAtomRows);
+  sf.aOffset = bl.offsetInSlot + bn * rowBytes;
+  sf.bOffset = sf.aOffset + kScaleAtomBytes * sf.atomsK * sf.atomsM;
+  sf.bytes = kScaleAtomBytes * sf.atomsK * (sf.atomsM + sf.atomsN);
+  if (sf.aOffset + sf.bytes > slotBytes)
+    return ring.emitOpError() << "slots of " << slotBytes << " bytes do not hold A, B and "
+                              << "their scale atoms (" << sf.aOffset + sf.bytes << " bytes)";
+  return success();
+}
+
+void MmaSyncEmitter::loadScales(Value slot, Value k, const ProducerUnit &unit, Value tmaBar) {
+  auto cluster = [&](Value ptr) { return LLVM::AddrSpaceCastOp::create(b, b.ptr(7), ptr); };
+  Value kRow = b.mul(k, 32 * sf.atomsK);
+  for (auto [offset, map, origin] : {std::tuple<int64_t, Value, Value>{sf.aOffset, sf.tmapA,
+                                                                       unit.m0},
+                                     {sf.bOffset, sf.tmapB, unit.n0}})
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        b, cluster(b.gep(slot, b.c32(offset))), map,
+        ValueRange{b.c32(0), kRow, b.divu(origin, kScaleAtomRows)}, tmaBar, ValueRange{},
+        Value(), Value(), NVVM::TMALoadMode::TILE, false, nullptr, Value());
 }
 
 LogicalResult MmaSyncEmitter::emitMultistage() {
@@ -540,21 +668,22 @@ void MmaSyncEmitter::storeThroughShared(ValueRange acc, Value m0, Value n0, Valu
 
 LogicalResult MmaSyncEmitter::emitWarpSpecialized() {
   tile::RingOp ring = v.ring;
-  int64_t eb = a.elemBytes;
   bool pingPong = v.accumulators.getCount() == 2;
   int64_t consumerWarps = v.mma.getWarps()[1];
   xorAddressing = true;
   int64_t groupWarps = warpsM * warpsN;
   int64_t outBytes = sizeInBytes(1, outType);
   int64_t span = std::min<int64_t>(128, warpTileN * outBytes);
-  if (!a.kContiguous || !bl.kContiguous || a.cols * eb != 128 || bl.cols * eb != 128)
+  if (!a.kContiguous || !bl.kContiguous || rowBytes != 128)
     return v.ring.emitOpError() << "not supported yet: the warp-specialised mma.sync lowering "
                                    "takes K-major slices of 128-byte rows";
 
   b.setInsertionPointToEnd(module.getBody());
   SmallVector<KernelParam> params =
       tmaKernelParams(b, v, TmaBoxes{bk, bm, bn, span / outBytes, 16});
-  unsigned scaleParams = appendScaleParams(b, v, params);
+  unsigned scaleParams = sf.on ? appendBlockScaleParams(b, v, params, sf.atomsK, sf.atomsM,
+                                                        sf.atomsN)
+                               : appendScaleParams(b, v, params);
   LLVM::LLVMFuncOp func = createKernel(b, v, params);
   // One CTA per SM: the consumers' registers are the register file shared by the CTA's warps.
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
@@ -565,7 +694,16 @@ LogicalResult MmaSyncEmitter::emitWarpSpecialized() {
   N = entry.getArgument(6), K = entry.getArgument(7), alpha = entry.getArgument(8),
   beta = entry.getArgument(9);
   // Per-tensor operand scales multiply the product: D = (alpha sa sb) (A x B) + beta C.
-  alpha = perTensorAlpha(b, v, alpha, entry.getArguments().slice(10, scaleParams));
+  if (sf.on) {
+    sf.tmapA = entry.getArgument(10);
+    sf.tmapB = entry.getArgument(11);
+    // NVFP4's per-tensor f32 factors, after the two scale maps.
+    for (unsigned i = 2; i < scaleParams; ++i)
+      alpha = arith::MulFOp::create(
+          b, alpha, LLVM::LoadOp::create(b, b.f32(), entry.getArgument(10 + i), 4));
+  } else {
+    alpha = perTensorAlpha(b, v, alpha, entry.getArguments().slice(10, scaleParams));
+  }
 
   Type i32 = b.i32();
   tid = NVVM::ThreadIdXOp::create(b, i32);
@@ -607,7 +745,11 @@ LogicalResult MmaSyncEmitter::emitWarpSpecialized() {
     };
     TmaProducer p{b.eq(lane, 0), bid,       numTiles, grid,   unit,         full,
                   empty,         stages,    smem,     slotBytes, bl.offsetInSlot, tmapA,
-                  tmapB,         bk,        bk * eb,  (bm + bn) * bk * eb};
+                  tmapB,         bk,        rowBytes, (bm + bn) * rowBytes + sf.bytes};
+    auto scales = [&](Value slot, Value k, const ProducerUnit &u, Value bar,
+                      NVVM::CTAGroupKindAttr) { loadScales(slot, k, u, bar); };
+    if (sf.on)
+      p.extraLoads = scales;
     emitTmaProducer(b, p);
 
     b.setInsertionPointToStart(&roles.getElseRegion().front());
@@ -635,6 +777,8 @@ LogicalResult MmaSyncEmitter::emitWarpSpecialized() {
       Value t = tileLoop.getInductionVar();
       auto [tm, tn] = rasterTile(b, v, t, tilesM, tilesN);
       Value m0 = b.mul(tm, bm), n0 = b.mul(tn, bn);
+      sf.rowInAtom = b.remu(m0, kScaleAtomRows);
+      sf.colInAtom = b.remu(n0, kScaleAtomRows);
       if (pingPong) {
         // This group's j-th tile follows the other group's last MMAs: group 0's j-th after
         // group 1's (j-1)-th, group 1's j-th after group 0's j-th.

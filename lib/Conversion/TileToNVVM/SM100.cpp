@@ -32,6 +32,22 @@
 // TMEM is allocated and freed with cta_group::2 by warp 1 of each CTA; cluster barriers after
 // the set-up and before the dealloc.
 //
+// Block-scaled kinds (.kind::mxf8f6f4 with E8M0 scales per 32, .kind::mxf4 with E8M0 per 32,
+// .kind::mxf4nvf4 with E4M3 per 16 or E8M0 per 32): each slot of the ring also holds the slice's
+// scale factors, after B: A's for the CTA's 128 rows, then B's for the tile's whole N (each
+// CTA of a pair computes D for all N, so each needs every column's scales), as "scale atoms"
+// of 128 rows x 4 scale blocks, 512 bytes each (Descriptors.h; the global layout the manifest
+// states and docs/sm100a.md draws). The producer loads them with TMA on the slot's full
+// barrier. After waiting for a slot the MMA thread copies them into Tensor Memory with
+// tcgen05.cp.32x128b.warpx4 (each atom to 4 columns of all four lane quarters, as the ISA
+// requires scale factors to be duplicated) and then issues tcgen05.mma ... .block_scale whose
+// scale operands address those columns and whose instruction descriptor selects the byte
+// (1X), half word (2X) or word (4X) of each column: tcgen05.cp followed by tcgen05.mma from the
+// same thread is one of the ISA's implicitly pipelined pairs, so no wait separates them. Every
+// stage has its own scale columns (after the accumulators): slot s's columns are rewritten
+// only after the full barrier of a later round, which the producer armed after the MMAs that
+// read them had committed the slot empty.
+//
 // None of this has run on a Blackwell GPU: it is checked by ptxas (sm_100a, sm_103a), FileCheck
 // census tests of the PTX and the descriptor unit tests (docs/sm100a.md).
 //
@@ -55,8 +71,12 @@ public:
   LogicalResult emit();
 
 private:
+  LogicalResult setUpScales();
   void producer(Value first, Value step, Value numTiles, Value tilesM, Value tilesN,
                 Value kTiles);
+  void loadScales(Value slot, Value k, const ProducerUnit &unit, Value tmaBar,
+                  NVVM::CTAGroupKindAttr group);
+  void issueScaledMmas(Value slot, Value d, Value notFirstSlice);
   void mmaIssuer(Value first, Value step, Value numTiles, Value kTiles);
   void epilogue(Value first, Value step, Value numTiles, Value tilesM, Value tilesN,
                 Value kTiles);
@@ -91,6 +111,20 @@ private:
   uint64_t descHighA = 0, descHighB = 0;
   uint32_t idesc = 0;
   Type outType;
+  int64_t rowBytes = 0; ///< bytes of one K-slice row of A or B
+  /// Block scales (v.row->blockScaled): the slot's scale atoms and their TMEM columns.
+  struct Scales {
+    bool on = false;
+    Tcgen05ScaledKind kind = Tcgen05ScaledKind::MXF8F6F4;
+    ScaleVec vec = ScaleVec::X1;
+    int64_t atomsK = 0;  ///< scale atoms along K per slice (4 scale blocks each)
+    int64_t atomsN = 0;  ///< B's atoms across the tile's N (128 columns each)
+    int64_t aOffset = 0, bOffset = 0; ///< within a slot
+    int64_t bytes = 0;   ///< A's and B's, one CTA
+    int64_t colsPerStage = 0, colBase = 0;
+    SmallVector<uint32_t> idescs; ///< per instruction of a slice (the scale IDs differ)
+    Value tmapA, tmapB;
+  } sf;
 };
 } // namespace
 
@@ -121,9 +155,13 @@ void Tcgen05Emitter::producer(Value first, Value step, Value numTiles, Value til
     Value n0 = b.add(b.mul(tn, bn), b.mul(rank, bRows));
     return ProducerUnit{b.c32(0), kTiles, m0, n0};
   };
-  int64_t ctaBytes = (ctaRows + bRows) * bk * elemBytes;
+  int64_t ctaBytes = (ctaRows + bRows) * rowBytes + sf.bytes;
   TmaProducer p{elect(), first, numTiles, step, unit, full, empty, stages, ring, slotBytes,
-                bOffset, tmapA, tmapB, bk, bk * elemBytes, ctaBytes};
+                bOffset, tmapA, tmapB, bk, rowBytes, ctaBytes};
+  auto scales = [&](Value slot, Value k, const ProducerUnit &u, Value bar,
+                    NVVM::CTAGroupKindAttr tmaGroup) { loadScales(slot, k, u, bar, tmaGroup); };
+  if (sf.on)
+    p.extraLoads = scales;
   if (pair) {
     p.pairing = TmaPairing::CtaGroup2;
     p.rank = rank;
@@ -162,7 +200,9 @@ void Tcgen05Emitter::mmaIssuer(Value first, Value step, Value numTiles, Value kT
     Value notFirstSlice = b.ult(b.c32(0), k);
     Value yes = arith::ConstantIntOp::create(b, 1, 1);
     int64_t instrK = v.instr.getK();
-    for (int64_t kk = 0; kk < bk / instrK; ++kk) {
+    if (sf.on)
+      issueScaledMmas(slot, d, notFirstSlice);
+    for (int64_t kk = 0; !sf.on && kk < bk / instrK; ++kk) {
       // One instruction's K (16 of bf16, 32 of FP8) is 32 bytes along the swizzled K-major row.
       Value descA = descriptor(b.gep(aBase, b.c32(kk * 32)), descHighA);
       Value descB = descriptor(b.gep(bBase, b.c32(kk * 32)), descHighB);
@@ -322,6 +362,134 @@ void Tcgen05Emitter::storeChunkDirect(ArrayRef<Value> vals, int64_t chunk, Value
   }
 }
 
+LogicalResult Tcgen05Emitter::setUpScales() {
+  tile::RingOp r = v.ring;
+  const MmaInstr &row = *v.row;
+  sf.on = true;
+  switch (row.blockKind) {
+  case NVVM::MMABlockScaleKind::MXF8F6F4:
+    sf.kind = Tcgen05ScaledKind::MXF8F6F4;
+    break;
+  case NVVM::MMABlockScaleKind::MXF4:
+    sf.kind = Tcgen05ScaledKind::MXF4;
+    break;
+  case NVVM::MMABlockScaleKind::MXF4NVF4:
+    sf.kind = Tcgen05ScaledKind::MXF4NVF4;
+    break;
+  }
+  sf.vec = row.scaleVec == 1 ? ScaleVec::X1 : row.scaleVec == 2 ? ScaleVec::X2 : ScaleVec::X4;
+  if (sf.kind == Tcgen05ScaledKind::MXF8F6F4 &&
+      (elemInfo(row.a).bits != 8 || elemInfo(row.b).bits != 8))
+    return v.op.emitOpError()
+           << "not supported yet: " << row.ptx << " with " << elemInfo(row.a).manifest << " x "
+           << elemInfo(row.b).manifest << " on target " << v.target.name()
+           << " (6- and 4-bit operands of .kind::mxf8f6f4 are read from 16-byte chunks padded "
+              "in shared memory, which the TMA loads do not produce yet; e2m1 x e2m1 takes "
+              ".kind::mxf4)";
+  if (bn % kScaleAtomRows != 0)
+    return r.emitOpError() << "not supported yet: block scales with tile N = " << bn
+                           << " on target " << v.target.name()
+                           << " (a scale atom covers 128 columns of B; the tcgen05 lowering "
+                              "takes tile N = 128 or 256)";
+  int64_t atomK = kScaleAtomBlocks * row.scaleBlock; // K elements of one scale atom
+  if (bk % atomK != 0)
+    return r.emitOpError() << "not supported yet: K-slice of " << bk
+                           << " elements with scale atoms of " << atomK << " (4 scales of "
+                           << row.scaleBlock << "); the tcgen05 lowering copies whole atoms";
+  sf.atomsK = bk / atomK;
+  sf.atomsN = (bn + kScaleAtomRows - 1) / kScaleAtomRows;
+  // The slot: A, B, then A's scale atoms (the CTA's 128 rows), then B's (the tile's N).
+  sf.aOffset = bOffset + bRows * rowBytes;
+  sf.bOffset = sf.aOffset + kScaleAtomBytes * sf.atomsK;
+  sf.bytes = kScaleAtomBytes * sf.atomsK * (1 + sf.atomsN);
+  if (sf.aOffset + sf.bytes > slotBytes)
+    return r.emitOpError() << "slots of " << slotBytes << " bytes do not hold A, B and their "
+                           << "scale atoms (" << sf.aOffset + sf.bytes << " bytes)";
+  sf.colsPerStage = kScaleAtomColumns * sf.atomsK * (1 + sf.atomsN);
+  sf.colBase = accs * bn;
+  int64_t instrK = v.instr.getK();
+  if (instrK != tcgen05ScaledK(sf.kind))
+    return r.emitOpError() << "instruction K = " << instrK << " is not the K of "
+                           << row.ptx << " (" << tcgen05ScaledK(sf.kind) << ")";
+  for (int64_t i = 0; i < bk / instrK; ++i) {
+    auto step = tcgen05ScaleStep(sf.kind, sf.vec, i);
+    if (!step)
+      return r.emitOpError() << llvm::toString(step.takeError());
+    Tcgen05ScaledInstrDesc d;
+    d.kind = sf.kind;
+    d.aType = elemInfo(row.a).tcgen05;
+    d.bType = elemInfo(row.b).tcgen05;
+    d.scaleType = row.scaleElem == Elem::E8M0 ? ScaleElem::UE8M0 : ScaleElem::UE4M3;
+    d.scaleVec = sf.vec;
+    d.m = bm;
+    d.n = bn;
+    d.ctaGroup = pair ? 2 : 1;
+    d.sfaId = d.sfbId = step->id;
+    auto enc = encodeTcgen05ScaledInstrDesc(d);
+    if (!enc)
+      return r.emitOpError() << llvm::toString(enc.takeError());
+    sf.idescs.push_back(*enc);
+  }
+  return success();
+}
+
+void Tcgen05Emitter::loadScales(Value slot, Value k, const ProducerUnit &unit, Value tmaBar,
+                                NVVM::CTAGroupKindAttr tmaGroup) {
+  // Box {16 bytes, 32 rows x atomsK, atoms}: the slice's atoms along K of one M atom (A) or of
+  // the tile's N atoms (B), laid out atom after atom (B: N atom-major).
+  auto cluster = [&](Value ptr) { return LLVM::AddrSpaceCastOp::create(b, b.ptr(7), ptr); };
+  Value kRow = b.mul(k, 32 * sf.atomsK);
+  Value mAtom = b.divu(unit.m0, kScaleAtomRows);
+  // n0 is this CTA's half of B in a pair; the scales cover the tile's whole N.
+  Value nAtom = b.divu(b.sub(unit.n0, b.mul(rank, bRows)), kScaleAtomRows);
+  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+      b, cluster(b.gep(slot, b.c32(sf.aOffset))), sf.tmapA, ValueRange{b.c32(0), kRow, mAtom},
+      tmaBar, ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
+  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+      b, cluster(b.gep(slot, b.c32(sf.bOffset))), sf.tmapB, ValueRange{b.c32(0), kRow, nAtom},
+      tmaBar, ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
+}
+
+void Tcgen05Emitter::issueScaledMmas(Value slot, Value d, Value notFirstSlice) {
+  Value base = slotA(slot);
+  // This stage's scale columns: A's atoms, then B's (for each atom along K, the N atoms side
+  // by side, so that one MMA's B scales are 4 x atomsN consecutive columns).
+  Value colA = b.add(b.c32(sf.colBase), b.mul(slot, sf.colsPerStage));
+  Value colB = b.add(colA, kScaleAtomColumns * sf.atomsK);
+  uint64_t copyHigh = llvm::cantFail(encodeTcgen05ScaleCopyDesc(0));
+  auto copy = [&](int64_t smemOffset, Value column) {
+    Value desc = descriptor(b.gep(base, b.c32(smemOffset)), copyHigh);
+    NVVM::Tcgen05CpOp::create(b, NVVM::Tcgen05CpShape::SHAPE_32x128b, group(),
+                              NVVM::Tcgen05CpMulticast::WARPX4, nullptr,
+                              tmemPtr(b.c32(0), column), desc);
+  };
+  for (int64_t a = 0; a < sf.atomsK; ++a)
+    copy(sf.aOffset + a * kScaleAtomBytes, b.add(colA, a * kScaleAtomColumns));
+  for (int64_t n = 0; n < sf.atomsN; ++n)
+    for (int64_t a = 0; a < sf.atomsK; ++a)
+      copy(sf.bOffset + (n * sf.atomsK + a) * kScaleAtomBytes,
+           b.add(colB, (a * sf.atomsN + n) * kScaleAtomColumns));
+  NVVM::Tcgen05MMABlockScale blockScale = NVVM::Tcgen05MMABlockScale::DEFAULT;
+  if (sf.kind != Tcgen05ScaledKind::MXF8F6F4)
+    blockScale = sf.vec == ScaleVec::X4 ? NVVM::Tcgen05MMABlockScale::BLOCK16
+                                        : NVVM::Tcgen05MMABlockScale::BLOCK32;
+  Value yes = arith::ConstantIntOp::create(b, 1, 1);
+  Value aBase = slotA(slot), bBase = slotB(slot);
+  for (int64_t i = 0; i < (int64_t)sf.idescs.size(); ++i) {
+    // Every kind reads 32 bytes of each K-major row per instruction.
+    Value descA = descriptor(b.gep(aBase, b.c32(i * 32)), descHighA);
+    Value descB = descriptor(b.gep(bBase, b.c32(i * 32)), descHighB);
+    ScaleStep step = llvm::cantFail(tcgen05ScaleStep(sf.kind, sf.vec, i));
+    Value scaleA = tmemPtr(b.c32(0), b.add(colA, step.atom * kScaleAtomColumns));
+    Value scaleB =
+        tmemPtr(b.c32(0), b.add(colB, step.atom * sf.atomsN * kScaleAtomColumns));
+    NVVM::Tcgen05MMABlockScaleOp::create(
+        b, v.row->blockKind, group(), blockScale, NVVM::Tcgen05MMACollectorOp::DISCARD, d,
+        descA, descB, b.c32((int32_t)sf.idescs[i]), i == 0 ? notFirstSlice : yes, scaleA,
+        scaleB);
+  }
+}
+
 LogicalResult Tcgen05Emitter::emit() {
   tile::RingOp r = v.ring;
   bm = v.tileM(), bn = v.tileN(), bk = v.sliceK();
@@ -360,7 +528,8 @@ LogicalResult Tcgen05Emitter::emit() {
     return v.op.emitOpError() << "the tcgen05 lowering needs 192 threads (producer warp, MMA "
                                  "warp, epilogue warpgroup), not "
                               << v.threads();
-  int64_t rowBytes = bk * elemBytes;
+  // Bits, not bytes: a K-slice of packed e2m1 is bk / 2 bytes.
+  rowBytes = bk * elemBits(r.getAType()) / 8;
   Swizzle sw = rowBytes == 128 ? Swizzle::B128 : rowBytes == 64 ? Swizzle::B64 : Swizzle::B32;
   if (rowBytes != 32 && rowBytes != 64 && rowBytes != 128)
     return r.emitOpError() << "not supported yet: tcgen05 with K-slice rows of " << rowBytes
@@ -376,7 +545,10 @@ LogicalResult Tcgen05Emitter::emit() {
       failed(check(encodeTcgen05SmemDesc(0, 16, 8 * rowBytes, sw), descHighB)))
     return failure();
   uint64_t id = 0;
-  if (v.row->tcgen05Kind == NVVM::Tcgen05MMAKind::F8F6F4) {
+  if (v.row->blockScaled) {
+    if (failed(setUpScales()))
+      return failure();
+  } else if (v.row->tcgen05Kind == NVVM::Tcgen05MMAKind::F8F6F4) {
     if (failed(check(encodeTcgen05InstrDescF8F6F4(v.row->tcgen05A, v.row->tcgen05B,
                                                   MmaElem::F32, bm, bn, ctaGroup),
                      id)))
@@ -388,7 +560,13 @@ LogicalResult Tcgen05Emitter::emit() {
   }
   idesc = (uint32_t)id;
   uint64_t cols = 0;
-  if (failed(check(tmemAllocColumns(accs * bn), cols)))
+  int64_t scaleCols = sf.on ? stages * sf.colsPerStage : 0;
+  if (accs * bn + scaleCols > kTmemColumns)
+    return r.emitOpError() << "tensor memory: " << accs << " accumulator(s) x N = " << bn
+                           << " + " << stages << " stages x " << sf.colsPerStage
+                           << " scale columns = " << accs * bn + scaleCols << " columns > "
+                           << kTmemColumns << " (use fewer stages or accumulators)";
+  if (failed(check(tmemAllocColumns(accs * bn + scaleCols), cols)))
     return failure();
   tmemCols = cols;
   int64_t outBytes = sizeInBytes(1, outType);
@@ -410,7 +588,11 @@ LogicalResult Tcgen05Emitter::emit() {
   Type i32 = b.i32();
   SmallVector<KernelParam> params =
       tmaKernelParams(b, v, TmaBoxes{bk, ctaRows, bRows, chunkCols, ctaRows});
-  unsigned scaleParams = appendScaleParams(b, v, params);
+  unsigned scaleParams = 0;
+  if (sf.on)
+    scaleParams = appendBlockScaleParams(b, v, params, sf.atomsK, 1, sf.atomsN);
+  else
+    scaleParams = appendScaleParams(b, v, params);
   LLVM::LLVMFuncOp func = createKernel(b, v, params);
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
   if (pair) {
@@ -427,7 +609,16 @@ LogicalResult Tcgen05Emitter::emit() {
 
   tid = NVVM::ThreadIdXOp::create(b, i32);
   // Per-tensor operand scales multiply the product: D = (alpha sa sb) (A x B) + beta C.
-  alpha = perTensorAlpha(b, v, alpha, entry.getArguments().slice(10, scaleParams));
+  if (sf.on) {
+    sf.tmapA = entry.getArgument(10);
+    sf.tmapB = entry.getArgument(11);
+    // NVFP4's per-tensor f32 factors, after the two scale maps.
+    for (unsigned i = 2; i < scaleParams; ++i)
+      alpha = arith::MulFOp::create(
+          b, alpha, LLVM::LoadOp::create(b, b.f32(), entry.getArgument(10 + i), 4));
+  } else {
+    alpha = perTensorAlpha(b, v, alpha, entry.getArguments().slice(10, scaleParams));
+  }
   Value warp = b.divu(tid, 32);
   Value smem = dynamicSmemBase(b, module);
   ring = b.gep(smem, b.c32(r.getOffset()));

@@ -1059,7 +1059,18 @@ LogicalResult PipelineOp::verify() {
   // The instruction: a row of the table that the target offers, at a shape its family issues.
   std::optional<Elem> a = elemOf(mma.getAType()), b = elemOf(mma.getBType()),
                       acc = elemOf(mma.getAccType());
-  const MmaInstr *row = a && b && acc ? findMma(mma.getFamily(), *a, *b, *acc) : nullptr;
+  // Block-scaled kinds are rows of their own, found by the scales' type and block.
+  ScaleAttr microScale = mma.getScaleA() && mma.getScaleA().isMicroScaled() ? mma.getScaleA()
+                                                                            : ScaleAttr();
+  std::optional<Elem> scaleElem = microScale ? elemOf(microScale.getType()) : std::nullopt;
+  // (Without one, the plain row: the scales check below then says the family does not
+  // apply them.)
+  const MmaInstr *row = nullptr;
+  if (a && b && acc && scaleElem)
+    row = findBlockScaledMma(mma.getFamily(), *a, *b, *acc, *scaleElem,
+                             unsigned(microScale.blockK()));
+  if (!row && a && b && acc)
+    row = findMma(mma.getFamily(), *a, *b, *acc);
   if (!row)
     return mmaRole.emitOpError()
            << "no " << familyName(mma.getFamily()) << " instruction takes " << mma.getAType()
@@ -1086,8 +1097,11 @@ LogicalResult PipelineOp::verify() {
                                  << (why.empty() ? "K must be " + std::to_string(row->k) : why);
   for (auto [name, scale] : {std::pair<StringRef, ScaleAttr>{"scale_a", mma.getScaleA()},
                              {"scale_b", mma.getScaleB()}})
-    if (scale && (scale.isMicroScaled() ||
-                  !(scale.isTensor() ? row->scales.tensor : row->scales.block)))
+    if (scale && (row->blockScaled
+                      ? !scale.isMicroScaled() || elemOf(scale.getType()) != row->scaleElem ||
+                            scale.blockK() != int64_t(row->scaleBlock)
+                      : scale.isMicroScaled() ||
+                            !(scale.isTensor() ? row->scales.tensor : row->scales.block)))
       return mmaRole.emitOpError() << name << " = " << scale << " is not applied by the "
                                    << familyName(mma.getFamily()) << " lowering of " << row->ptx;
 
