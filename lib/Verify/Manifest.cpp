@@ -15,13 +15,16 @@ static llvm::Error bad(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), "manifest: " + msg);
 }
 
-static unsigned elemBytes(llvm::StringRef t) {
+/// Bits of one element of a tensor map (e2m1: packed FP4, two per byte).
+static unsigned elemBits(llvm::StringRef t) {
   if (t == "bf16" || t == "f16")
-    return 2;
+    return 16;
   if (t == "f32" || t == "tf32")
-    return 4;
+    return 32;
   if (t == "e4m3" || t == "e5m2" || t == "s8" || t == "u8")
-    return 1;
+    return 8;
+  if (t == "e2m1")
+    return 4;
   return 0;
 }
 
@@ -109,7 +112,7 @@ llvm::Expected<KernelConfig> tilegen::verify::readManifest(llvm::StringRef json)
       std::string elem;
       if (auto e = str(p, "elem", elem))
         return std::move(e);
-      unsigned eb = elemBytes(elem);
+      unsigned eb = elemBits(elem);
       const llvm::json::Array *box = p->getArray("box");
       if (!eb || !box || box->empty())
         return bad("tensor map '" + prm.name + "' needs 'elem' and 'box'");
@@ -120,7 +123,9 @@ llvm::Expected<KernelConfig> tilegen::verify::readManifest(llvm::StringRef json)
           return bad("tensor map '" + prm.name + "' has a box size outside [1, 256]");
         bytes *= uint64_t(*n);
       }
-      prm.boxBytes = unsigned(bytes);
+      if (bytes % 8 != 0)
+        return bad("tensor map '" + prm.name + "' has a box of a fractional number of bytes");
+      prm.boxBytes = unsigned(bytes / 8);
     }
     c.params.push_back(prm);
   }

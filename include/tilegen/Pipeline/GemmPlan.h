@@ -29,6 +29,9 @@ struct SmemMap {
   int64_t barrierBytes = 0;
   int64_t epilogueOffset = 0;
   int64_t epilogueBytes = 0;
+  /// The upcast's conversion buffers (three bf16 slices of B), after the epilogue's.
+  int64_t convertOffset = 0;
+  int64_t convertBytes = 0;
   int64_t total = 0;         ///< dynamic shared memory the kernel asks for
 };
 
@@ -39,6 +42,9 @@ struct GemmPlan {
   tile::Schedule schedule = tile::Schedule::Multistage; ///< never auto
   tile::Copy copy = tile::Copy::CpAsync;                ///< never auto
   bool blockScales = false;  ///< per-block operand scales, applied per K block
+  /// sm_90a upcast: B (packed FP4 with E8M0 block scales) is converted to bf16 in shared
+  /// memory, its scales applied, and multiplied by the bf16 wgmma; blockScales stays false.
+  bool upcastB = false;
   int64_t scaleBlockK = 0;   ///< K extent of one scale block
   /// FP8: how products reach the f32 accumulators (promoted unless the description says fast
   /// on wgmma; mma.sync and tcgen05 accumulate in f32, recorded as promoted).
