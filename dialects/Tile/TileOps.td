@@ -162,8 +162,8 @@ def Tile_RingOp : Tile_Op<"ring", [HasParent<"PipelineOp">]> {
 
     The sm_90a upcast: `upcast_scale_b` (the block scales of B) says that the ring carries B
     packed in its narrow type (`b_type`, e.g. f4E2M1FN) while the mma role issues bf16; the
-    consumers convert each slice, its scales applied, into bf16 buffers at `convert_offset`
-    (two per consumer warpgroup, each laid out as a bf16 ring slot's B).
+    consumers convert each slice, its scales applied, into one of three bf16 buffers at
+    `convert_offset` (used in turn, each laid out as a bf16 ring slot's B).
   }];
   let arguments = (ins I64Attr:$slots, I64Attr:$slice_k,
                        TypeAttr:$a_type, Tile_LayoutAttr:$a_layout, DenseI64ArrayAttr:$a_shape,

@@ -50,7 +50,7 @@ tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f8E8M
 // -----
 
 // MXFP4 upcast with a K-slice other than 64
-// expected-error @+1 {{'tile.gemm' op not supported yet: upcast = bf16 with tile [128, 128, 32], accumulators = 1, cluster = [1, 1, 1], grid = persistent on target sm_90a (the converting pipeline takes tile K = 64, tile N a multiple of 32, accumulators = 1, cluster = [1, 1, 1] and no stream-K)}}
+// expected-error @+1 {{'tile.gemm' op not supported yet: upcast = bf16 with tile [128, 128, 32], accumulators = 1, cluster = [1, 1, 1], grid = tiles on target sm_90a (the converting pipeline takes tile K = 64, tile N a multiple of 32, accumulators = 1, cluster = [1, 1, 1] and no stream-K)}}
 tile.gemm @g { a = bf16 row, b = f4E2M1FN col, c = bf16 row, scale_b = f8E8M0FNU [1, 32], upcast = bf16, tile = [128, 128, 32], target = "sm_90a" }
 
 // -----
