@@ -845,7 +845,6 @@ Error tilegen::run::checkProblem(const Manifest &Man, const Problem &P) {
     const Param &Pa = Man.Params[I];
     if (Pa.Kind != ParamKind::TensorMap)
       continue;
-    unsigned Bytes = elemBytes(Pa.Elem);
     // cuTensorMapEncodeTiled: every global dim at most 2^32, every stride a
     // multiple of 16 below 2^40. With M, N, K below 2^31 and 4-byte elements
     // at most, only the multiple of 16 can fail, but the limits are checked
@@ -870,7 +869,10 @@ Error tilegen::run::checkProblem(const Manifest &Man, const Problem &P) {
           " breaks the alignment TMA needs for param '" + Pa.Name + "' (" +
           tensorName(Pa.Tens) + ", " + elemTypeName(Pa.Elem) + ", " +
           layoutName(Man.operand(Pa.Tens).Lay) + " layout): its stride " +
-          dimName(Inner) + " x " + std::to_string(elemBits(Pa.Elem)) + " bits = " +
+          dimName(Inner) +
+          (elemBits(Pa.Elem) % 8 == 0 ? " x " + std::to_string(elemBits(Pa.Elem) / 8) + " bytes"
+                                      : " / " + std::to_string(8 / elemBits(Pa.Elem))) +
+          " = " +
           std::to_string(Stride) + " bytes is not a multiple of 16; " +
           dimName(Inner) + " must be a multiple of " +
           std::to_string(128 / elemBits(Pa.Elem)));

@@ -26,6 +26,10 @@
 // others' f32 partial tiles before the epilogue. With full waves it runs whole tiles as the
 // persistent grid does.
 //
+// upcast (MXFP4 B beside bf16 A): the ring carries B packed as FP4 with its E8M0 scales in
+// global memory; the consumers convert each slice into a bf16 buffer laid out as a bf16 slot's
+// B and issue the bf16 wgmmas from there (convertB says how and why three buffers).
+//
 // Epilogue (beta = 0): the accumulators, scaled and converted, go to a 128-byte-swizzled staging
 // buffer (stmatrix for 16-bit outputs; two buffers per consumer warpgroup, used in turn) and
 // from there to D by TMA stores (Common.h's storeChunkThroughShared); beta != 0 reads C and

@@ -1,11 +1,16 @@
 // The sm_90a upcast of MXFP4 B at the NVVM level: the ring carries B packed (slot = 16 KB of bf16 A + 4 KB of FP4 B, one expect_tx of 20480 bytes, B's tensor map of e2m1 without swizzle), the consumers load each row's E8M0 scale byte, write bf16 (16 bytes a store, four per thread for 128 rows over two warpgroups) into the conversion buffers, fence the async proxy and meet at named barrier 4 (256 threads) before the bf16 wgmmas; the kernel takes scale_b after beta.
 // RUN: %tilegen %s --target=sm_90a --emit=nvvm-scf | FileCheck %s --implicit-check-not='{{^ *}}tile.' --implicit-check-not=tcgen05 --implicit-check-not=nvvm.mma.sync
 // RUN: %tilegen %s --target=sm_90a --emit=pipeline | FileCheck %s --check-prefix=PLAN
+// RUN: %tilegen explain %s --target=sm_90a | FileCheck %s --check-prefix=EXPLAIN
 
 tile.gemm @mxfp4 {
   a = bf16 row, b = f4E2M1FN col, c = bf16 row, scale_b = f8E8M0FNU [1, 32], upcast = bf16,
   tile = [128, 128, 64], stages = 4, schedule = warp_specialized, grid = persistent
 }
+
+// EXPLAIN: B slice   128 x 64 x 4 bits = 4 KB (packed; converted to bf16)
+// EXPLAIN: barriers  128 B
+// EXPLAIN: convert   48 KB (three bf16 slices of B
 
 // PLAN: tile.ring slots 4 slice_k 64 a [128, 64] bf16 row b [128, 64] f4E2M1FN col {{.*}} slot_bytes 20480 b_offset 16384 {{.*}}{convert_offset = 114688 : i64, upcast_scale_b = #tile.scale<f8E8M0FNU [1, 32]>}
 // PLAN: tile.role mma {{.*}} bf16 x bf16
