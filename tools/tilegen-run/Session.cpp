@@ -273,7 +273,7 @@ Error GpuSession::prepare(const Problem &Size) {
   for (unsigned I = 0; I < 3; ++I) {
     const Spec &S = Specs[I];
     uint64_t Elems = tensorElems(S.T, P), Bytes = 0;
-    storageBytes(S.T == Tensor::C ? Man.C.Type : S.Type, Elems, Bytes);
+    storageBytes(S.Type, Elems, Bytes); // checkProblem checked the size
     Hosts[I]->resize(Bytes);
     if (S.T != Tensor::C && Man.operand(S.T).Scale.E8M0) {
       // MXFP4: the element codes here, the E8M0 scale codes beside them.
