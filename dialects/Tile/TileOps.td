@@ -159,6 +159,11 @@ def Tile_RingOp : Tile_Op<"ring", [HasParent<"PipelineOp">]> {
     rows of A and B in global memory, which sets the width of each copy: a ring with rows
     aligned to less than 16 bytes is filled by `cp.async` of 4 or 8 bytes or by `ld.global` +
     `st.shared` of 1 or 2 bytes (mma.sync only: TMA needs 16-byte strides).
+
+    The sm_90a upcast: `upcast_scale_b` (the block scales of B) says that the ring carries B
+    packed in its narrow type (`b_type`, e.g. f4E2M1FN) while the mma role issues bf16; the
+    consumers convert each slice, its scales applied, into one of three bf16 buffers at
+    `convert_offset` (used in turn, each laid out as a bf16 ring slot's B).
   }];
   let arguments = (ins I64Attr:$slots, I64Attr:$slice_k,
                        TypeAttr:$a_type, Tile_LayoutAttr:$a_layout, DenseI64ArrayAttr:$a_shape,
@@ -166,7 +171,9 @@ def Tile_RingOp : Tile_Op<"ring", [HasParent<"PipelineOp">]> {
                        I64Attr:$offset, I64Attr:$slot_bytes, I64Attr:$b_offset,
                        Tile_RingSyncAttr:$sync, I64Attr:$barrier_offset,
                        Tile_SmemSwizzleAttr:$swizzle,
-                       OptionalAttr<DenseI64ArrayAttr>:$align);
+                       OptionalAttr<DenseI64ArrayAttr>:$align,
+                       OptionalAttr<Tile_ScaleAttr>:$upcast_scale_b,
+                       OptionalAttr<I64Attr>:$convert_offset);
   let assemblyFormat = [{
     `slots` $slots `slice_k` $slice_k
     `a` $a_shape $a_type custom<Keyword>($a_layout) `b` $b_shape $b_type custom<Keyword>($b_layout)

@@ -89,6 +89,9 @@ std::string tilegen::manifestJSON(LLVM::LLVMFuncOp kernel, StringRef cubinName) 
   // FP8 kernels: "promoted" or "fast" (docs/manifest.md).
   if (ops.get("accumulation"))
     operandsObj["accumulation"] = str("accumulation");
+  // sm_90a upcast: the type the narrow operand is converted to before the MMA.
+  if (ops.get("upcast"))
+    operandsObj["upcast"] = str("upcast");
   llvm::json::Object m{
       {"format", "tilegen-manifest"},
       {"version", 1},

@@ -427,10 +427,14 @@ Error LoadedKernel::encodeTensorMap(const Param &Pa, size_t Index, const GemmArg
     break;
   case ElemType::E4M3:
   case ElemType::E5M2:
-    // TMA moves fp8 as bytes; only the MMA reads them as floats.
+  case ElemType::E2M1:
+    // TMA moves fp8 (and packed fp4, two elements per byte) as bytes; only the MMA or the
+    // kernel's conversion reads them as floats.
     Type = CU_TENSOR_MAP_DATA_TYPE_UINT8;
     break;
   }
+  // Packed e2m1: the inner dim (K) and its box are counted in bytes, two elements each.
+  const uint64_t Per = Pa.Elem == ElemType::E2M1 ? 2 : 1;
   CUtensorMapSwizzle Swz = Pa.Swizzle == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
                            : Pa.Swizzle == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
                            : Pa.Swizzle == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
@@ -449,9 +453,9 @@ Error LoadedKernel::encodeTensorMap(const Param &Pa, size_t Index, const GemmArg
   const uint64_t Ld = static_cast<uint64_t>(leadingDim(*Man, Args, Pa.Tens));
   uint64_t Stride = elemBytes(Pa.Elem);
   for (cuuint32_t I = 0; I < Rank; ++I) {
-    GlobalDim[I] = static_cast<cuuint64_t>(dimExtent(Pa.Dims[I], P));
-    Box[I] = Pa.Box[I];
-    Stride *= I == 0 ? Ld : GlobalDim[I];
+    GlobalDim[I] = static_cast<cuuint64_t>(dimExtent(Pa.Dims[I], P)) / (I == 0 ? Per : 1);
+    Box[I] = Pa.Box[I] / (I == 0 ? Per : 1);
+    Stride *= I == 0 ? Ld / Per : GlobalDim[I];
     if (I + 1 < Rank)
       GlobalStride[I] = Stride; // bytes to step dim I+1
   }

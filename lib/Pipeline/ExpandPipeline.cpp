@@ -68,7 +68,9 @@ PipelineOp tilegen::buildPlan(OpBuilder &builder, GemmOp op, const GemmPlan &p) 
                  mbarrierRing ? RingSync::MbarrierFullEmpty : RingSync::CpAsyncGroups,
                  p.smem.barrierOffset, swizzle,
                  p.narrowAlignment ? b.getDenseI64ArrayAttr({p.alignA, p.alignB})
-                                   : DenseI64ArrayAttr());
+                                   : DenseI64ArrayAttr(),
+                 p.upcastB ? op.getScaleBAttr() : ScaleAttr(),
+                 p.upcastB ? b.getI64IntegerAttr(p.smem.convertOffset) : IntegerAttr());
   // Per CTA, like the ring's slices: a CTA pair (cta_group = 2) splits the tile's M, each CTA
   // holding its rows of the accumulator in its own TMEM.
   AccumulatorsOp::create(b, loc, p.accumulators, ArrayRef<int64_t>{p.tileM / ctaGroup, p.tileN},
@@ -78,9 +80,12 @@ PipelineOp tilegen::buildPlan(OpBuilder &builder, GemmOp op, const GemmPlan &p) 
   int64_t warps = p.threads / 32;
   // The MMA role's instruction: the table row at the shape it is issued (tcgen05 with
   // cta_group::2: the pair's M, half of it in each CTA's TMEM), with the scales it applies.
+  // The upcast issues bf16 x bf16; B's scales are applied by the conversion (the ring's).
   auto instr = MmaInstrAttr::get(b.getContext(), p.family, p.mmaM, p.mmaN, p.mmaK,
-                                 op.getAType(), op.getBType(), op.getAccType(), ctaGroup,
-                                 op.getScaleAAttr(), op.getScaleBAttr(), p.accumulation,
+                                 op.getAType(), p.upcastB ? b.getBF16Type() : op.getBType(),
+                                 op.getAccType(), ctaGroup,
+                                 p.upcastB ? ScaleAttr() : op.getScaleAAttr(),
+                                 p.upcastB ? ScaleAttr() : op.getScaleBAttr(), p.accumulation,
                                  p.promotion);
   auto role = [&](RoleKind kind, int64_t first, int64_t count, ArrayRef<int64_t> layout,
                   int64_t regs) {
@@ -153,6 +158,11 @@ static GemmOp descriptionOf(OpBuilder &b, PipelineOp plan) {
   props.acc_type = TypeAttr::get(accs.getType());
   props.scale_a = mma.getScaleA();
   props.scale_b = mma.getScaleB();
+  // The upcast: the ring carries B's scales and the MMA's (bf16) type is the upcast target.
+  if (ScaleAttr up = ring.getUpcastScaleBAttr()) {
+    props.scale_b = up;
+    props.upcast = TypeAttr::get(mma.getBType());
+  }
   // Block-scaled MMAs (E8M0 / E4M3 scales) accumulate in f32: no accumulation field.
   bool micro = mma.getScaleA() && mma.getScaleA().isMicroScaled();
   if (fp8 && !micro)

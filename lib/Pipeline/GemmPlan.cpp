@@ -24,8 +24,20 @@ static int64_t alignTo(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 /// Block-scaled formats (E8M0 or E4M3 block scales, GemmOp::isBlockScaled): which instruction
 /// of the target applies them, or which rule stops the description. The description verifier
 /// has already checked the scales against the operand types (block sizes, tile K). Returns the
-/// block-scaled row the lowerings emit (tcgen05 on the sm_100a family, mma.sync on sm_120a);
-/// what is not written yet fails here, with the reason.
+/// block-scaled row the lowerings emit (tcgen05 on the sm_100a family, mma.sync on sm_120a), or
+/// null for the sm_90a upcast (upcastSupported), which converts B and multiplies with bf16
+/// wgmma; what is not written yet fails here, with the reason.
+/// The upcast combination the sm_90a lowering converts: MXFP4 weights (B = f4E2M1FN, K-major,
+/// E8M0 scales per 32 of K) beside bf16 activations (A, K-major, no scales).
+static bool upcastSupported(GemmOp op) {
+  std::optional<Type> upcast = op.getUpcast();
+  ScaleAttr sb = op.getScaleBAttr();
+  return upcast && upcast->isBF16() && op.getAType().isBF16() &&
+         isa<Float4E2M1FNType>(op.getBType()) && op.getALayout() == Layout::Row &&
+         op.getBLayout() == Layout::Col && !op.getScaleAAttr() && sb && sb.isMicroScaled() &&
+         isa<Float8E8M0FNUType>(sb.getType()) && sb.blockOuter() == 1 && sb.blockK() == 32;
+}
+
 static FailureOr<const MmaInstr *> resolveBlockScaled(GemmOp op, const NVTarget &target) {
   StringRef tname = target.name();
   auto fail = [&](StringRef field = {}) -> InFlightDiagnostic {
@@ -53,9 +65,13 @@ static FailureOr<const MmaInstr *> resolveBlockScaled(GemmOp op, const NVTarget 
                             << (anyKind ? ", whose block-scaled kinds apply the scales in the "
                                           "tensor core: leave upcast out"
                                         : " and no upcast pipeline");
+    if (upcastSupported(op))
+      return static_cast<const MmaInstr *>(nullptr);
     return fail("upcast") << "not supported yet: upcast = " << *upcast << " (" << formats
-                          << ") on target " << tname
-                          << ": the converting wgmma pipeline is not written";
+                          << ", a = " << stringifyLayout(op.getALayout()) << ", b = "
+                          << stringifyLayout(op.getBLayout()) << ") on target " << tname
+                          << ": the converting wgmma pipeline takes a = bf16 row, b = f4E2M1FN "
+                             "col with scale_b = f8E8M0FNU [1, 32] only";
   }
 
   // Native block-scaled kinds: tcgen05 (sm_100a family) or mma.sync (sm_120a).
@@ -159,7 +175,7 @@ FailureOr<NVTarget> tilegen::targetFor(GemmOp op, StringRef override) {
 }
 
 int64_t GemmPlan::smemFor(int64_t s) const {
-  return smem.ringOffset + s * smem.slotBytes + smem.epilogueBytes +
+  return smem.ringOffset + s * smem.slotBytes + smem.epilogueBytes + smem.convertBytes +
          (tmaRing() ? alignTo(2 * s * 8 + 2 * accumulators * 8, 128) : 0);
 }
 
@@ -184,10 +200,16 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
     FailureOr<const MmaInstr *> row = resolveBlockScaled(op, target);
     if (failed(row))
       return failure();
-    scaledRow = *row;
-    p.microScales = true;
+    if (*row) {
+      scaledRow = *row;
+      p.microScales = true;
+    } else {
+      // The upcast: B is converted to bf16 in shared memory and multiplied by the bf16 wgmma.
+      p.upcastB = true;
+    }
   }
-  Elem elemA = *elemOf(op.getAType()), elemB = *elemOf(op.getBType());
+  Elem elemA = *elemOf(op.getAType());
+  Elem elemB = p.upcastB ? Elem::BF16 : *elemOf(op.getBType());
   bool fp8 = elemInfo(elemA).fp8;
   // The instruction K: 32 bytes of K per instruction for every type tilegen takes (64 packed
   // FP4 elements for the block-scaled FP4 kinds).
@@ -335,8 +357,10 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
                   << " operands K-major only (a = row, b = col) on target " << tname;
   // Scales: what the row's lowering applies, in blocks it can apply.
   ScaleAttr scaleA = op.getScaleAAttr(), scaleB = op.getScaleBAttr();
+  if (p.upcastB)
+    p.scaleBlockK = scaleB.blockK(); // applied in the conversion, not by the MMA's lowering
   // Block-scaled kinds apply their E8M0 / E4M3 scales in the tensor core (resolveBlockScaled).
-  if (!scaledRow && (scaleA || scaleB)) {
+  else if (!scaledRow && (scaleA || scaleB)) {
     for (auto [field, scale] :
          {std::pair<StringRef, ScaleAttr>{"scale_a", scaleA}, {"scale_b", scaleB}}) {
       if (!scale)
@@ -651,6 +675,18 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
     if (clusterSize == 2 && p.tileN % 16 != 0)
       return fail("tile") << "tile N = " << p.tileN << " cannot be split into two halves of a "
                     << "multiple of 8 rows for the B multicast (target " << tname << ")";
+    // The upcast: the consumer warpgroups share the conversion of each slice of B (rows
+    // split between them, 16 per warpgroup and step) into one 128-byte-swizzled bf16 buffer.
+    if (p.upcastB && (p.tileK != 64 || p.accumulators != 1 || clusterSize != 1 ||
+                      op.getGrid() == Grid::StreamK || p.tileN % (16 * consumers) != 0))
+      return fail("upcast") << "not supported yet: upcast = bf16 with tile " << listString(
+                                   {p.tileM, p.tileN, p.tileK})
+                    << ", accumulators = " << p.accumulators << ", cluster = "
+                    << listString(cluster) << ", grid = " << stringifyGrid(op.getGrid())
+                    << " on target " << tname
+                    << " (the converting pipeline takes tile K = 64, tile N a multiple of "
+                    << 16 * consumers << ", accumulators = 1, cluster = [1, 1, 1] and no "
+                       "stream-K)";
     p.warpsM = consumers, p.warpsN = 1;
     p.threads = (consumers + 1) * 128;
     p.swizzleBytes = rowBytes;
@@ -791,6 +827,12 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
     p.scaleTmemColumnsPerStage = p.family == MmaFamily::Tcgen05 ? 4 * atomsK * (atomsA + atomsB)
                                                                 : 0;
   }
+  if (p.upcastB) {
+    // The packed FP4 slice of B in the ring (two elements per byte), and three bf16 slices of
+    // B that the consumer warpgroups convert into, used in turn (SM90.cpp says why three).
+    m.bSliceBytes = p.tileN * p.tileK * elemInfo(*elemOf(op.getBType())).bits / 8;
+    m.convertBytes = 3 * p.tileN * rowBytes;
+  }
   m.slotBytes =
       alignTo(alignTo(m.aSliceBytes, slotAlign) + m.bSliceBytes + m.scaleBytes, slotAlign);
   // B ends the slot, or is followed by the scales.
@@ -824,9 +866,12 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
                     << "2 stages x " << formatBytes(m.slotBytes) << " (A "
                     << formatBytes(m.aSliceBytes) << " + B " << formatBytes(m.bSliceBytes) << ")"
                     << (m.epilogueBytes ? " + epilogue " + formatBytes(m.epilogueBytes) : "")
+                    << (m.convertBytes ? " + bf16 conversion " + formatBytes(m.convertBytes)
+                                       : "")
                     << (p.tmaRing()
                             ? " + barriers " + formatBytes(p.smemFor(2) - m.ringOffset -
-                                                           2 * m.slotBytes - m.epilogueBytes)
+                                                           2 * m.slotBytes - m.epilogueBytes -
+                                                           m.convertBytes)
                             : "")
                     << " = " << formatBytes(p.smemFor(2)) << " > " << formatBytes(budget)
                     << " per block";
@@ -864,16 +909,19 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
                   << p.stages << " stages x " << formatBytes(m.slotBytes) << " (A "
                   << formatBytes(m.aSliceBytes) << " + B " << formatBytes(m.bSliceBytes) << ")"
                   << (m.epilogueBytes ? " + epilogue " + formatBytes(m.epilogueBytes) : "")
+                  << (m.convertBytes ? " + bf16 conversion " + formatBytes(m.convertBytes) : "")
                   << (p.tmaRing()
                           ? " + barriers " + formatBytes(need - m.ringOffset -
-                                                         p.stages * m.slotBytes - m.epilogueBytes)
+                                                         p.stages * m.slotBytes - m.epilogueBytes -
+                                                         m.convertBytes)
                           : "")
                   << " = " << formatBytes(need) << " > " << formatBytes(budget) << " per block";
   // Ring, then the epilogue buffers (1024-byte aligned for the 128-byte TMA swizzle), then the
   // barriers.
   m.ringOffset = 0;
   m.epilogueOffset = m.ringOffset + p.stages * m.slotBytes;
-  m.barrierOffset = m.epilogueOffset + m.epilogueBytes;
+  m.convertOffset = m.epilogueOffset + m.epilogueBytes;
+  m.barrierOffset = m.convertOffset + m.convertBytes;
   m.barrierBytes =
       p.tmaRing() ? alignTo(2 * p.stages * 8 + 2 * p.accumulators * 8, 128) : 0;
   m.total = m.barrierOffset + m.barrierBytes;

@@ -123,6 +123,8 @@ llvm::Expected<KernelConfig> tilegen::verify::readManifest(llvm::StringRef json)
           return bad("tensor map '" + prm.name + "' has a box size outside [1, 256]");
         count *= uint64_t(*n);
       }
+      if (count * bits % 8 != 0)
+        return bad("tensor map '" + prm.name + "' has a box of a fractional number of bytes");
       prm.boxBytes = unsigned(count * bits / 8);
     }
     c.params.push_back(prm);

@@ -914,6 +914,33 @@ bool Sim::accessTmem(int ti, const VC &vc, unsigned cta, uint32_t col, uint32_t 
   return true;
 }
 
+/// The shared memory a wgmma operand occupies, from its descriptor (PTX ISA 9.7.15.5.1: start
+/// address bits 0-13, stride byte offset bits 32-45, both >> 4; swizzle mode bits 62-63:
+/// 1 = 128-byte, 2 = 64-byte, 3 = 32-byte), for operands that ordinary stores wrote (no TMA
+/// box to take the extent from): a K-major swizzled operand of R rows (64 for A, N of the
+/// m64nNk16 shape for B) is R / 8 groups of 8 swizzle rows, SBO bytes apart, starting at the
+/// swizzle row that holds the start address. Only for swizzled K-major layouts; false
+/// otherwise.
+static bool wgmmaFootprint(const std::string &opcode, unsigned operand, uint64_t desc,
+                           uint32_t &start, uint32_t &end) {
+  unsigned mode = unsigned(desc >> 62) & 3;
+  if (mode == 0)
+    return false;
+  uint32_t span = mode == 1 ? 128 : mode == 2 ? 64 : 32;
+  uint32_t sbo = uint32_t((desc >> 32) & 0x3fff) << 4;
+  size_t at = opcode.find(".m64n");
+  if (at == std::string::npos || sbo == 0)
+    return false;
+  unsigned n = unsigned(std::strtoul(opcode.c_str() + at + 5, nullptr, 10));
+  unsigned rows = operand == 1 ? 64 : n;
+  if (rows == 0 || rows % 8 != 0)
+    return false;
+  uint32_t addr = uint32_t(desc & 0x3fff) << 4;
+  start = addr / span * span;
+  end = start + (rows / 8) * sbo;
+  return true;
+}
+
 bool Sim::regionAt(unsigned cta, uint32_t off, uint32_t &start, uint32_t &end) {
   auto &r = ctas[cta].regions;
   auto it = r.upper_bound(off);
@@ -2448,7 +2475,8 @@ bool Sim::step(int ti) {
         if (!readKnown(t, o[i], desc, "wgmma descriptor"))
           return true;
         uint32_t addr = uint32_t(desc & 0x3fff) << 4, start, end;
-        if (!regionAt(t.cta, addr, start, end)) {
+        if (!regionAt(t.cta, addr, start, end) &&
+            !wgmmaFootprint(s.opcode, i, desc, start, end)) {
           fail(ti, stmt, llvm::formatv("wgmma reads shared offset {0}, which no TMA load has "
                                        "written",
                                        addr)

@@ -1,4 +1,4 @@
-// tile-check-target rejects each block-scaled description its target cannot build (no block-scaled kind, no kind for the pair or the scales, an operand major the kind cannot read, upcast where it does not apply), naming field, value, target and reason; what the native lowerings do not take yet (6- and 4-bit .kind::mxf8f6f4, the cp.async schedule, partial scale atoms, scale columns beyond Tensor Memory) and the upcast pipeline stop with "not supported yet" or the budget.
+// tile-check-target rejects each block-scaled description its target cannot build (no block-scaled kind, no kind for the pair or the scales, an operand major the kind cannot read, upcast where it does not apply), naming field, value, target and reason; what the native lowerings do not take yet (6- and 4-bit .kind::mxf8f6f4, the cp.async schedule, partial scale atoms, scale columns beyond Tensor Memory) and the upcast combinations and schedules the sm_90a pipeline does not take stop with "not supported yet" or the budget.
 // RUN: %tilegen-opt %s --tile-check-target -split-input-file -verify-diagnostics
 //
 // Not covered because the tile.gemm verifier stops such descriptions first (kept as a guard,
@@ -43,9 +43,15 @@ tile.gemm @g { a = bf16 row, b = f4E2M1FN col, c = bf16 row, scale_b = f8E8M0FNU
 
 // -----
 
-// MXFP4 weights x bf16 activations with upcast on sm_90a: the converting pipeline is not written
-// expected-error @+1 {{'tile.gemm' op not supported yet: upcast = 'bf16' (a = bf16, b = e2m1 with e8m0 scales per 32) on target sm_90a: the converting wgmma pipeline is not written}}
-tile.gemm @g { a = bf16 row, b = f4E2M1FN col, c = bf16 row, scale_b = f8E8M0FNU [1, 32], upcast = bf16, tile = [128, 128, 64], target = "sm_90a" }
+// MXFP8 x MXFP8 with upcast on sm_90a: the converting pipeline takes MXFP4 B beside bf16 A only
+// expected-error @+1 {{'tile.gemm' op not supported yet: upcast = 'bf16' (a = e4m3, b = e4m3 with e8m0 scales per 32, a = row, b = col) on target sm_90a: the converting wgmma pipeline takes a = bf16 row, b = f4E2M1FN col with scale_b = f8E8M0FNU [1, 32] only}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], upcast = bf16, tile = [128, 128, 64], target = "sm_90a" }
+
+// -----
+
+// MXFP4 upcast with a K-slice other than 64
+// expected-error @+1 {{'tile.gemm' op not supported yet: upcast = bf16 with tile [128, 128, 32], accumulators = 1, cluster = [1, 1, 1], grid = tiles on target sm_90a (the converting pipeline takes tile K = 64, tile N a multiple of 32, accumulators = 1, cluster = [1, 1, 1] and no stream-K)}}
+tile.gemm @g { a = bf16 row, b = f4E2M1FN col, c = bf16 row, scale_b = f8E8M0FNU [1, 32], upcast = bf16, tile = [128, 128, 32], target = "sm_90a" }
 
 // -----
 

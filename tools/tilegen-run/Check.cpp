@@ -69,6 +69,7 @@ void hostReference(const Manifest &Man, const Problem &P, double Alpha,
                    const std::vector<unsigned char> &HB,
                    const std::vector<unsigned char> &HC,
                    const std::vector<float> &SA, const std::vector<float> &SB,
+                   const std::vector<uint8_t> &MxA, const std::vector<uint8_t> &MxB,
                    std::vector<double> &Ref) {
   const int64_t M = P.M, N = P.N, K = P.K;
   // Unscaled inputs are exact in float, and a product of two floats is exact in
@@ -76,17 +77,23 @@ void hostReference(const Manifest &Man, const Problem &P, double Alpha,
   // an f32 scale) is exact in double.
   const ScaledFp8 OpA = scaledOperand(Man, Tensor::A, P),
                   OpB = scaledOperand(Man, Tensor::B, P);
+  // An e2m1 operand is dequantised with its e8m0 scales (blockScaledValue, exact in double).
   std::vector<double> Ar(size_t(M) * K), Bt(size_t(N) * K);
+  const bool MxAOp = Man.A.Scale.E8M0, MxBOp = Man.B.Scale.E8M0;
+  const BlockScaledOperand BsA = blockScaledOperand(Man, Tensor::A, P),
+                           BsB = blockScaledOperand(Man, Tensor::B, P);
   for (int64_t I = 0; I < M; ++I)
     for (int64_t Kk = 0; Kk < K; ++Kk)
       Ar[size_t(I) * K + Kk] =
-          loadElem(HA.data(), elemIndex(Man.A.Lay, I, Kk, M, K), Man.A.Type) *
-          (SA.empty() ? 1.0 : double(SA[OpA.scaleIndex(I, Kk)]));
+          MxAOp ? blockScaledValue(HA.data(), MxA.data(), 1.0f, BsA, I, Kk)
+                : loadElem(HA.data(), elemIndex(Man.A.Lay, I, Kk, M, K), Man.A.Type) *
+                      (SA.empty() ? 1.0 : double(SA[OpA.scaleIndex(I, Kk)]));
   for (int64_t Kk = 0; Kk < K; ++Kk)
     for (int64_t J = 0; J < N; ++J)
       Bt[size_t(J) * K + Kk] =
-          loadElem(HB.data(), elemIndex(Man.B.Lay, Kk, J, K, N), Man.B.Type) *
-          (SB.empty() ? 1.0 : double(SB[OpB.scaleIndex(J, Kk)]));
+          MxBOp ? blockScaledValue(HB.data(), MxB.data(), 1.0f, BsB, J, Kk)
+                : loadElem(HB.data(), elemIndex(Man.B.Lay, Kk, J, K, N), Man.B.Type) *
+                      (SB.empty() ? 1.0 : double(SB[OpB.scaleIndex(J, Kk)]));
   Ref.assign(size_t(M) * N, 0.0);
   auto Rows = [&](int64_t Begin, int64_t End) {
     for (int64_t I = Begin; I < End; ++I) {
@@ -317,7 +324,7 @@ Error GpuSession::check(Row &R, bool &Passed) {
     }
     reportPhase("host fp64 reference", false);
     hostReference(Man, P, Opts.Alpha, Opts.Beta, HostA, HostB, HostC, HostScaleA,
-                  HostScaleB, HostRef);
+                  HostScaleB, HostMxScaleA, HostMxScaleB, HostRef);
     reportPhase("comparing", false);
     auto At = [&](int64_t I, int64_t J) { return HostRef[size_t(I) * N + J]; };
     Cmp = compare(Man, P, HD, At, Exact, Tol.ElemRtol);

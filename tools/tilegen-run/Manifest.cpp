@@ -290,20 +290,26 @@ Error readScale(const FieldReader &R, const Value &O, const std::string &Field,
   if (std::string(Key) == "c")
     return R.error(SField, "C and D take no scale (only fp8 operands a and b "
                            "have one)");
-  if (!isFp8(Out.Type))
+  if (!isFp8(Out.Type) && Out.Type != ElemType::E2M1)
     return R.error(SField, std::string("a scale needs an fp8 operand (\"e4m3\" "
-                                       "or \"e5m2\"), but operand ") +
+                                       "or \"e5m2\") or an e2m1 one, but operand ") +
                                Key + " is \"" + elemTypeName(Out.Type) + "\"");
   if (!S->isObject())
     return R.expected(SField, "an object", *S);
   std::string Type, Gran;
   TG_TRY(R.getString(*S, SField, "type", Type));
-  if (Type == "e8m0" || Type == "e4m3")
+  // MXFP4: E8M0 scales per 1 x 32 (checked below, after the block is read).
+  if (Out.Type == ElemType::E2M1 && Type != "e8m0")
     return R.error(SField + ".type",
-                   "not supported yet: " + quote(Type) +
-                       " block scales (tilegen-run generates block-scaled inputs, but does not "
-                       "run block-scaled kernels yet)");
-  if (Type != "f32")
+                   "not supported yet: " + quote(Type) + " scales of an e2m1 operand "
+                       "(tilegen-run runs MXFP4, e2m1 with \"e8m0\" scales per 1 x 32)");
+  if (Type == "e4m3" || (Type == "e8m0" && Out.Type != ElemType::E2M1))
+    return R.error(SField + ".type",
+                   "not supported yet: " + quote(Type) + " block scales of an " +
+                       elemTypeName(Out.Type) +
+                       " operand (tilegen-run runs e8m0 scales of e2m1 operands only)");
+  Out.Scale.E8M0 = Type == "e8m0";
+  if (Type != "f32" && !Out.Scale.E8M0)
     return R.error(SField + ".type",
                    "expected \"f32\" (scales are 32-bit floats), found " + quote(Type));
   TG_TRY(R.getString(*S, SField, "granularity", Gran));
@@ -331,6 +337,11 @@ Error readScale(const FieldReader &R, const Value &O, const std::string &Field,
                     Out.Scale.BlockOuter));
   TG_TRY(R.checkInt(Block->getArray()[1], SField + ".block[1]", 1, INT32_MAX,
                     Out.Scale.BlockK));
+  if (Out.Scale.E8M0 && (Out.Scale.BlockOuter != 1 || Out.Scale.BlockK != 32))
+    return R.error(SField + ".block",
+                   "e8m0 scales cover 1 x 32 elements (OCP MX), found [" +
+                       std::to_string(Out.Scale.BlockOuter) + ", " +
+                       std::to_string(Out.Scale.BlockK) + "]");
   return Error::success();
 }
 
@@ -346,12 +357,13 @@ Error readOperand(const FieldReader &R, const Value &Ops, const char *Key,
       Narrow != tilegen::mx::Format::E8M0)
     return R.error(Field + ".type",
                    "not supported yet: block-scaled operand type " + quote(Type) +
-                       " (tilegen-run generates such inputs, but does not run block-scaled "
-                       "kernels yet)");
+                       " (tilegen-run generates such inputs, but runs only e2m1 (MXFP4) "
+                       "block-scaled operands)");
   if (!parseElemType(Type, Out.Type))
     return R.error(Field + ".type", std::string("expected ") + ElemTypeList +
                                         ", found " + quote(Type));
-  if ((Out.Type == ElemType::TF32 || isFp8(Out.Type)) && std::string(Key) == "c")
+  if ((Out.Type == ElemType::TF32 || isFp8(Out.Type) || Out.Type == ElemType::E2M1) &&
+      std::string(Key) == "c")
     return R.error(Field + ".type", Type + " is an input type; C and D are "
                                            "\"bf16\", \"f16\" or \"f32\"");
   TG_TRY(R.getString(*O, Field, "layout", Lay));
@@ -362,7 +374,11 @@ Error readOperand(const FieldReader &R, const Value &Ops, const char *Key,
   else
     return R.error(Field + ".layout",
                    "expected \"row\" or \"col\", found " + quote(Lay));
-  return readScale(R, *O, Field, Key, Out);
+  TG_TRY(readScale(R, *O, Field, Key, Out));
+  if (Out.Type == ElemType::E2M1 && !Out.Scale.E8M0)
+    return R.error(Field + ".scale", std::string("operand ") + Key +
+                                         " is e2m1, which needs e8m0 block scales");
+  return Error::success();
 }
 
 Error readParam(const FieldReader &R, const Value &V, unsigned Index,
@@ -467,11 +483,11 @@ Error readParam(const FieldReader &R, const Value &V, unsigned Index,
                       Field + ".box[" + std::to_string(I) + "]", 1, 256, B));
     P.Box.push_back(static_cast<uint32_t>(B));
   }
-  unsigned InnerBytes = P.Box[0] * elemBytes(P.Elem);
-  if (InnerBytes % 16 != 0)
+  unsigned InnerBytes = P.Box[0] * elemBits(P.Elem) / 8;
+  if (P.Box[0] * elemBits(P.Elem) % 128 != 0)
     return R.error(Field + ".box[0]",
                    std::to_string(P.Box[0]) + " x " +
-                       std::to_string(elemBytes(P.Elem)) + " bytes = " +
+                       std::to_string(elemBits(P.Elem)) + " bits = " +
                        std::to_string(InnerBytes) +
                        " bytes is not a multiple of 16 (TMA needs the inner "
                        "box extent in 16-byte units)");
@@ -500,7 +516,7 @@ Error readParam(const FieldReader &R, const Value &V, unsigned Index,
   P.OobNan = Oob == "nan";
   // cuTensorMapEncodeTiled takes the NaN fill only for floating-point data, and
   // fp8 tensors are mapped as bytes (UINT8).
-  if (P.OobNan && isFp8(P.Elem))
+  if (P.OobNan && (isFp8(P.Elem) || P.Elem == ElemType::E2M1))
     return R.error(Field + ".oob_fill",
                    "\"nan\" needs a floating-point tensor map, but " +
                        std::string(elemTypeName(P.Elem)) +
@@ -815,8 +831,7 @@ Error tilegen::run::checkProblem(const Manifest &Man, const Problem &P) {
   }
   for (Tensor T : {Tensor::A, Tensor::B, Tensor::C}) {
     uint64_t Bytes;
-    if (__builtin_mul_overflow(tensorElems(T, P), uint64_t(elemBytes(Man.operand(T).Type)),
-                               &Bytes))
+    if (!storageBytes(Man.operand(T).Type, tensorElems(T, P), Bytes))
       return usageError("problem size " + P.str() + ": tensor " + tensorName(T) +
                         " needs more than 2^64 bytes");
   }
@@ -830,7 +845,6 @@ Error tilegen::run::checkProblem(const Manifest &Man, const Problem &P) {
     const Param &Pa = Man.Params[I];
     if (Pa.Kind != ParamKind::TensorMap)
       continue;
-    unsigned Bytes = elemBytes(Pa.Elem);
     // cuTensorMapEncodeTiled: every global dim at most 2^32, every stride a
     // multiple of 16 below 2^40. With M, N, K below 2^31 and 4-byte elements
     // at most, only the multiple of 16 can fail, but the limits are checked
@@ -842,7 +856,7 @@ Error tilegen::run::checkProblem(const Manifest &Man, const Problem &P) {
                           Pa.Name + "': a tensor map dim is at most 2^32");
     // Rank 2: the one global stride is the extent of the inner dim in bytes.
     Dim Inner = Pa.Dims[0];
-    int64_t Stride = dimValue(Inner, P) * Bytes;
+    int64_t Stride = dimValue(Inner, P) * int64_t(elemBits(Pa.Elem)) / 8;
     if (uint64_t(Stride) >= (uint64_t(1) << 40))
       return usageError(std::string("problem size ") + dimName(Inner) + " = " +
                         std::to_string(dimValue(Inner, P)) + " gives param '" + Pa.Name +
@@ -855,10 +869,13 @@ Error tilegen::run::checkProblem(const Manifest &Man, const Problem &P) {
           " breaks the alignment TMA needs for param '" + Pa.Name + "' (" +
           tensorName(Pa.Tens) + ", " + elemTypeName(Pa.Elem) + ", " +
           layoutName(Man.operand(Pa.Tens).Lay) + " layout): its stride " +
-          dimName(Inner) + " x " + std::to_string(Bytes) + " bytes = " +
+          dimName(Inner) +
+          (elemBits(Pa.Elem) % 8 == 0 ? " x " + std::to_string(elemBits(Pa.Elem) / 8) + " bytes"
+                                      : " / " + std::to_string(8 / elemBits(Pa.Elem))) +
+          " = " +
           std::to_string(Stride) + " bytes is not a multiple of 16; " +
           dimName(Inner) + " must be a multiple of " +
-          std::to_string(16 / Bytes));
+          std::to_string(128 / elemBits(Pa.Elem)));
   }
   return Error::success();
 }
@@ -873,10 +890,8 @@ Error tilegen::run::paddedProblem(const Manifest &Man, const Problem &P, Problem
   for (const Constraint &C : Man.Constraints)
     require(C.D, C.Multiple);
   for (const Param &Pa : Man.Params)
-    if (Pa.Kind == ParamKind::TensorMap) {
-      unsigned Bytes = elemBytes(Pa.Elem);
-      require(Pa.Dims[0], Bytes >= 16 ? 1 : 16 / Bytes);
-    }
+    if (Pa.Kind == ParamKind::TensorMap)
+      require(Pa.Dims[0], 128 / elemBits(Pa.Elem));
   bool Changes = false;
   for (Dim D : {Dim::M, Dim::N, Dim::K}) {
     int64_t V = dimValue(D, P), S = Step[static_cast<int>(D)];
@@ -893,6 +908,14 @@ Error tilegen::run::paddedProblem(const Manifest &Man, const Problem &P, Problem
   }
   if (!Changes)
     return Error::success();
+  for (Tensor T : {Tensor::A, Tensor::B})
+    if (Man.operand(T).Type == ElemType::E2M1) {
+      std::string Msg = "not supported yet: padding problem " + P.str() + " to " + Out.str() +
+                        " for kernel " + Man.Kernel + ", whose " + tensorName(T) +
+                        " is packed e2m1 (its padded copy is not written)";
+      Out = P;
+      return usageError(Msg);
+    }
   for (Tensor T : {Tensor::A, Tensor::B})
     if (Man.operand(T).Scale.Gran == ScaleGranularity::Block && Out.K != P.K) {
       std::string Msg = std::string("kernel ") + Man.Kernel + " scales " + tensorName(T) +
@@ -918,7 +941,9 @@ std::string tilegen::run::operandText(const OperandInfo &O) {
 std::string tilegen::run::describeInputs(const Manifest &Man,
                                          const InputDistribution &Dist) {
   std::string S = Dist.describe();
-  if (Man.A.Scale.present() || Man.B.Scale.present())
+  if (Man.A.Scale.E8M0 || Man.B.Scale.E8M0)
+    S += "; " + describeBlockScaled(Dist);
+  else if (Man.A.Scale.present() || Man.B.Scale.present())
     S += "; " + describeScaledFp8(Dist);
   return S;
 }
@@ -938,6 +963,19 @@ ScaledFp8 tilegen::run::scaledOperand(const Manifest &Man, Tensor Op,
   return S;
 }
 
+BlockScaledOperand tilegen::run::blockScaledOperand(const Manifest &Man, Tensor Op,
+                                                    const Problem &P) {
+  const OperandInfo &O = Man.operand(Op);
+  BlockScaledOperand S;
+  S.Elem = tilegen::mx::Format::E2M1;
+  S.Scale = tilegen::mx::Format::E8M0;
+  S.Outer = Op == Tensor::A ? P.M : P.N;
+  S.K = P.K;
+  S.Block = O.Scale.BlockK;
+  S.KContiguous = (Op == Tensor::A) == (O.Lay == Layout::Row);
+  return S;
+}
+
 bool tilegen::run::scaleTensorBytes(const Manifest &Man, Tensor Op,
                                     const Problem &P, uint64_t &Bytes) {
   const ScaleInfo &S = Man.operand(Op).Scale;
@@ -953,7 +991,7 @@ bool tilegen::run::scaleTensorBytes(const Manifest &Man, Tensor Op,
   uint64_t KB = uint64_t(P.K) / uint64_t(S.BlockK) + (uint64_t(P.K) % uint64_t(S.BlockK) != 0);
   uint64_t Count;
   return !__builtin_mul_overflow(OB, KB, &Count) &&
-         !__builtin_mul_overflow(Count, uint64_t(4), &Bytes);
+         !__builtin_mul_overflow(Count, uint64_t(S.E8M0 ? 1 : 4), &Bytes);
 }
 
 uint64_t tilegen::run::tileCount(const Manifest &Man, const Problem &P) {

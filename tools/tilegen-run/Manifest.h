@@ -43,6 +43,9 @@ enum class ScaleGranularity { None, Tensor, Block };
 struct ScaleInfo {
   ScaleGranularity Gran = ScaleGranularity::None;
   int64_t BlockOuter = 1, BlockK = 1; ///< Block only
+  /// OCP MX E8M0 block scales (one byte each, 2^(code - 127)) of an e2m1 operand; otherwise
+  /// f32 scales.
+  bool E8M0 = false;
   bool present() const { return Gran != ScaleGranularity::None; }
 };
 
@@ -179,6 +182,9 @@ uint64_t tensorElems(Tensor T, const Problem &P);
 /// Operand Op (A or B) of a problem as the scaled fp8 generator sees it:
 /// Outer x K with its layout and scale blocks.
 ScaledFp8 scaledOperand(const Manifest &Man, Tensor Op, const Problem &P);
+/// The e2m1 operand Op with its e8m0 scales (Scale.E8M0), for fillBlockScaled and
+/// blockScaledValue.
+BlockScaledOperand blockScaledOperand(const Manifest &Man, Tensor Op, const Problem &P);
 
 /// Bytes of the f32 scale tensor of operand Op (A or B; 0 when it has no
 /// scale), with checked arithmetic: false if it does not fit in 64 bits.

@@ -21,6 +21,8 @@ bool tilegen::run::parseElemType(const std::string &S, ElemType &T) {
     T = ElemType::E4M3;
   else if (S == "e5m2")
     T = ElemType::E5M2;
+  else if (S == "e2m1")
+    T = ElemType::E2M1;
   else
     return false;
   return true;
@@ -40,6 +42,8 @@ const char *tilegen::run::elemTypeName(ElemType T) {
     return "e4m3";
   case ElemType::E5M2:
     return "e5m2";
+  case ElemType::E2M1:
+    return "e2m1";
   }
   return "?";
 }

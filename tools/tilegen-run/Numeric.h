@@ -24,19 +24,33 @@ namespace run {
 /// 13 mantissa bits zero. e4m3 and e5m2 are the OCP 8-bit floats (inputs only):
 /// e4m3 is E4M3FN (bias 7, no infinities, S.1111.111 is NaN, max 448); e5m2 is
 /// IEEE-like (bias 15, infinities and NaNs, max 57344).
-enum class ElemType { BF16, F16, F32, TF32, E4M3, E5M2 };
+/// e2m1 is OCP MX FP4 (MXFP4 with E8M0 block scales), stored two per byte (the element with
+/// the lower linear index in the low nibble); it has no value without its block scales
+/// (blockScaledValue), and only block-scaled kernels take it.
+enum class ElemType { BF16, F16, F32, TF32, E4M3, E5M2, E2M1 };
 
 bool parseElemType(const std::string &S, ElemType &T);
 const char *elemTypeName(ElemType T);
 inline bool isFp8(ElemType T) {
   return T == ElemType::E4M3 || T == ElemType::E5M2;
 }
+/// Bytes of one element; a packed e2m1 element is half a byte and counts 1 here: sizes of
+/// tensors come from storageBytes.
 inline unsigned elemBytes(ElemType T) {
-  if (isFp8(T))
+  if (isFp8(T) || T == ElemType::E2M1)
     return 1;
   return (T == ElemType::BF16 || T == ElemType::F16) ? 2 : 4;
 }
 
+inline unsigned elemBits(ElemType T) { return T == ElemType::E2M1 ? 4 : 8 * elemBytes(T); }
+/// Bytes of Elems elements of T (e2m1: two per byte, rounded up); false on overflow.
+inline bool storageBytes(ElemType T, uint64_t Elems, uint64_t &Bytes) {
+  if (T == ElemType::E2M1) {
+    Bytes = Elems / 2 + Elems % 2;
+    return true;
+  }
+  return !__builtin_mul_overflow(Elems, uint64_t(elemBytes(T)), &Bytes);
+}
 /// The largest finite value of an fp8 type: 448 (e4m3), 57344 (e5m2).
 double fp8Max(ElemType T);
 /// Encodes X as fp8 with round to nearest even. With Saturate, finite values
@@ -94,12 +108,17 @@ inline float roundToType(float F, ElemType T) {
   case ElemType::E4M3:
   case ElemType::E5M2:
     return decodeFp8(encodeFp8(F, T, /*Saturate=*/true), T);
+  case ElemType::E2M1:
+    return static_cast<float>(mx::decode(mx::encode(F, mx::Format::E2M1), mx::Format::E2M1));
   }
   return F;
 }
 
 /// Reads element I of a buffer of type T as double.
 inline double loadElem(const void *Buf, size_t I, ElemType T) {
+  if (T == ElemType::E2M1) // the code's value, without its block scale
+    return mx::decode((static_cast<const uint8_t *>(Buf)[I / 2] >> (4 * (I % 2))) & 0xF,
+                      mx::Format::E2M1);
   if (isFp8(T))
     return decodeFp8(static_cast<const uint8_t *>(Buf)[I], T);
   if (elemBytes(T) == 2) {
@@ -111,7 +130,12 @@ inline double loadElem(const void *Buf, size_t I, ElemType T) {
 
 /// Writes F (already representable in T) as element I of a buffer of type T.
 inline void storeElem(void *Buf, size_t I, ElemType T, float F) {
-  if (isFp8(T))
+  if (T == ElemType::E2M1) {
+    uint8_t &Byte = static_cast<uint8_t *>(Buf)[I / 2];
+    unsigned Shift = 4 * (I % 2);
+    Byte = static_cast<uint8_t>((Byte & ~(0xFu << Shift)) |
+                                (mx::encode(F, mx::Format::E2M1) & 0xFu) << Shift);
+  } else if (isFp8(T))
     static_cast<uint8_t *>(Buf)[I] = encodeFp8(F, T, /*Saturate=*/true);
   else if (T == ElemType::BF16)
     static_cast<uint16_t *>(Buf)[I] = floatToBF16(F);

@@ -231,8 +231,7 @@ Error GpuSession::prepare(const Problem &Size) {
       if (T == Tensor::D && !Opts.Check)
         continue;
       uint64_t TB;
-      Overflow |= __builtin_mul_overflow(
-          tensorElems(T, P), uint64_t(elemBytes(Man.operand(T).Type)), &TB);
+      Overflow |= !storageBytes(Man.operand(T).Type, tensorElems(T, P), TB);
       Overflow |= __builtin_add_overflow(Bytes, TB, &Bytes);
     }
     TG_TRY(checkHostMemory(Bytes, Overflow,
@@ -259,9 +258,11 @@ Error GpuSession::prepare(const Problem &Size) {
     uint64_t Elems = tensorElems(S.T, P);
     int64_t Rows, Cols, Ld;
     tensorShape(S.T, P, Man, Rows, Cols, Ld);
+    uint64_t Bytes = 0;
+    storageBytes(S.Type, Elems, Bytes); // checkProblem checked the size
     TG_TRY(alloc(std::string(S.Name) + " (" + std::to_string(Rows) + " x " +
                      std::to_string(Cols) + " " + elemTypeName(S.Type) + ")",
-                 Elems * elemBytes(S.Type), *S.Buf));
+                 Bytes, *S.Buf));
   }
 
   reportPhase("generating inputs", false);
@@ -271,9 +272,15 @@ Error GpuSession::prepare(const Problem &Size) {
   std::vector<unsigned char> *Hosts[3] = {&HostA, &HostB, &HostC};
   for (unsigned I = 0; I < 3; ++I) {
     const Spec &S = Specs[I];
-    uint64_t Elems = tensorElems(S.T, P);
-    Hosts[I]->resize(Elems * elemBytes(S.Type));
-    if (S.T != Tensor::C && Man.operand(S.T).Scale.present())
+    uint64_t Elems = tensorElems(S.T, P), Bytes = 0;
+    storageBytes(S.Type, Elems, Bytes); // checkProblem checked the size
+    Hosts[I]->resize(Bytes);
+    if (S.T != Tensor::C && Man.operand(S.T).Scale.E8M0) {
+      // MXFP4: the element codes here, the E8M0 scale codes beside them.
+      float TensorScale = 1;
+      fillBlockScaled(Hosts[I]->data(), blockScaledOperand(Man, S.T, P), Dist, I,
+                      S.T == Tensor::A ? HostMxScaleA : HostMxScaleB, TensorScale);
+    } else if (S.T != Tensor::C && Man.operand(S.T).Scale.present())
       fillScaledFp8(Hosts[I]->data(), scaledOperand(Man, S.T, P), Dist, I,
                     S.T == Tensor::A ? HostScaleA : HostScaleB);
     else
@@ -291,8 +298,24 @@ Error GpuSession::prepare(const Problem &Size) {
     if (!Bytes)
       continue;
     const bool IsA = T == Tensor::A;
-    const std::vector<float> &Host = IsA ? HostScaleA : HostScaleB;
     DeviceBuffer &Buf = IsA ? ScaleA : ScaleB;
+    if (Man.operand(T).Scale.E8M0) {
+      // E8M0 codes, one byte per (row, K block).
+      const std::vector<uint8_t> &Codes = IsA ? HostMxScaleA : HostMxScaleB;
+      const BlockScaledOperand Op = blockScaledOperand(Man, T, P);
+      if (Codes.size() != Bytes)
+        return cudaError(std::string("internal error: ") + tensorName(T) + " has " +
+                         std::to_string(Codes.size()) + " e8m0 scales, expected " +
+                         std::to_string(Bytes));
+      TG_TRY(alloc(std::string(IsA ? "scale_a" : "scale_b") + " (" +
+                       std::to_string(Op.Outer) + " x " + std::to_string(Op.kBlocks()) +
+                       " e8m0)",
+                   Bytes, Buf));
+      TG_TRY(Cu.check(Cu.cuMemcpyHtoD(Buf.Ptr, Codes.data(), Bytes), "cuMemcpyHtoD",
+                      std::string("uploading ") + (IsA ? "scale_a" : "scale_b")));
+      continue;
+    }
+    const std::vector<float> &Host = IsA ? HostScaleA : HostScaleB;
     if (Host.size() * 4 != Bytes)
       return cudaError(std::string("internal error: ") + tensorName(T) + " has " +
                        std::to_string(Host.size()) + " scales, expected " +

@@ -103,6 +103,8 @@ private:
   DeviceBuffer LtScaleA, LtScaleB; ///< the same in cuBLASLt's 128x128 block layout
   DeviceBuffer LtWorkspace;
   std::vector<float> HostScaleA, HostScaleB;
+  /// E8M0 scale codes of e2m1 operands (fillBlockScaled).
+  std::vector<uint8_t> HostMxScaleA, HostMxScaleB;
   std::vector<DeviceBuffer> Scratch; ///< per parameter; empty buffers for other kinds
   std::vector<unsigned char> HostA, HostB, HostC;
   uint64_t HostInputBytes = 0; ///< host copies of A, B, C and D (see prepare)

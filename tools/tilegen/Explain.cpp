@@ -262,19 +262,29 @@ static void printBudget(llvm::raw_ostream &os, const Explained &ex) {
      << ")\n";
   os << llvm::formatv("  A slice   {0} x {1} x {2} B = {3}\n", rowsA, p.tileK, elem,
                       formatBytes(m.aSliceBytes));
-  os << llvm::formatv("  B slice   {0} x {1} x {2} B = {3}\n", colsB, p.tileK, elem,
-                      formatBytes(m.bSliceBytes));
+  if (p.upcastB)
+    os << llvm::formatv("  B slice   {0} x {1} x {2} bits = {3} (packed; converted to bf16)\n",
+                        colsB, p.tileK, tilegen::elemBits(ex.op.getBType()),
+                        formatBytes(m.bSliceBytes));
+  else
+    os << llvm::formatv("  B slice   {0} x {1} x {2} B = {3}\n", colsB, p.tileK, elem,
+                        formatBytes(m.bSliceBytes));
   os << llvm::formatv("  stage     {0} (A + B, slots aligned to {1} B)\n", formatBytes(m.slotBytes),
                       p.tmaRing() ? 1024 : 128);
   os << llvm::formatv("  ring      {0} stages x {1} = {2}\n", ex.shape.stages,
                       formatBytes(m.slotBytes), formatBytes(ex.shape.stages * m.slotBytes));
-  int64_t barriers = total - ex.shape.stages * m.slotBytes - m.epilogueBytes - m.ringOffset;
+  int64_t barriers = total - ex.shape.stages * m.slotBytes - m.epilogueBytes - m.convertBytes -
+                     m.ringOffset;
   if (p.tmaRing())
     os << llvm::formatv("  barriers  {0} (full and empty per stage, two per accumulator)\n",
                         formatBytes(barriers));
   if (m.epilogueBytes)
     os << llvm::formatv("  epilogue  {0} (C staging for the TMA store)\n",
                         formatBytes(m.epilogueBytes));
+  if (m.convertBytes)
+    os << llvm::formatv("  convert   {0} (three bf16 slices of B that the consumers convert into; "
+                        "the conversion's time is not in the costs below)\n",
+                        formatBytes(m.convertBytes));
   os << llvm::formatv("  total     {0} of {1}: {2}; at most {3} stages fit\n", formatBytes(total),
                       formatBytes(limit), total <= limit ? "fits" : "DOES NOT FIT", ex.stagesFit);
   if (p.family == MmaFamily::Tcgen05) {

@@ -31,6 +31,9 @@ struct SmemMap {
   int64_t barrierBytes = 0;
   int64_t epilogueOffset = 0;
   int64_t epilogueBytes = 0;
+  /// The upcast's conversion buffers (three bf16 slices of B), after the epilogue's.
+  int64_t convertOffset = 0;
+  int64_t convertBytes = 0;
   int64_t total = 0;         ///< dynamic shared memory the kernel asks for
 };
 
@@ -41,6 +44,9 @@ struct GemmPlan {
   tile::Schedule schedule = tile::Schedule::Multistage; ///< never auto
   tile::Copy copy = tile::Copy::CpAsync;                ///< never auto
   bool blockScales = false;  ///< per-block operand scales, applied per K block
+  /// sm_90a upcast: B (packed FP4 with E8M0 block scales) is converted to bf16 in shared
+  /// memory, its scales applied, and multiplied by the bf16 wgmma; blockScales stays false.
+  bool upcastB = false;
   int64_t scaleBlockK = 0;   ///< K extent of one scale block
   /// Block-scaled kinds (E8M0 / E4M3 scales applied by the MMA; `instr` is their row): the
   /// scale atoms ride in the ring (SmemMap::scaleBytes).

@@ -160,6 +160,10 @@ LLVM::LLVMFuncOp lowering::createKernel(KernelBuilder &b, PipelineView &view,
     operands.append("a_scale", scaleDict(view.instr.getScaleA()));
   if (view.instr.getScaleB())
     operands.append("b_scale", scaleDict(view.instr.getScaleB()));
+  if (tile::ScaleAttr up = view.ring.getUpcastScaleBAttr()) {
+    operands.append("b_scale", scaleDict(up));
+    operands.append("upcast", typeName(view.instr.getBType()));
+  }
   if (elemInfo(*elemOf(view.instr.getAType())).fp8)
     operands.append("accumulation",
                     b.getStringAttr(tile::stringifyAccumulation(view.instr.getAccumulation())));
@@ -527,6 +531,7 @@ void lowering::emitTmaProducer(KernelBuilder &b, const TmaProducer &p) {
                                                NVVM::MemScopeKind::CTA, false, Value());
       }
       Value k0 = b.mul(kLoop.getInductionVar(), p.sliceK);
+      Value k0B = b.mul(kLoop.getInductionVar(), p.sliceK / p.bKDivisor);
       NVVM::CTAGroupKindAttr tmaGroup =
           ctaGroup2 ? NVVM::CTAGroupKindAttr::get(b.getContext(), NVVM::CTAGroupKind::CTA_2)
                     : nullptr;
@@ -535,7 +540,7 @@ void lowering::emitTmaProducer(KernelBuilder &b, const TmaProducer &p) {
           Value(), Value(), NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
       if (p.pairing != TmaPairing::MulticastB) {
         NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-            b, cluster(slotB(slot)), p.tmapB, ValueRange{k0, unit.n0}, tmaBar, ValueRange{},
+            b, cluster(slotB(slot)), p.tmapB, ValueRange{k0B, unit.n0}, tmaBar, ValueRange{},
             Value(), Value(), NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
       } else {
         // This CTA's half of B, written into both CTAs of the pair at the same offset; each

@@ -232,6 +232,8 @@ struct TmaProducer {
   TmaPairing pairing = TmaPairing::None;
   mlir::Value rank;  ///< the CTA's rank in the pair (pairing != None)
   int64_t bRows = 0; ///< MulticastB: rows of B in a slot, split between the CTAs
+  /// B's tensor map counts K in units of this many elements (2: packed FP4 as bytes).
+  int64_t bKDivisor = 1;
   /// Wait until the consumers have released every slot before returning, so that no release
   /// (a multicast commit in a pair) arrives on this CTA's barriers after it exits.
   bool drain = false;

@@ -26,6 +26,10 @@
 // others' f32 partial tiles before the epilogue. With full waves it runs whole tiles as the
 // persistent grid does.
 //
+// upcast (MXFP4 B beside bf16 A): the ring carries B packed as FP4 with its E8M0 scales in
+// global memory; the consumers convert each slice into a bf16 buffer laid out as a bf16 slot's
+// B and issue the bf16 wgmmas from there (convertB says how and why three buffers).
+//
 // Epilogue (beta = 0): the accumulators, scaled and converted, go to a 128-byte-swizzled staging
 // buffer (stmatrix for 16-bit outputs; two buffers per consumer warpgroup, used in turn) and
 // from there to D by TMA stores (Common.h's storeChunkThroughShared); beta != 0 reads C and
@@ -43,6 +47,10 @@ using namespace tilegen;
 using namespace tilegen::lowering;
 
 namespace {
+/// The named barrier of the consumer warpgroups after a conversion (upcast); 1 and 2 are the
+/// epilogue's, 3 stream-K's.
+constexpr int kConvertBarrier = 4;
+
 class WgmmaEmitter {
 public:
   WgmmaEmitter(PipelineView &view, ModuleOp module)
@@ -81,6 +89,11 @@ private:
   int64_t bm = 0, bn = 0, bk = 0, stages = 0, slotBytes = 0, bOffset = 0, elemBytes = 2;
   int64_t consumers = 2, rowsPerConsumer = 0, mBlocks = 0;
   bool pingPong = false;
+  /// upcast: the ring carries B packed (FP4); the consumers convert each slice, its E8M0
+  /// scales applied, into one of three bf16 buffers at `convert` (convertB).
+  bool upcast = false;
+  Value convert;
+  void convertB(Value c, Value tInWg, Value packed, Value buf, Value k, Value n0);
   bool pair = false;         ///< cluster [2, 1, 1]: two CTAs along M share B (multicast)
   /// grid = stream_k: with fewer tiles than CTAs their K-slices are split over the CTAs;
   /// otherwise whole tiles in the persistent order (StreamK.cpp).
@@ -117,8 +130,12 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
     Value m0 = b.mul(tm, bm), n0 = b.mul(tn, bn);
     return ProducerUnit{unit.kb, unit.ke, m0, n0};
   };
+  int64_t bBytes = upcast ? sizeInBytes(bn * bk, v.ring.getBType()) : bn * bk * elemBytes;
   TmaProducer p{b.eq(tid, 0), bid, numTiles, grid, unit, full, empty, stages, ring, slotBytes,
-                bOffset, tmapA, tmapB, bk, bk * elemBytes, (bm + bn) * bk * elemBytes};
+                bOffset, tmapA, tmapB, bk, bk * elemBytes, bm * bk * elemBytes + bBytes};
+  // The packed FP4 B is a byte tensor to TMA: two elements of K per byte.
+  if (upcast)
+    p.bKDivisor = 2;
   if (pair) {
     p.pairing = TmaPairing::MulticastB;
     p.rank = rank;
@@ -190,12 +207,20 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
   Value kb = unit.kb, ke = unit.ke;
   // `zeroAcc`: the batch starts the accumulators (scale-d = 0 on its first instruction);
   // `releasePrevious`: slice g - 1's slot is still held and goes back once its batch retired.
+  Value g0Tile = tileLoop.getRegionIterArgs()[0];
   auto slice = [&](SmallVector<Value> acc, Value g, bool zeroAcc, bool releasePrevious) {
     auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
     waitBarrier(b, full.at(b, slot), fullParity);
+    Value bBase = slotB(slot);
+    if (upcast) {
+      // Slice k of the tile (its slices are consecutive ring positions from g0Tile) into
+      // buffer g mod 3; the wgmmas read that buffer instead of the slot's packed B.
+      Value buf = b.gep(convert, b.mul(b.remu(g, 3), bn * bk * 2));
+      convertB(c, tInWg, bBase, buf, b.add(kb, b.sub(g, g0Tile)), n0);
+      bBase = buf;
+    }
     NVVM::WgmmaFenceAlignedOp::create(b);
     Value aBase = b.gep(slotA(slot), b.mul(rowOff, bk * elemBytes));
-    Value bBase = slotB(slot);
     int64_t instrK = v.instr.getK();
     auto shape = NVVM::MMAShapeAttr::get(b.getContext(), 64, bn, instrK);
     NVVM::WGMMATypes ta = v.row->wgmmaA, tb = v.row->wgmmaB;
@@ -225,7 +250,6 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
     acc.push_back(b.add(g, 1));
     return acc;
   };
-  Value g0Tile = tileLoop.getRegionIterArgs()[0];
   SmallVector<Type> carried(mBlocks, accStruct);
   carried.push_back(b.i32());
   auto anySlice = scf::IfOp::create(b, carried, b.ult(kb, ke), /*withElse=*/true);
@@ -318,6 +342,73 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
   scf::YieldOp::create(b, ValueRange{next});
   b.setInsertionPointAfter(tileLoop);
   drainTmaStores(b, isReleaser);
+}
+
+// The upcast's conversion of one K-slice of B (tile N x 64 FP4, packed two per byte, K-major
+// rows of 32 bytes as TMA wrote them without swizzle) into `buf`: bf16, K-major rows of 128
+// bytes with the 128-byte swizzle (16-byte chunk j of row n at chunk j ^ (n mod 8)), the layout
+// the bf16 kernel's B slot has, so that the wgmma descriptors are the bf16 kernel's. The
+// consumer warpgroups split the rows; thread t of a warpgroup converts chunk t mod 8 (K
+// elements 8 (t mod 8) ... + 7, one 32-bit word of packed B) of rows 16 i + t / 8: a warp
+// reads 128 consecutive bytes and writes 512. Element e of a word is nibble e (the element
+// with the lower index in the low nibble); its E8M0 scale (row n, K block kb) is byte
+// kb x N + n of scale_b (docs/manifest.md). A nibble s e1 e0 m placed in f32 bits 31 and
+// 24 .. 22 is its value x 2^-126 (exponent 0 gives the subnormal m x 2^-127, i.e. m / 2 x
+// 2^-126); x 2^126 and x 2^(code - 127) are exact unless the result overflows or underflows
+// f32, and the rounding to bf16 is exact (at most two significant bits). Every converting
+// thread fences its generic-proxy stores against the async proxy (the wgmmas) and the
+// consumers meet at a named barrier before any wgmma reads the buffer.
+//
+// Three buffers in turn (slice g in buffer g mod 3): a consumer converts slice g + 3 only after
+// the barrier of slice g + 2, which the other consumer reaches after its wait_group 1 following
+// the commit of slice g + 1, i.e. after its wgmmas of slice g retired; with two buffers slice
+// g + 2 would overwrite what the other consumer's slice-g wgmmas may still read. The ring slot
+// (A and packed B) goes back as in the bf16 kernel, after the wgmmas of the slice retired, so
+// after the conversion read it.
+void WgmmaEmitter::convertB(Value c, Value tInWg, Value packed, Value buf, Value k, Value n0) {
+  int64_t rows = bn / consumers, steps = rows / 16;
+  Value chunk = b.remu(tInWg, 8);
+  Value rowBase = b.add(b.mul(c, rows), b.divu(tInWg, 8));
+  Value swz = b.xori(chunk, b.remu(b.divu(tInWg, 8), 8)); // rows step by 16: n mod 8 is fixed
+  // K block of this thread's chunk, clamped to the last block of K (the chunks past K are
+  // zero-filled by TMA; any existing scale keeps them zero).
+  Value lastKb = b.sub(b.ceilDiv(K, 32), b.c32(1));
+  Value kBlk = b.minu(b.add(b.mul(k, bk / 32), b.divu(chunk, 4)), lastKb);
+  Value scaleRow = arith::MulIOp::create(b, b.zext64(kBlk), b.zext64(N));
+  Value lastN = b.sub(N, b.c32(1));
+  Type i8 = b.getI8Type(), i32 = b.i32(), f32 = b.f32();
+  auto vec8 = VectorType::get({8}, b.getBF16Type());
+  Value two126 = b.f32c(0x1p126);
+  for (int64_t i = 0; i < steps; ++i) {
+    Value n = b.add(rowBase, i * 16);
+    Value word = LLVM::LoadOp::create(b, i32, b.gep(packed, b.add(b.mul(n, 32), b.mul(chunk, 4))), 4);
+    Value col = b.zext64(b.minu(b.add(n0, n), lastN));
+    Value code = LLVM::LoadOp::create(b, i8, b.gep(scaleB, arith::AddIOp::create(b, scaleRow, col)), 1);
+    Value code32 = arith::ExtUIOp::create(b, i32, code);
+    // 2^(code - 127): the exponent field for code >= 1, the subnormal 2^-127 for code 0 (255,
+    // NaN in E8M0, becomes infinity).
+    Value sbits = b.select(b.eq(code32, 0), b.c32(0x00400000),
+                           arith::ShLIOp::create(b, code32, b.c32(23)));
+    Value scale = arith::BitcastOp::create(b, f32, sbits);
+    Value out = LLVM::UndefOp::create(b, vec8);
+    for (int64_t e = 0; e < 8; ++e) {
+      Value nib = b.andi(arith::ShRUIOp::create(b, word, b.c32(4 * e)), b.c32(0xF));
+      Value bits = arith::OrIOp::create(
+          b, arith::ShLIOp::create(b, b.andi(nib, b.c32(8)), b.c32(28)),
+          arith::ShLIOp::create(b, b.andi(nib, b.c32(7)), b.c32(22)));
+      Value x = arith::MulFOp::create(b, arith::BitcastOp::create(b, f32, bits), two126);
+      x = arith::MulFOp::create(b, x, scale);
+      out = LLVM::InsertElementOp::create(
+          b, out, arith::TruncFOp::create(b, b.getBF16Type(), x), b.c32(e));
+    }
+    Value dst = b.add(b.mul(n, 128), b.mul(swz, 16));
+    LLVM::StoreOp::create(b, out, b.gep(buf, dst), 16);
+  }
+  NVVM::FenceProxyOp::create(
+      b, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+  NVVM::BarrierOp::create(b, Type(), b.c32(kConvertBarrier), b.c32(consumers * 128), nullptr,
+                          Value());
 }
 
 /// `set` (a struct of f32) pinned in registers at this point of the program: an empty asm
@@ -712,6 +803,15 @@ LogicalResult WgmmaEmitter::emit() {
                tmaStoreChunkBytes(bn, sizeInBytes(1, outType) * 8) / sizeInBytes(1, outType),
                rowsPerConsumer});
   unsigned scaleParams = appendScaleParams(b, v, params);
+  upcast = static_cast<bool>(r.getUpcastScaleBAttr());
+  if (upcast) {
+    // Packed FP4 B: loaded without swizzle (32-byte rows); its E8M0 scales are bytes.
+    for (NamedAttribute &a : params[1].extra)
+      if (a.getName() == "swizzle")
+        a = b.getNamedAttr("swizzle", b.getI64IntegerAttr(0));
+    params.push_back({"scale_b", "ptr", "scale_b", "", b.ptr(1)});
+    ++scaleParams;
+  }
   streamK.enabled = v.schedule.getGrid() == tile::Grid::StreamK;
   streamK.threads = consumers * 128;
   streamK.appendParams(params, bm, bn);
@@ -719,6 +819,10 @@ LogicalResult WgmmaEmitter::emit() {
   // One CTA per SM: the register cap at entry that setmaxnreg redistributes.
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
   addTmaConstraints(func, elemBits(r.getAType()), elemBits(outType));
+  if (upcast)
+    addConstraint(func, "K", 32,
+                  "packed FP4 rows of B are K / 2 bytes, which TMA needs in multiples of 16, "
+                  "and K is a whole number of E8M0 scale blocks of 32");
   Block &entry = func.getBody().front();
   tmapA = entry.getArgument(0), tmapB = entry.getArgument(1), tmapD = entry.getArgument(2),
   ptrC = entry.getArgument(3), ptrD = entry.getArgument(4), M = entry.getArgument(5),
@@ -731,11 +835,15 @@ LogicalResult WgmmaEmitter::emit() {
   alpha = perTensorAlpha(b, v, alpha, scales);
   if (v.blockScales())
     scaleA = scales[0], scaleB = scales[1];
+  if (upcast)
+    scaleB = scales[0];
   pair = v.op.getCluster()[0] == 2;
   rank = pair ? Value(NVVM::ClusterId::create(b, i32)) : b.c32(0);
   Value smem = dynamicSmemBase(b, module);
   ring = b.gep(smem, b.c32(r.getOffset()));
   epilogue = b.gep(smem, b.c32(v.epilogueOp.getOffset()));
+  if (upcast)
+    convert = b.gep(smem, b.c32(*r.getConvertOffset()));
   Value barBase = b.gep(smem, b.c32(r.getBarrierOffset()));
   full = Barriers{barBase};
   empty = Barriers{b.gep(barBase, b.c32(8 * stages))};

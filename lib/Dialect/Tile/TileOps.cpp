@@ -1113,7 +1113,14 @@ LogicalResult PipelineOp::verify() {
                                  << row->ptx << " with " << mma.getAType();
 
   // The ring carries the instruction's operands, K-major where the instruction needs it.
-  if (ring.getAType() != mma.getAType() || ring.getBType() != mma.getBType())
+  // The upcast: the ring carries B packed (converted to bf16 by the consumers).
+  bool upcast = ring.getUpcastScaleB() && ring.getConvertOffset() &&
+                mma.getBType().isBF16() && !mma.getScaleA() && !mma.getScaleB() &&
+                elemBits(ring.getBType()) < 16;
+  if (ring.getUpcastScaleB() && !upcast)
+    return ring.emitOpError() << "upcast_scale_b needs convert_offset, a narrow ring B type and "
+                                 "a bf16 mma role without scales";
+  if (ring.getAType() != mma.getAType() || (!upcast && ring.getBType() != mma.getBType()))
     return ring.emitOpError() << "carries " << ring.getAType() << " x " << ring.getBType()
                               << " but the mma role issues " << mma.getAType() << " x "
                               << mma.getBType();
@@ -1192,12 +1199,19 @@ LogicalResult PipelineOp::verify() {
                               << tile[1] << "] by slice_k " << sliceK << ": a ["
                               << aShape[0] << ", " << aShape[1] << "], b [" << bShape[0] << ", "
                               << bShape[1] << "]";
-  int64_t bits = elemBits(ring.getAType());
-  int64_t aBytes = aShape[0] * aShape[1] * bits / 8, bBytes = bShape[0] * bShape[1] * bits / 8;
+  int64_t aBytes = aShape[0] * aShape[1] * elemBits(ring.getAType()) / 8,
+          bBytes = bShape[0] * bShape[1] * elemBits(ring.getBType()) / 8;
   if (ring.getBOffset() < aBytes || ring.getBOffset() + bBytes > ring.getSlotBytes())
     return ring.emitOpError() << "slot of " << ring.getSlotBytes() << " bytes with B at "
                               << ring.getBOffset() << " does not hold A (" << aBytes
                               << " bytes) then B (" << bBytes << " bytes)";
+  // The upcast's three bf16 conversion buffers of B's slice lie within the shared memory.
+  if (std::optional<uint64_t> conv = ring.getConvertOffset();
+      conv && (*conv % 1024 != 0 ||
+               *conv + 3 * uint64_t(bShape[0] * bShape[1]) * 2 > getSmemBytes()))
+    return ring.emitOpError() << "convert_offset " << *conv << " must be 1024-byte aligned and "
+                              << "leave three bf16 slices of B within " << getSmemBytes()
+                              << " bytes of shared memory";
   if (accs.getShape() != ArrayRef<int64_t>{tile[0] / ctaGroup, tile[1]})
     return accs.emitOpError() << "shape must be the CTA's share of the tile, ["
                               << tile[0] / ctaGroup << ", " << tile[1] << "]";

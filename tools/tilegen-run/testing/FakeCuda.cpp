@@ -15,10 +15,13 @@
 //                               | fault-large | hang-large (only when M >= 1000)
 //                               | wrong-scale-block (uses K block 0's scale for all of K)
 //   tile=128x128                the tile one CTA computes (tiles grid rule)
-//   a=bf16/row b=bf16/row c=bf16/row   (a, b may be e4m3 or e5m2)
+//   a=bf16/row b=bf16/row c=bf16/row   (a, b may be e4m3 or e5m2; b may be e2m1)
 //   sa=tensor sb=1x128          optional: the scales of fp8 A and B, per tensor
-//                               or per OUTERxK block (docs/manifest.md layout)
-//   params=A,B,C,D,M,N,K,alpha,beta,tmap,scale_a,scale_b
+//                               or per OUTERxK block (docs/manifest.md layout);
+//                               sb=e8m0: B's E8M0 codes per 1 x 32 (MXFP4)
+//   params=A,B,C,D,M,N,K,alpha,beta,tmap,tmapb,scale_a,scale_b
+//                               (tmap: A's tensor map; tmapb: B's, whose inner dim and
+//                               box an e2m1 B counts in bytes)
 // The fake "kernel" computes D = alpha (sa A)(sb B) + beta C in fp32 on the
 // host at launch time, one tile per CTA of the grid, and checks its tensor maps.
 // Environment: FAKE_CUDA_DEVICES (default 1), FAKE_CUDA_CC (default 90),
@@ -56,6 +59,7 @@ struct FakeKernel {
   int MaxDynSmem = 0;
   // Scales of fp8 A and B: none, per tensor (BO = 0) or per BO x BK block.
   bool HasSA = false, HasSB = false;
+  bool MxB = false; ///< sb=e8m0: B's scales are E8M0 codes per 1 x 32
   int64_t SABO = 0, SABK = 0, SBBO = 0, SBBK = 0;
 };
 
@@ -282,6 +286,8 @@ CUresult fModuleLoadData(CUmodule *M, const void *Image) {
       parseOperand(V, K->TC, K->RowC);
     else if (Key == "sa")
       parseScale(V, K->HasSA, K->SABO, K->SABK);
+    else if (Key == "sb" && V == "e8m0")
+      K->HasSB = K->MxB = true;
     else if (Key == "sb")
       parseScale(V, K->HasSB, K->SBBO, K->SBBK);
     else if (Key == "params") {
@@ -468,6 +474,7 @@ CUresult fLaunchKernelEx(const CUlaunchConfig *Cfg, CUfunction F,
   int32_t M = 0, N = 0, Kk = 0;
   float Alpha = 0, Beta = 0;
   std::vector<const FakeTensorMap *> Maps;
+  const FakeTensorMap *TmapB = nullptr;
   for (size_t I = 0; I < K->Params.size(); ++I) {
     const std::string &P = K->Params[I];
     void *V = Params[I];
@@ -494,7 +501,19 @@ CUresult fLaunchKernelEx(const CUlaunchConfig *Cfg, CUfunction F,
       const auto *T = static_cast<const FakeTensorMap *>(V);
       if (T->Magic != TmapMagic || T->Addr != reinterpret_cast<uint64_t>(A))
         return CUDA_ERROR_INVALID_VALUE;
+    } else if (P == "tmapb") {
+      TmapB = static_cast<const FakeTensorMap *>(V);
     }
+  }
+  // B's tensor map (after the loop: B and K are known by now). Packed e2m1 B (col: K
+  // contiguous) is mapped as bytes, K / 2 of them per row.
+  if (TmapB) {
+    uint64_t Inner = K->TB == ElemType::E2M1 ? uint64_t(Kk) / 2 : uint64_t(Kk);
+    if (reinterpret_cast<uintptr_t>(TmapB) % 64 != 0 || TmapB->Magic != TmapMagic ||
+        TmapB->Addr != reinterpret_cast<uint64_t>(B) ||
+        (!K->RowB && (TmapB->Dims[0] != Inner ||
+                      TmapB->Stride != Inner * (K->TB == ElemType::E2M1 ? 1 : elemBytes(K->TB)))))
+      return CUDA_ERROR_INVALID_VALUE;
   }
   if (!A || !B || !C || !D || M <= 0 || N <= 0 || Kk <= 0 ||
       K->HasSA != (SA != nullptr) || K->HasSB != (SB != nullptr))
@@ -514,7 +533,10 @@ CUresult fLaunchKernelEx(const CUlaunchConfig *Cfg, CUfunction F,
           size_t IA = K->RowA ? size_t(I) * Kk + L : size_t(I) + size_t(L) * M;
           size_t IB = K->RowB ? size_t(L) * N + J : size_t(L) + size_t(J) * Kk;
           float Sa = fakeScale(SA, K->SABO, K->SABK, M, I, L, KBlockZero);
-          float Sb = fakeScale(SB, K->SBBO, K->SBBK, N, J, L, KBlockZero);
+          float Sb = K->MxB ? std::ldexp(1.0f, int(reinterpret_cast<const uint8_t *>(
+                                                    SB)[size_t(KBlockZero ? 0 : L / 32) * N + J]) -
+                                                    127)
+                            : fakeScale(SB, K->SBBO, K->SBBK, N, J, L, KBlockZero);
           Acc += (Sa * float(loadElem(A, IA, K->TA))) *
                  (Sb * float(loadElem(B, IB, K->TB)));
         }
