@@ -452,6 +452,28 @@ def _dispatch_table(folder, entries, kernels, fallbacks=None):
     return path
 
 
+class BlockScaledTest(unittest.TestCase):
+    def test_block_scaled_kernel_is_read_but_not_called(self):
+        # A manifest with a packed FP4 operand (the sm_90a upcast kernel's) loads; calling it
+        # from Python says what is not supported yet instead of passing wrong tensors.
+        d = tempfile.mkdtemp(prefix="tilegen-mx-")
+        self.addCleanup(shutil.rmtree, d, True)
+        fake_kernel(d, "k", a="bf16/row", b="e2m1/col", c="bf16/row", kernel="gemm_mx")
+        path = os.path.join(d, "k.json")
+        with open(path) as f:
+            man = json.load(f)
+        man["operands"]["b"]["scale"] = {"type": "e8m0", "granularity": "block",
+                                         "block": [1, 32]}
+        with open(path, "w") as f:
+            json.dump(man, f)
+        kern = tilegen.load(os.path.join(d, "k.cubin"))
+        self.assertEqual(kern.manifest.block_scaled, ["b"])
+        with self.assertRaisesRegex(tilegen.ArgumentError,
+                                    r"not supported yet: kernel gemm_mx has block-scaled "
+                                    r"operands \(b = e2m1\)"):
+            kern(None, None)
+
+
 class DispatchTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="tilegen-dispatch-")

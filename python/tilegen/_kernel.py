@@ -171,6 +171,13 @@ class Kernel:
                              (name, v.typename, self.name, want, what, spell))
 
     def _launch(self, a, b, out, c, alpha, beta, stream, scale_a, scale_b):
+        if self.manifest.block_scaled:
+            ops = ", ".join("%s = %s" % (n, getattr(self.manifest, n).type)
+                            for n in self.manifest.block_scaled)
+            raise ArgumentError("not supported yet: kernel %s has block-scaled operands (%s), "
+                                "which Python cannot pass (packed elements and their scale "
+                                "tensors); run it with tilegen-run or the C library "
+                                "(docs/manifest.md)" % (self.name, ops))
         alpha = 1.0 if alpha is None else float(alpha)
         beta = 0.0 if beta is None else float(beta)
         key = None

@@ -33,9 +33,12 @@ SHAPES = [(1, 8, 8), (77, 99, 131), (127, 136, 136), (257, 392, 264), (129, 1000
 
 
 def cubins():
+    """The example cubins Python can call (block-scaled ones, whose packed operands Python does
+    not pass yet, are tilegen-run's: test/Integration)."""
     found = sorted(glob.glob(os.path.join(CUBINS, "*.sm_90a.cubin")) +
                    glob.glob(os.path.join(CUBINS, "*.sm_90.cubin")))
-    return [c for c in found if os.path.exists(c[:-6] + ".json")]
+    return [c for c in found if os.path.exists(c[:-6] + ".json") and
+            not tilegen.load(c).manifest.block_scaled]
 
 
 def fit(kern, m, n, k):
