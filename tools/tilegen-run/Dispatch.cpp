@@ -210,17 +210,23 @@ Error tilegen::run::pickKernel(const DispatchTable &T, const Problem &P,
     Ranked.insert(Ranked.end(), D.Candidates.begin(), D.Candidates.end());
   }
   Pad = false;
-  for (size_t K : Ranked) {
-    if (Tried[K])
-      continue;
-    Tried[K] = true;
-    Error Err = checkProblem(T.Kernels[K], P);
-    if (!Err) {
-      Kernel = K;
-      return Error::success();
+  // The first of Order that takes P as it is (each kernel tried once over both passes).
+  auto firstAsIs = [&](const std::vector<size_t> &Order) {
+    for (size_t K : Order) {
+      if (Tried[K])
+        continue;
+      Tried[K] = true;
+      Error Err = checkProblem(T.Kernels[K], P);
+      if (!Err) {
+        Kernel = K;
+        return true;
+      }
+      Why += "\n  " + T.Kernels[K].Kernel + ": " + Err.message();
     }
-    Why += "\n  " + T.Kernels[K].Kernel + ": " + Err.message();
-  }
+    return false;
+  };
+  if (firstAsIs(Ranked))
+    return Error::success();
   // No ranked kernel takes P as it is: the nearest one that takes it zero-padded.
   std::vector<bool> TriedPadded(T.Kernels.size(), false);
   for (size_t K : Ranked) {
@@ -239,17 +245,8 @@ Error tilegen::run::pickKernel(const DispatchTable &T, const Problem &P,
     if (Err)
       Why += "\n  " + T.Kernels[K].Kernel + " (padded): " + Err.message();
   }
-  for (size_t K : T.Fallbacks) {
-    if (Tried[K])
-      continue;
-    Tried[K] = true;
-    Error Err = checkProblem(T.Kernels[K], P);
-    if (!Err) {
-      Kernel = K;
-      return Error::success();
-    }
-    Why += "\n  " + T.Kernels[K].Kernel + ": " + Err.message();
-  }
+  if (firstAsIs(T.Fallbacks))
+    return Error::success();
   return usageError("dispatch table " + T.Path + ": no kernel can run " + P.str() +
                     Why);
 }
