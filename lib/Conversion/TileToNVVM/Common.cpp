@@ -304,6 +304,19 @@ Value lowering::perTensorAlpha(KernelBuilder &b, PipelineView &v, Value alpha,
   return result;
 }
 
+Value lowering::scaleArguments(KernelBuilder &b, PipelineView &v, Block &entry, Value alpha,
+                               unsigned scaleParams, bool blockScales, Value &tmapA,
+                               Value &tmapB) {
+  if (!blockScales)
+    return perTensorAlpha(b, v, alpha, entry.getArguments().slice(10, scaleParams));
+  tmapA = entry.getArgument(10);
+  tmapB = entry.getArgument(11);
+  for (unsigned i = 2; i < scaleParams; ++i)
+    alpha = arith::MulFOp::create(
+        b, alpha, LLVM::LoadOp::create(b, b.f32(), entry.getArgument(10 + i), 4));
+  return alpha;
+}
+
 void lowering::addTmaConstraints(LLVM::LLVMFuncOp func, int64_t elemBits, int64_t outBits) {
   // In elements: 128 bits of a 16-bit type are 8, of a packed 4-bit type 32.
   int64_t outBytes = outBits / 8;

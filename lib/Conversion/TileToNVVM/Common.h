@@ -121,6 +121,14 @@ unsigned appendBlockScaleParams(KernelBuilder &b, PipelineView &v,
 /// order appendScaleParams gave them); alpha itself without scales.
 mlir::Value perTensorAlpha(KernelBuilder &b, PipelineView &v, mlir::Value alpha,
                            mlir::ValueRange scales);
+/// The `scaleParams` scale arguments of a TMA kernel, after beta (argument 10 on), and alpha
+/// with what multiplies the product folded in (D = (alpha sa sb) (A x B) + beta C): with
+/// `blockScales`, the two scale-atom tensor maps (appendBlockScaleParams; returned in tmapA and
+/// tmapB) and NVFP4's per-tensor f32 factors after them; else the per-tensor scales
+/// (perTensorAlpha).
+mlir::Value scaleArguments(KernelBuilder &b, PipelineView &v, mlir::Block &entry,
+                           mlir::Value alpha, unsigned scaleParams, bool blockScales,
+                           mlir::Value &tmapA, mlir::Value &tmapB);
 
 /// A shared-memory matrix descriptor (wgmma or tcgen05): `high` holds every field but the start
 /// address, which is (shared address >> 4) in bits 0-13, known only at run time.

@@ -693,17 +693,7 @@ LogicalResult MmaSyncEmitter::emitWarpSpecialized() {
   ptrC = entry.getArgument(3), ptrD = entry.getArgument(4), M = entry.getArgument(5),
   N = entry.getArgument(6), K = entry.getArgument(7), alpha = entry.getArgument(8),
   beta = entry.getArgument(9);
-  // Per-tensor operand scales multiply the product: D = (alpha sa sb) (A x B) + beta C.
-  if (sf.on) {
-    sf.tmapA = entry.getArgument(10);
-    sf.tmapB = entry.getArgument(11);
-    // NVFP4's per-tensor f32 factors, after the two scale maps.
-    for (unsigned i = 2; i < scaleParams; ++i)
-      alpha = arith::MulFOp::create(
-          b, alpha, LLVM::LoadOp::create(b, b.f32(), entry.getArgument(10 + i), 4));
-  } else {
-    alpha = perTensorAlpha(b, v, alpha, entry.getArguments().slice(10, scaleParams));
-  }
+  alpha = scaleArguments(b, v, entry, alpha, scaleParams, sf.on, sf.tmapA, sf.tmapB);
 
   Type i32 = b.i32();
   tid = NVVM::ThreadIdXOp::create(b, i32);

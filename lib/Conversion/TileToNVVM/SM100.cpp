@@ -608,17 +608,7 @@ LogicalResult Tcgen05Emitter::emit() {
   beta = entry.getArgument(9);
 
   tid = NVVM::ThreadIdXOp::create(b, i32);
-  // Per-tensor operand scales multiply the product: D = (alpha sa sb) (A x B) + beta C.
-  if (sf.on) {
-    sf.tmapA = entry.getArgument(10);
-    sf.tmapB = entry.getArgument(11);
-    // NVFP4's per-tensor f32 factors, after the two scale maps.
-    for (unsigned i = 2; i < scaleParams; ++i)
-      alpha = arith::MulFOp::create(
-          b, alpha, LLVM::LoadOp::create(b, b.f32(), entry.getArgument(10 + i), 4));
-  } else {
-    alpha = perTensorAlpha(b, v, alpha, entry.getArguments().slice(10, scaleParams));
-  }
+  alpha = scaleArguments(b, v, entry, alpha, scaleParams, sf.on, sf.tmapA, sf.tmapB);
   Value warp = b.divu(tid, 32);
   Value smem = dynamicSmemBase(b, module);
   ring = b.gep(smem, b.c32(r.getOffset()));
