@@ -83,7 +83,8 @@ private:
   void loadNarrowChunk(const SliceLayout &s, Value base, Value dst, Value gRow, Value gCol,
                        Value rowBound, Value colBound);
   SmallVector<Value> compute(Value slotBase, ValueRange acc);
-  void epilogue(ValueRange acc, Value m0, Value n0);
+  /// Stores the warp's fragments of the tile at (m0, n0) (C read when betaNonZero, known).
+  void epilogue(ValueRange acc, Value m0, Value n0, bool betaNonZero = false);
 
   PipelineView &v;
   ModuleOp module;
@@ -380,7 +381,7 @@ SmallVector<Value> MmaSyncEmitter::compute(Value slotBase, ValueRange acc) {
       init);
 }
 
-void MmaSyncEmitter::epilogue(ValueRange acc, Value m0, Value n0) {
+void MmaSyncEmitter::epilogue(ValueRange acc, Value m0, Value n0, bool betaNonZero) {
   // Thread (g = lane / 4, q = lane % 4) holds rows g and g + 8 of each m16 block.
   Value g = b.divu(lane, 4), q = b.remu(lane, 4);
   FragmentStore store{ptrC, ptrD, M, N, alpha, beta, outType};
@@ -391,6 +392,7 @@ void MmaSyncEmitter::epilogue(ValueRange acc, Value m0, Value n0) {
   store.blocksM = mi;
   store.rowStride = 16;
   store.blocksN = ni;
+  store.betaNonZero = betaNonZero;
   storeFragments(b, store, acc);
 }
 
@@ -804,17 +806,7 @@ LogicalResult MmaSyncEmitter::emitWarpSpecialized() {
       {
         OpBuilder::InsertionGuard g2(b);
         b.setInsertionPointToStart(&ifBeta.getThenRegion().front());
-        Value g = b.divu(lane, 4), q = b.remu(lane, 4);
-        FragmentStore store{ptrC, ptrD, M, N, alpha, beta, outType};
-        store.rowBase = b.add(b.add(m0, b.mul(warpM, warpTileM)), g);
-        store.colBase = b.add(b.add(n0, b.mul(warpN, warpTileN)), b.mul(q, 2));
-        store.tileRowEnd = b.add(m0, bm);
-        store.tileColEnd = b.add(n0, bn);
-        store.blocksM = mi;
-        store.rowStride = 16;
-        store.blocksN = ni;
-        store.betaNonZero = true;
-        storeFragments(b, store, accs);
+        epilogue(accs, m0, n0, /*betaNonZero=*/true);
         b.setInsertionPointToStart(&ifBeta.getElseRegion().front());
         int64_t bufBytes = 2 * 16 * span;
         storeThroughShared(accs, m0, n0, b.gep(staging, b.mul(warp, bufBytes)), isLane0);
