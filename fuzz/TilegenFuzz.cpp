@@ -584,7 +584,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       manifestFailure("manifestJSON wrote invalid JSON (" + llvm::toString(parsed.takeError()) +
                       "):\n" + manifest);
     run::Manifest m;
-    if (run::Error e = run::parseManifest(manifest, "manifest.json", m))
+    // A refusal the runner declares ("not supported yet": kernels it cannot launch yet, such
+    // as the native block-scaled ones with scale atoms) is a stated limit, not a finding.
+    if (run::Error e = run::parseManifest(manifest, "manifest.json", m);
+        e && e.message().find("not supported yet") == std::string::npos)
       manifestFailure("tilegen-run rejects the manifest tilegen wrote: " + e.message() +
                       "\n" + manifest);
   }

@@ -398,8 +398,9 @@ Error readParam(const FieldReader &R, const Value &V, unsigned Index,
     if (Kind == "tensormap" &&
         (P.Tens == Tensor::ScaleA || P.Tens == Tensor::ScaleB))
       return R.error(Field + ".tensor",
-                     "\"" + T + "\" is a scale tensor, which kernels take as a "
-                                "\"ptr\" parameter, not a tensor map");
+                     "not supported yet: \"" + T + "\" through a tensor map (the 128 x 4 "
+                     "scale-atom layout of the native block-scaled kernels, which "
+                     "tilegen-run does not generate); scale tensors are \"ptr\" parameters");
     return Error::success();
   };
   if (Kind == "ptr") {
