@@ -3057,8 +3057,8 @@ public:
       Node &n = path[i];
       if (b == explore::kAnyUntried)
         n.any = true;
-      else if (!llvm::is_contained(n.done, b) && !llvm::is_contained(n.todo, b))
-        n.todo.push_back(b);
+      else if (!llvm::is_contained(n.done, b) && !llvm::is_contained(n.pending, b))
+        n.pending.push_back(b);
     }
   }
 
@@ -3068,12 +3068,12 @@ public:
       path.back().anyDone = true;
     while (!path.empty()) {
       Node &n = path.back();
-      while (!n.todo.empty() && llvm::is_contained(n.done, n.todo.back()))
-        n.todo.pop_back();
+      while (!n.pending.empty() && llvm::is_contained(n.done, n.pending.back()))
+        n.pending.pop_back();
       r = explore::Run();
-      if (!n.todo.empty()) {
-        n.choice = n.todo.back();
-        n.todo.pop_back();
+      if (!n.pending.empty()) {
+        n.choice = n.pending.back();
+        n.pending.pop_back();
         n.done.push_back(n.choice);
       } else if (n.any && !n.anyDone) {
         n.choice = explore::kAnyUntried;
@@ -3094,7 +3094,7 @@ public:
 private:
   struct Node {
     Choice choice;
-    std::vector<Choice> done, todo;
+    std::vector<Choice> done, pending;
     bool any, anyDone;
   };
   std::vector<Node> path;
