@@ -80,7 +80,8 @@ typedef struct tilegen_problem {
 typedef struct tilegen_gemm_args {
   tilegen_problem problem;
   uint64_t a, b, c, d;       /* 16-byte aligned; c may be 0 when beta == 0 */
-  uint64_t scale_a, scale_b; /* f32 scales, only for kernels whose manifest has them */
+  uint64_t scale_a, scale_b; /* scales, only for kernels whose manifest has them: f32
+                                (4-byte aligned) or e8m0 bytes, in the manifest's layout */
   uint64_t workspace;        /* tilegen_launch_config.workspace_bytes, when not 0 */
   float alpha, beta;
 } tilegen_gemm_args;
@@ -181,6 +182,28 @@ TILEGEN_LAUNCH_API tilegen_status tilegen_kernel_check(tilegen_kernel *kernel,
 TILEGEN_LAUNCH_API tilegen_status tilegen_kernel_launch(tilegen_kernel *kernel,
                                                         const tilegen_gemm_args *args,
                                                         struct CUstream_st *stream);
+
+/* OCP MX block quantisation into the layout tilegen's block-scaled kernels read
+ * (docs/manifest.md, "Block-scaled operands"), with the rule tilegen-run's
+ * generator uses. x is a rows x k matrix of doubles, row-major (k contiguous).
+ * Each row is cut along k into blocks of 32 (the last one may be shorter); a
+ * block gets the E8M0 scale X = 2^(floor(log2(amax)) - emax) (emax: 2 for e2m1
+ * and e2m3, 4 for e3m2, 8 for e4m3, 15 for e5m2; X = 2^-127 for an all-zero
+ * block; NaN elements do not count towards amax), and its elements the codes
+ * of x / X rounded to nearest even and clamped to the format's largest finite
+ * value. format: "e2m1" (MXFP4), "e4m3" or "e5m2" (MXFP8), "e2m3" or "e3m2"
+ * (MXFP6).
+ *   elements: the code of (r, c) at linear index i = r * k + c: one byte each
+ *             (6-bit codes in the low bits), except e2m1, two per byte: index i
+ *             in byte i / 2, bits [0, 4) for even i and [4, 8) for odd i
+ *             (ceil(rows * k / 2) bytes);
+ *   scales:   ceil(k / 32) x rows E8M0 codes, the scale of row r's block b at
+ *             b * rows + r.
+ * Fails with TILEGEN_ERROR_INVALID_ARGUMENT (and a message) on a null pointer,
+ * an unknown format, or rows or k below 1 or too large for size_t. */
+TILEGEN_LAUNCH_API tilegen_status tilegen_quantize_mx(const char *format, const double *x,
+                                                      int64_t rows, int64_t k,
+                                                      uint8_t *elements, uint8_t *scales);
 
 #ifdef __cplusplus
 } /* extern "C" */

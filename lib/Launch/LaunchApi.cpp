@@ -8,11 +8,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilegen/launch.h"
+#include "tilegen/Support/MicroScaling.h"
 
 #include "Cubin.h"
 #include "FileIO.h"
 #include "Launcher.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -438,6 +441,54 @@ tilegen_status tilegen_kernel_launch(tilegen_kernel *K, const tilegen_gemm_args 
       return fail(K, E);
     if (Error E = K->Kernel.launch(Block, Grid, Stream))
       return fail(K, E);
+    return TILEGEN_OK;
+  });
+}
+
+tilegen_status tilegen_quantize_mx(const char *Format, const double *X, int64_t Rows,
+                                   int64_t K, uint8_t *Elements, uint8_t *Scales) {
+  namespace mx = tilegen::mx;
+  if (!Format || !X || !Elements || !Scales)
+    return fail(nullptr, TILEGEN_ERROR_INVALID_ARGUMENT,
+                std::string("tilegen_quantize_mx: ") +
+                    (!Format ? "format" : !X ? "x" : !Elements ? "elements" : "scales") +
+                    " is null");
+  mx::Format F;
+  const std::string Name = Format;
+  if (!mx::parseFormat(Name, F) || F == mx::Format::E8M0)
+    return fail(nullptr, TILEGEN_ERROR_INVALID_ARGUMENT,
+                "tilegen_quantize_mx: format '" + Name.substr(0, 80) +
+                    "' is not an MX element format: expected \"e2m1\", \"e4m3\", \"e5m2\", "
+                    "\"e2m3\" or \"e3m2\"");
+  uint64_t Count;
+  if (Rows < 1 || K < 1 ||
+      __builtin_mul_overflow(uint64_t(Rows), uint64_t(K), &Count) ||
+      Count > uint64_t(SIZE_MAX) / sizeof(double))
+    return fail(nullptr, TILEGEN_ERROR_INVALID_ARGUMENT,
+                "tilegen_quantize_mx: rows = " + std::to_string(Rows) + ", k = " +
+                    std::to_string(K) +
+                    ": each must be at least 1, and rows x k doubles must fit in memory");
+  return guarded(nullptr, [&] {
+    constexpr int64_t Block = 32;
+    const int64_t Blocks = (K + Block - 1) / Block;
+    const bool Packed = mx::formatInfo(F).bits == 4;
+    if (Packed)
+      std::memset(Elements, 0, size_t(Count / 2 + Count % 2));
+    uint8_t Codes[Block];
+    for (int64_t R = 0; R < Rows; ++R)
+      for (int64_t B = 0; B < Blocks; ++B) {
+        const int64_t First = B * Block, N = std::min<int64_t>(Block, K - First);
+        const uint64_t Base = uint64_t(R) * uint64_t(K) + uint64_t(First);
+        mx::quantiseMxBlock(X + Base, size_t(N), F, Scales[uint64_t(B) * uint64_t(Rows) + R],
+                            Codes);
+        for (int64_t I = 0; I < N; ++I) {
+          const uint64_t At = Base + uint64_t(I);
+          if (Packed)
+            Elements[At / 2] |= uint8_t((Codes[I] & 0xF) << (4 * (At % 2)));
+          else
+            Elements[At] = Codes[I];
+        }
+      }
     return TILEGEN_OK;
   });
 }

@@ -121,6 +121,15 @@ static Error argumentError(std::string Message) {
   return Error(ExitUsage, std::move(Message), ErrorKind::Argument);
 }
 
+uint64_t tilegen::run::scaleAlignment(const ScaleInfo &S) {
+  return S.E8M0 ? 1 : ScaleAlignment;
+}
+
+/// "f32" or "e8m0 bytes", for messages about a scale pointer.
+static const char *scaleTypeText(const ScaleInfo &S) {
+  return S.E8M0 ? "e8m0 bytes" : "f32";
+}
+
 Error tilegen::run::checkGemmArgs(const Manifest &Man, const GemmArgs &Args,
                                   bool CheckScratch) {
   bool Used[6] = {false, false, false, false, false, false};
@@ -138,8 +147,8 @@ Error tilegen::run::checkGemmArgs(const Manifest &Man, const GemmArgs &Args,
     uint64_t Align;
   } Ptrs[] = {{Tensor::A, Args.A, TensorAlignment},      {Tensor::B, Args.B, TensorAlignment},
               {Tensor::C, Args.C, TensorAlignment},      {Tensor::D, Args.D, TensorAlignment},
-              {Tensor::ScaleA, Args.ScaleA, ScaleAlignment},
-              {Tensor::ScaleB, Args.ScaleB, ScaleAlignment}};
+              {Tensor::ScaleA, Args.ScaleA, scaleAlignment(Man.A.Scale)},
+              {Tensor::ScaleB, Args.ScaleB, scaleAlignment(Man.B.Scale)}};
   for (const auto &E : Ptrs) {
     const bool Needed = Used[static_cast<int>(E.T)];
     const bool IsScale = E.T == Tensor::ScaleA || E.T == Tensor::ScaleB;
@@ -156,7 +165,8 @@ Error tilegen::run::checkGemmArgs(const Manifest &Man, const GemmArgs &Args,
         return argumentError(std::string("pointer ") + tensorName(E.T) +
                              " is null, but kernel " + Man.Kernel + " scales operand " +
                              (E.T == Tensor::ScaleA ? "A" : "B") +
-                             " by it (manifest operand scale, f32 in global memory)");
+                             " by it (manifest operand scale, " + scaleTypeText(E.T == Tensor::ScaleA ? Man.A.Scale : Man.B.Scale) +
+                             " in global memory)");
       return argumentError(std::string("pointer ") + tensorName(E.T) + " is null; kernel " +
                            Man.Kernel + " needs the device address of " +
                            tensorName(E.T));
@@ -200,19 +210,30 @@ Error tilegen::run::checkGemmArgs(const Manifest &Man, const GemmArgs &Args,
                            " through a pointer parameter, assuming dense " +
                            (O.Lay == Layout::Row ? "rows" : "columns") + "; " + ldName(T) +
                            " must be " + std::to_string(Dense) + " (or 0)");
-    const unsigned Bytes = elemBytes(O.Type);
+    // Packed e2m1 holds two elements per byte: the stride is Given / 2 bytes, and Given
+    // must be even for rows to start on whole bytes.
+    const unsigned Bits = elemBits(O.Type);
+    const uint64_t PerMultiple = 128 / Bits; // elements in 16 bytes
+    if (Bits < 8 && Given % (8 / Bits) != 0)
+      return argumentError(std::string(ldName(T)) + " = " + std::to_string(Given) +
+                           " is odd, but " + tensorName(T) + " is packed " +
+                           elemTypeName(O.Type) + " (two elements per byte): each " +
+                           (O.Lay == Layout::Row ? "row" : "column") +
+                           " must start on a whole byte; " + ldName(T) +
+                           " must be a multiple of " + std::to_string(PerMultiple));
     uint64_t Stride;
-    if (__builtin_mul_overflow(uint64_t(Given), uint64_t(Bytes), &Stride) ||
-        Stride >= (uint64_t(1) << 40))
+    if (__builtin_mul_overflow(uint64_t(Given), uint64_t(Bits), &Stride) ||
+        (Stride /= 8) >= (uint64_t(1) << 40))
       return argumentError(std::string(ldName(T)) + " = " + std::to_string(Given) +
                            " gives " + tensorName(T) +
                            " a stride of 2^40 bytes or more, beyond what a tensor map takes");
     if (Stride % 16 != 0)
-      return argumentError(std::string(ldName(T)) + " = " + std::to_string(Given) + " x " +
-                           std::to_string(Bytes) + " bytes = " + std::to_string(Stride) +
+      return argumentError(std::string(ldName(T)) + " = " + std::to_string(Given) +
+                           (Bits >= 8 ? " x " + std::to_string(Bits / 8) + " bytes = "
+                                      : " / " + std::to_string(8 / Bits) + " = ") +
+                           std::to_string(Stride) +
                            " bytes is not a multiple of 16: TMA needs 16-byte strides; " +
-                           ldName(T) + " must be a multiple of " +
-                           std::to_string(16 / Bytes));
+                           ldName(T) + " must be a multiple of " + std::to_string(PerMultiple));
   }
 
   if (CheckScratch)

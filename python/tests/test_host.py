@@ -67,13 +67,17 @@ _spec.loader.exec_module(make_fake_cubin)
 
 
 def fake_kernel(folder, stem, a="f16/row", b="f16/col", c="f32/row", tile=(64, 32),
-                target="sm_90", arch=90, constraints=(), scratch=False, kernel="gemm_fake"):
-    """Writes folder/stem.cubin (a fake cubin the fake driver runs) and folder/stem.json."""
+                target="sm_90", arch=90, constraints=(), scratch=False, kernel="gemm_fake",
+                mx_b=False):
+    """Writes folder/stem.cubin (a fake cubin the fake driver runs) and folder/stem.json.
+    mx_b: B's scales are E8M0 codes per 1 x 32 (MXFP4 B), passed by the pointer scale_b."""
     params = ["A", "B", "C", "D", "M", "N", "K", "alpha", "beta"]
     text = ("TILEGEN-FAKE-CUBIN\narch=%d\nkernel=%s\nbehavior=correct\ntile=%dx%d\n"
-            "a=%s b=%s c=%s\nparams=%s\n" % (arch, kernel, tile[0], tile[1], a, b, c,
-                                              ",".join(params + (["workspace"] if scratch
-                                                                 else []))))
+            "a=%s b=%s c=%s\n%sparams=%s\n" % (arch, kernel, tile[0], tile[1], a, b, c,
+                                                "sb=e8m0\n" if mx_b else "",
+                                                ",".join(params + (["workspace"] if scratch
+                                                                   else []) +
+                                                         (["scale_b"] if mx_b else []))))
     with open(os.path.join(folder, stem + ".cubin"), "wb") as f:
         f.write(make_fake_cubin.fake_cubin(text.encode()))
     plist = [{"name": n, "kind": "ptr", "tensor": n} for n in "ABCD"]
@@ -82,13 +86,17 @@ def fake_kernel(folder, stem, a="f16/row", b="f16/col", c="f32/row", tile=(64, 3
     if scratch:
         plist.append({"name": "workspace", "kind": "scratch", "bytes_per_cta": 256,
                       "zero": True})
+    if mx_b:
+        plist.append({"name": "scale_b", "kind": "ptr", "tensor": "scale_b"})
     op = lambda s: {"type": s.split("/")[0], "layout": s.split("/")[1]}  # noqa: E731
     man = {"format": "tilegen-manifest", "version": 1, "tilegen_version": "0.1.0",
            "kernel": kernel, "cubin": stem + ".cubin", "target": target,
            "block": [128, 1, 1], "cluster": [1, 1, 1], "dynamic_smem": 1024,
            "grid": {"rule": "stream_k" if scratch else "tiles", "tile_m": tile[0],
                     "tile_n": tile[1], "ctas_per_sm": 1},
-           "operands": {"a": op(a), "b": op(b), "c": op(c), "accumulator": "f32"},
+           "operands": {"a": op(a), "b": dict(op(b), **({"scale": {
+               "type": "e8m0", "granularity": "block", "block": [1, 32]}} if mx_b else {})),
+               "c": op(c), "accumulator": "f32"},
            "epilogue": {"alpha": 1.0, "beta": 0.0},
            "constraints": [{"dim": d, "multiple": m, "reason": "test"} for d, m in constraints],
            "params": plist, "description": "tile.gemm @%s (test)" % kernel}
@@ -452,26 +460,183 @@ def _dispatch_table(folder, entries, kernels, fallbacks=None):
     return path
 
 
-class BlockScaledTest(unittest.TestCase):
-    def test_block_scaled_kernel_is_read_but_not_called(self):
-        # A manifest with a packed FP4 operand (the sm_90a upcast kernel's) loads; calling it
-        # from Python says what is not supported yet instead of passing wrong tensors.
-        d = tempfile.mkdtemp(prefix="tilegen-mx-")
-        self.addCleanup(shutil.rmtree, d, True)
-        fake_kernel(d, "k", a="bf16/row", b="e2m1/col", c="bf16/row", kernel="gemm_mx")
-        path = os.path.join(d, "k.json")
-        with open(path) as f:
-            man = json.load(f)
-        man["operands"]["b"]["scale"] = {"type": "e8m0", "granularity": "block",
-                                         "block": [1, 32]}
-        with open(path, "w") as f:
-            json.dump(man, f)
-        kern = tilegen.load(os.path.join(d, "k.cubin"))
+def _mx_manifest(folder, stem, mutate):
+    """A fake MXFP4 kernel (the sm_90a upcast kernel's manifest) changed by mutate(manifest)."""
+    path = fake_kernel(folder, stem, a="bf16/row", b="e2m1/col", c="bf16/row", kernel="gemm_mx",
+                       target="sm_90a", mx_b=True)
+    with open(path) as f:
+        man = json.load(f)
+    mutate(man)
+    with open(path, "w") as f:
+        json.dump(man, f)
+    return path
+
+
+class BlockScaledManifestTest(unittest.TestCase):
+    """Which block-scaled manifests Python calls, and what it says about the others."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="tilegen-mx-")
+        self.addCleanup(shutil.rmtree, self.dir, True)
+
+    def test_mxfp4_by_pointer_is_callable(self):
+        kern = tilegen.load(_mx_manifest(self.dir, "ok", lambda m: None))
         self.assertEqual(kern.manifest.block_scaled, ["b"])
-        with self.assertRaisesRegex(tilegen.ArgumentError,
-                                    r"not supported yet: kernel gemm_mx has block-scaled "
-                                    r"operands \(b = e2m1\)"):
-            kern(None, None)
+        self.assertIsNone(kern.manifest.unsupported)
+
+    def test_native_block_scaled_kernels_are_refused(self):
+        def atoms(m):  # the sm_100a kernels' scale tensor map (docs/manifest.md)
+            m["params"][-1] = {"name": "tmap_scale_b", "kind": "tensormap", "tensor": "scale_b",
+                               "elem": "e8m0", "layout": "scale_atoms_128x4", "block": 32,
+                               "dims": ["atom_row_bytes", "atom_rows", "N_atoms"],
+                               "box": [16, 64, 1], "swizzle": 0}
+
+        def nvfp4(m):
+            m["operands"]["b"]["scale"] = {"type": "e4m3", "granularity": "block",
+                                           "block": [1, 16]}
+
+        def mxfp6(m):
+            m["operands"]["b"]["type"] = "e2m3"
+
+        def mxfp8(m):
+            m["operands"]["a"] = {"type": "e4m3", "layout": "row", "scale": {
+                "type": "e8m0", "granularity": "block", "block": [1, 32]}}
+
+        def factor(m):
+            m["params"].append({"name": "scale_b_tensor", "kind": "ptr",
+                                "tensor": "scale_b_tensor"})
+        cases = [
+            (atoms, r"param 'tmap_scale_b' reads scale_b through a tensor map "
+                    r"\(scale_atoms_128x4 layout: the native block-scaled kernels' scale "
+                    r"atoms\), which Python does not build"),
+            (nvfp4, r"operand b is e2m1 with e4m3 block \[1, 16\] scales; Python passes e2m1 "
+                    r"with e8m0 scales per 1 x 32 \(MXFP4\) only"),
+            (mxfp6, r"operand b is e2m3 \(MXFP6\)"),
+            (mxfp8, r"operand a is e4m3 with e8m0 scales \(native block scaling\)"),
+            (factor, r"param 'scale_b_tensor' is a pointer to 'scale_b_tensor'"),
+        ]
+        for i, (mutate, msg) in enumerate(cases):
+            with self.subTest(msg):
+                kern = tilegen.load(_mx_manifest(self.dir, "k%d" % i, mutate))
+                with self.assertRaisesRegex(tilegen.ArgumentError,
+                                            r"^not supported yet: kernel gemm_mx \(sm_90a\) "
+                                            r"cannot be called from Python: " + msg):
+                    kern(None, None)
+
+
+def _c_quantize(values, rows, k, fmt):
+    """tilegen_quantize_mx of libtilegen-launch: (elements, scales) as bytes."""
+    import ctypes
+    lib = _native.launch_library()
+    if lib.quantize_mx is None:
+        raise AssertionError("%s has no tilegen_quantize_mx" % lib.path)
+    count = rows * k
+    x = (ctypes.c_double * count)(*values)
+    elements = (ctypes.c_uint8 * ((count + 1) // 2 if fmt == "e2m1" else count))()
+    scales = (ctypes.c_uint8 * (-(-k // 32) * rows))()
+    st = lib.quantize_mx(fmt.encode(), x, rows, k, elements, scales)
+    if st != 0:
+        raise lib.thread_failure(st)
+    return bytes(elements), bytes(scales)
+
+
+def _have_launch_library():
+    try:
+        return _native.launch_library().quantize_mx is not None
+    except tilegen.DriverError:
+        return False
+
+
+class MxQuantizeTest(unittest.TestCase):
+    """tilegen.mx's plain-Python quantiser: known codes, and bit for bit the C++ one
+    (include/tilegen/Support/MicroScaling.h through libtilegen-launch's tilegen_quantize_mx)."""
+
+    FORMATS = ("e2m1", "e4m3", "e5m2", "e2m3", "e3m2")
+
+    def test_known_codes(self):
+        from tilegen import mx
+        self.assertEqual([mx.decode(c, "e2m1") for c in range(8)],
+                         [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0])
+        # Ties to even (0.25 -> 0, 0.75 -> 1.0, 2.5 -> 2, 5 -> 4), saturation, NaN, -0.0.
+        self.assertEqual([mx.encode(x, "e2m1") for x in
+                          (0.25, 0.26, 0.75, 1.25, 2.5, 3.5, 5.0, 6.9, 7.0, 1e30, -0.0,
+                           float("nan"), float("-inf"), -0.5)],
+                         [0, 1, 2, 2, 4, 6, 6, 7, 7, 7, 8, 7, 15, 9])
+        self.assertEqual([mx.encode(x, "e4m3") for x in (448.0, 464.0, 480.0, 2.0 ** -10,
+                                                         1.5 * 2.0 ** -9, float("nan"),
+                                                         -float("nan"))],
+                         [0x7E, 0x7E, 0x7E, 0x00, 0x02, 0x7F, 0xFF])
+        self.assertEqual([mx.encode(x, "e5m2") for x in (57344.0, 1e9, float("inf"),
+                                                         float("nan"), 2.0 ** -17)],
+                         [0x7B, 0x7B, 0x7B, 0x7E, 0x00])
+        # The scale: 2^(floor(log2 amax) - emax), 0 for an all-zero block, 0xFE for inf.
+        self.assertEqual([mx.scale_code(a, f) for a, f in ((6.0, "e2m1"), (7.9, "e2m1"),
+                                                           (1.0, "e4m3"), (0.0, "e2m1"),
+                                                           (float("inf"), "e5m2"),
+                                                           (2.0 ** -140, "e2m1"),
+                                                           (2.0 ** 200, "e4m3"))],
+                         [127, 127, 119, 0, 0xFE, 0, 0xFE])
+        # A block of 1.0 in MXFP4: scale 2^-2 (code 125), elements 4 = e2m1 code 6, packed 0x66;
+        # an all-zero row: scale code 0, elements 0.
+        self.assertEqual(mx.quantize_reference([1.0] * 32 + [0.0] * 32, 2, 32, "e2m1"),
+                         (b"\x66" * 16 + b"\x00" * 16, bytes([125, 0])))
+        with self.assertRaisesRegex(tilegen.ArgumentError, "format 'e8m1' is not an MX element "
+                                                           "format"):
+            mx.encode(1.0, "e8m1")
+
+    def _inputs(self, rng, rows, k):
+        """Values that reach every branch: magnitudes across the range, exact ties of each
+        format's grid, zeros of both signs, NaN and infinities, all-zero and all-NaN blocks."""
+        special = [0.0, -0.0, float("nan"), float("inf"), float("-inf"), 1e-310, -1e300,
+                   2.0 ** -127, 2.0 ** -149, 6.0, 0.25, 0.75, 2.5, -5.0, 448.0, 464.0, 57344.0,
+                   61440.0]
+        out = []
+        for r in range(rows):
+            kind = r % 5
+            for c in range(k):
+                if kind == 0:  # wide magnitudes
+                    v = rng.choice((-1, 1)) * rng.random() * 2.0 ** rng.randint(-140, 140)
+                elif kind == 1:  # ties: a grid value and a half step at a shared exponent
+                    v = rng.choice((-1, 1)) * (rng.randint(0, 64) / 8.0) * 2.0 ** rng.randint(
+                        -3, 3)
+                elif kind == 2:
+                    v = rng.choice(special) if rng.random() < 0.3 else rng.gauss(0, 1)
+                elif kind == 3:
+                    v = 0.0 if c < 40 else rng.gauss(0, 1e-3)
+                else:
+                    v = float("nan") if c % 32 < 31 else rng.gauss(0, 4)
+                out.append(v)
+        return out
+
+    @unittest.skipUnless(_have_launch_library(), "no libtilegen-launch with tilegen_quantize_mx")
+    def test_matches_the_cpp_quantiser(self):
+        from tilegen import mx
+        rng = random.Random(11)
+        for fmt in self.FORMATS:
+            for rows, k in ((7, 45), (5, 64), (1, 1), (3, 96), (10, 33)):
+                with self.subTest(fmt=fmt, rows=rows, k=k):
+                    values = self._inputs(rng, rows, k)
+                    self.assertEqual(mx.quantize_reference(values, rows, k, fmt),
+                                     _c_quantize(values, rows, k, fmt))
+
+    @unittest.skipUnless(_have_launch_library(), "no libtilegen-launch with tilegen_quantize_mx")
+    def test_c_function_errors(self):
+        import ctypes
+        lib = _native.launch_library()
+        buf = (ctypes.c_uint8 * 64)()
+        x = (ctypes.c_double * 64)()
+        for fmt, rows, k, msg in (
+                (b"e8m0", 1, 32, "format 'e8m0' is not an MX element format: expected "
+                                 "\"e2m1\", \"e4m3\""),
+                (b"fp4", 1, 32, "format 'fp4' is not an MX element format"),
+                (b"e2m1", 0, 32, "rows = 0, k = 32: each must be at least 1"),
+                (b"e2m1", 1, -1, "rows = 1, k = -1: each must be at least 1"),
+                (b"e2m1", 2 ** 62, 2 ** 62, "rows x k doubles must fit in memory"),
+                (None, 1, 32, "tilegen_quantize_mx: format is null")):
+            with self.subTest(msg):
+                st = lib.quantize_mx(fmt, x, rows, k, buf, buf)
+                self.assertEqual(_native.STATUS_NAMES[st], "TILEGEN_ERROR_INVALID_ARGUMENT")
+                self.assertIn(msg, lib.last_error().decode())
 
 
 class DispatchTest(unittest.TestCase):
@@ -712,6 +877,97 @@ class LaunchTest(unittest.TestCase):
             with self.subTest(msg):
                 with self.assertRaisesRegex(exc, msg):
                     kern(*args, **kw)
+
+    def bytes_array(self, data, shape, strides):
+        buf = _native.DeviceBuffer(0, max(len(data), 1))
+        buf.write(bytes(data))
+        return FakeArray(buf, shape, "|u1", strides)
+
+    def mxfp4_problem(self, m, n, k):
+        """A (f16, small integers), B quantised to MXFP4 by tilegen.mx from values with per-block
+        magnitudes 2^-2 .. 2^2, and the exact D = A x dequant(B) in f32."""
+        from tilegen import mx
+        a, A = self.matrix(m, k, "row")
+        w = [self.rng.choice((-1, 1)) * self.rng.randint(0, 12) * 2.0 ** (
+            (j // 32) % 5 - 2 - 1) for i in range(n) for j in range(k)]  # N x K, K-major
+        elements, scales = mx.quantize_reference(w, n, k, "e2m1")
+        dq = [[mx.decode((elements[(i * k + j) // 2] >> (4 * (j % 2))) & 0xF, "e2m1") *
+               mx.decode(scales[(j // 32) * n + i], "e8m0") for j in range(k)] for i in range(n)]
+        ref = [[sum(A[r][x] * dq[col][x] for x in range(k)) for col in range(n)]
+               for r in range(m)]
+        return a, elements, scales, ref
+
+    def test_mxfp4_launch(self):
+        # A packed e2m1 B (N x K/2 bytes, passed transposed as K/2 x N with strides (1, K/2))
+        # and its e8m0 scales in each accepted form: the fake driver computes D from them.
+        kern = tilegen.load(fake_kernel(self.dir, "mx", a="f16/row", b="e2m1/col", c="f32/row",
+                                        constraints=[("K", 32)], mx_b=True))
+        m, n, k = 37, 24, 96
+        a, elements, scales, ref = self.mxfp4_problem(m, n, k)
+        b = self.bytes_array(elements, (k // 2, n), (1, k // 2))
+        kb = k // 32
+        forms = {"(KB, N) contiguous": ((kb, n), (n, 1)), "(N, KB) strides (1, N)":
+                 ((n, kb), (1, n)), "flat": ((kb * n,), (1,))}
+        for what, (shape, strides) in forms.items():
+            with self.subTest(what):
+                sb = self.bytes_array(scales, shape, strides)
+                d, _ = self.matrix(m, n, "row", "<f4", fill=False)
+                self.assertIs(kern(a, b, out=d, scale_b=sb), d)
+                D = self.read(d, m, n, "row")
+                self.assertEqual(sum(1 for i in range(m) for j in range(n)
+                                     if D[i][j] != ref[i][j]), 0)
+        # e8m0 scales are bytes: a pointer at an odd address is fine.
+        buf = _native.DeviceBuffer(0, len(scales) + 1)
+        buf.write(b"\0" + scales)
+        d, _ = self.matrix(m, n, "row", "<f4", fill=False)
+        kern(a, b, out=d, scale_b=FakeArray(buf, (kb, n), "|u1", (n, 1), offset=1))
+        self.assertEqual(self.read(d, m, n, "row"), ref)
+
+    def test_mxfp4_bad_arguments(self):
+        kern = tilegen.load(fake_kernel(self.dir, "mx", a="f16/row", b="e2m1/col", c="f32/row",
+                                        constraints=[("K", 32)], mx_b=True))
+        m, n, k = 16, 8, 64
+        a, _ = self.matrix(m, k, "row")
+        b = self.bytes_array(bytes(n * k // 2), (k // 2, n), (1, k // 2))
+        sb = self.bytes_array(bytes(2 * n), (2, n), (n, 1))
+        d, _ = self.matrix(m, n, "row", "<f4", fill=False)
+        kern(a, b, out=d, scale_b=sb)
+        cases = [
+            (dict(b=self.matrix(k, n, "col")[0]), tilegen.DTypeError,
+             r"b has dtype typestr '<f2', but kernel gemm_fake takes packed e2m1 for B: "
+             r"torch.uint8 holding two elements per byte"),
+            (dict(b=self.bytes_array(bytes(n * k), (k, n), (1, k))), tilegen.ArgumentError,
+             r"a is 16 x 64 and b is 128 x 8 \(packed e2m1: 64 x 8 bytes\): K differs "
+             r"\(64 != 128\)"),
+            (dict(b=self.bytes_array(bytes(n * k // 2), (k // 2, n), (n, 1))),
+             tilegen.ArgumentError,
+             r"b \(B, K x N \(packed e2m1: 32 x 8 bytes\), 32 x 8\) must be column-major"),
+            (dict(scale_b=None), tilegen.ArgumentError,
+             r"kernel gemm_fake scales B: pass scale_b \(e8m0, one per 1 x 32 block \(N x K\): "
+             r"ceil\(N / 1\) x ceil\(K / 32\) = 8 x 2 values"),
+            (dict(scale_b=self.bytes_array(bytes(2 * n), (n, 2), (2, 1))), tilegen.ArgumentError,
+             r"scale_b must be B's e8m0 scales, .* got shape \(8, 2\) with strides \(2, 1\); "
+             r"pass s.t\(\).contiguous\(\).t\(\) for an \[N block, K block\] tensor s in "
+             r"row-major order"),
+            (dict(scale_b=self.bytes_array(bytes(3 * n), (3, n), (n, 1))), tilegen.ArgumentError,
+             r"scale_b must be B's e8m0 scales, .* got shape \(3, 8\)"),
+            (dict(scale_b=self.matrix(2, n, "row", "<f4")[0]), tilegen.DTypeError,
+             r"scale_b has dtype typestr '<f4', but kernel gemm_fake takes e8m0 scales for B: "
+             r"torch.uint8 codes"),
+            (dict(scale_a=sb), tilegen.ArgumentError,
+             "scale_a is given, but kernel gemm_fake has no scale for A"),
+            (dict(a=self.matrix(m, 48, "row")[0],
+                  b=self.bytes_array(bytes(n * 24), (24, n), (1, 24)),
+                  scale_b=self.bytes_array(bytes(2 * n), (2, n), (n, 1))),
+             tilegen.ArgumentError, r"cannot run M x N x K = 16 x 8 x 48: K = 48 is not a "
+             r"multiple of 32"),
+        ]
+        for change, exc, msg in cases:
+            with self.subTest(msg):
+                kw = dict(b=b, out=d, scale_b=sb)
+                kw.update(change)
+                with self.assertRaisesRegex(exc, msg):
+                    kern(kw.pop("a", a), kw.pop("b"), **kw)
 
     def test_padded_leading_dimension_goes_to_the_library(self):
         kern = tilegen.load(fake_kernel(self.dir, "row"))

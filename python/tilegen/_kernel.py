@@ -52,11 +52,18 @@ def _stream_handle(stream):
                         "object with __cuda_stream__, got %s" % type(stream).__name__)
 
 
-def _scale_count(scale, outer_extent, k):
-    if scale.get("granularity") == "tensor":
-        return 1
-    bo, bk = scale["block"]
-    return -(-outer_extent // bo) * -(-k // bk)
+def _packed(spec):
+    """Elements per byte of an operand's storage: 2 for packed e2m1, else 1."""
+    return 2 if spec.type == "e2m1" else 1
+
+
+def _logical_shape(shape, spec):
+    """The logical (rows, cols) of an operand stored as `shape`: a packed e2m1 tensor holds two
+    elements per byte along its contiguous dim (the second for row layout, the first for col)."""
+    rows, cols = shape
+    if _packed(spec) == 1:
+        return rows, cols
+    return (rows, cols * 2) if spec.layout == "row" else (rows * 2, cols)
 
 
 class Kernel:
@@ -164,20 +171,32 @@ class Kernel:
         """The type and layout of D: ("bf16", "row")."""
         return self.manifest.c.type, self.manifest.c.layout
 
+    def out_mn(self, a_shape, b_shape):
+        """(M, N) of a call on tensors of these shapes (packed e2m1 operands counted in
+        elements)."""
+        if len(a_shape) != 2 or len(b_shape) != 2:
+            return a_shape[0], b_shape[-1]
+        return (_logical_shape(tuple(a_shape), self.manifest.a)[0],
+                _logical_shape(tuple(b_shape), self.manifest.b)[1])
+
     def _check_type(self, v, name, want, what):
+        if want == "e2m1":
+            if v.type not in ("u8", "e2m1x2"):
+                raise DTypeError("%s has dtype %s, but kernel %s takes packed e2m1 for %s: "
+                                 "torch.uint8 holding two elements per byte (the first in the "
+                                 "low 4 bits), or torch.float4_e2m1fn_x2 (tilegen.mx.quantize "
+                                 "makes them)" % (name, v.typename, self.name, what))
+            return
         if v.type != want and not (want == "tf32" and v.type == "f32"):
             spell = _type_spelling(want)
             raise DTypeError("%s has dtype %s, but kernel %s takes %s for %s (%s)" %
                              (name, v.typename, self.name, want, what, spell))
 
     def _launch(self, a, b, out, c, alpha, beta, stream, scale_a, scale_b):
-        if self.manifest.block_scaled:
-            ops = ", ".join("%s = %s" % (n, getattr(self.manifest, n).type)
-                            for n in self.manifest.block_scaled)
-            raise ArgumentError("not supported yet: kernel %s has block-scaled operands (%s), "
-                                "which Python cannot pass (packed elements and their scale "
-                                "tensors); run it with tilegen-run or the C library "
-                                "(docs/manifest.md)" % (self.name, ops))
+        if self.manifest.unsupported:
+            raise ArgumentError("not supported yet: kernel %s (%s) cannot be called from "
+                                "Python: %s (docs/python.md)" %
+                                (self.name, self.target, self.manifest.unsupported))
         alpha = 1.0 if alpha is None else float(alpha)
         beta = 0.0 if beta is None else float(beta)
         key = None
@@ -210,17 +229,20 @@ class Kernel:
         if len(va.shape) != 2 or len(vb.shape) != 2:
             raise ArgumentError("a and b must be 2-D (M x K and K x N); got shapes %s and %s" %
                                 (va.shape, vb.shape))
-        m, k = va.shape
-        k2, n = vb.shape
+        m, k = _logical_shape(va.shape, man.a)
+        k2, n = _logical_shape(vb.shape, man.b)
         if k != k2:
-            raise ArgumentError("a is %d x %d and b is %d x %d: K differs (%d != %d)" %
-                                (m, k, k2, n, k, k2))
+            raise ArgumentError("a is %d x %d%s and b is %d x %d%s: K differs (%d != %d)" %
+                                (m, k, _packed_note(va, man.a), k2, n, _packed_note(vb, man.b),
+                                 k, k2))
         errors = man.problem_errors(m, n, k)
         if errors:
             raise ArgumentError("kernel %s cannot run M x N x K = %d x %d x %d: %s" %
                                 (self.name, m, n, k, "; ".join(errors)))
-        lda = matrix_ld(va, man.a.layout, "a", "A, M x K", self.name)
-        ldb = matrix_ld(vb, man.b.layout, "b", "B, K x N", self.name)
+        lda = matrix_ld(va, man.a.layout, "a", "A, M x K" + _packed_note(va, man.a),
+                        self.name) * _packed(man.a)
+        ldb = matrix_ld(vb, man.b.layout, "b", "B, K x N" + _packed_note(vb, man.b),
+                        self.name) * _packed(man.b)
         views = [("a", va), ("b", vb)]
         vc = None
         ldc = 0
@@ -318,29 +340,45 @@ class Kernel:
         return torch.empty((n, m), dtype=dtype, device=dev).t()
 
     def _scale(self, s, name, spec, outer, k, views):
+        op = name[-1].upper()
         if spec is None:
             if s is not None:
                 raise ArgumentError("%s is given, but kernel %s has no scale for %s" %
-                                    (name, self.name, name[-1].upper()))
+                                    (name, self.name, op))
             return 0
+        e8m0 = spec.get("type") == "e8m0"
+        kind = "e8m0" if e8m0 else "f32"
         if s is None:
-            raise ArgumentError("kernel %s scales %s: pass %s (f32, %s)" %
-                                (self.name, name[-1].upper(), name, _scale_text(spec)))
+            raise ArgumentError("kernel %s scales %s: pass %s (%s, %s)" %
+                                (self.name, op, name, kind, _scale_text(spec, op, outer, k)))
         v = view_of(s, name)
-        if v.type != "f32":
-            raise DTypeError("%s has dtype %s; scales are f32 (torch.float32)" %
-                             (name, v.typename))
-        want = _scale_count(spec, outer, k)
-        count, dense = 1, True
-        for d, st in reversed(list(zip(v.shape, v.strides))):
-            dense = dense and (d == 1 or st == count)  # C-contiguous
-            count *= d
-        if count != want or not dense:
-            raise ArgumentError("%s must hold %d contiguous f32 value(s) (%s), got shape %s with "
-                                "strides %s" % (name, want, _scale_text(spec), v.shape,
-                                                v.strides))
-        if v.ptr % 4:
-            raise ArgumentError("%s's data pointer 0x%x is not 4-byte aligned" % (name, v.ptr))
+        if e8m0 and v.type not in ("u8", "e8m0"):
+            raise DTypeError("%s has dtype %s, but kernel %s takes e8m0 scales for %s: "
+                             "torch.uint8 codes (value 2^(code - 127)) or torch.float8_e8m0fnu" %
+                             (name, v.typename, self.name, op))
+        if not e8m0 and v.type != "f32":
+            raise DTypeError("%s has dtype %s; kernel %s takes f32 scales for %s "
+                             "(torch.float32)" % (name, v.typename, self.name, op))
+        if spec.get("granularity") == "tensor":
+            count = 1
+            for d in v.shape:
+                count *= d
+            if count != 1:
+                raise ArgumentError("%s must hold 1 value (one %s scale for all of %s), got "
+                                    "shape %s" % (name, kind, op, v.shape))
+        elif not _block_scale_layout_ok(v, spec, outer, k):
+            bo, bk = spec["block"]
+            ob, kb = -(-outer // bo), -(-k // bk)
+            raise ArgumentError(
+                "%s must be %s's %s scales, %s; got shape %s with strides %s%s" %
+                (name, op, kind, _scale_text(spec, op, outer, k), v.shape, v.strides,
+                 "; pass s.t().contiguous().t() for an [%s block, K block] tensor s in "
+                 "row-major order" % ("M" if op == "A" else "N")
+                 if tuple(v.shape) == (ob, kb) and kb > 1 and ob > 1 else ""))
+        align = 1 if e8m0 else 4
+        if v.ptr % align:
+            raise ArgumentError("%s's data pointer 0x%x is not 4-byte aligned (f32 scales)" %
+                                (name, v.ptr))
         views.append((name, v))
         return v.ptr
 
@@ -369,11 +407,42 @@ class Kernel:
         return ws[2]
 
 
-def _scale_text(spec):
+def _scale_text(spec, op, outer, k):
+    """What a scale tensor of spec holds for operand op (A or B) with `outer` rows (M or N)."""
     if spec.get("granularity") == "tensor":
         return "one value per tensor"
     bo, bk = spec["block"]
-    return "one value per %d x %d block, K blocks outermost" % (bo, bk)
+    ob, kb = -(-outer // bo), -(-k // bk)
+    o = "M" if op == "A" else "N"
+    return ("one per %d x %d block (%s x K): ceil(%s / %d) x ceil(K / %d) = %d x %d values with "
+            "the K blocks outermost in memory, the scale of (%s block i, K block j) at j * %d + "
+            "i: a tensor of shape (%d, %d) indexed [i, j] with strides (1, %d), or its "
+            "C-contiguous transpose (%d, %d), or %d contiguous values" %
+            (bo, bk, o, o, bo, bk, ob, kb, o, ob, ob, kb, ob, kb, ob, ob * kb))
+
+
+def _block_scale_layout_ok(v, spec, outer, k):
+    """Whether the view v holds block scales in the layout the kernels read: K blocks
+    outermost, entry (ob, kb) at kb * OB + ob, contiguous."""
+    bo, bk = spec["block"]
+    ob, kb = -(-outer // bo), -(-k // bk)
+    shape, strides = tuple(v.shape), tuple(v.strides)
+
+    def strided(want_shape, want_strides):
+        return shape == want_shape and all(d == 1 or st == w for d, st, w in
+                                           zip(shape, strides, want_strides))
+    if len(shape) == 1:
+        return strided((ob * kb,), (1,))
+    if len(shape) == 2:
+        return strided((kb, ob), (ob, 1)) or strided((ob, kb), (1, ob))
+    return False
+
+
+def _packed_note(v, spec):
+    """" (packed e2m1: 48 x 64 bytes)" for a packed operand's message; "" otherwise."""
+    if _packed(spec) == 1:
+        return ""
+    return " (packed e2m1: %d x %d bytes)" % tuple(v.shape)
 
 
 _raw_stream = None

@@ -15,7 +15,8 @@ from ._errors import ManifestError
 
 # Manifest operand types -> bits per element.
 TYPE_BITS = {"bf16": 16, "f16": 16, "f32": 32, "tf32": 32, "e4m3": 8, "e5m2": 8}
-# Block-scaled operand types (docs/types.md): read from manifests, not callable from Python yet.
+# Block-scaled operand types (docs/types.md). Python calls e2m1 operands with e8m0 scales per
+# 1 x 32 passed by pointer (the sm_90a upcast kernels); the others are read but not called.
 BLOCK_SCALED_BITS = {"e2m1": 4, "e2m3": 6, "e3m2": 6}
 C_TYPES = ("bf16", "f16", "f32")
 I32_MAX = 2**31 - 1
@@ -89,7 +90,7 @@ class Manifest:
                                     (where, name))
             parsed[name] = Operand(t, lay, scale)
         self.a, self.b, self.c = parsed["a"], parsed["b"], parsed["c"]
-        # Operands of block-scaled formats (MXFP4 and kin), which Python cannot pass yet.
+        # Operands of block-scaled formats (MXFP4 and kin).
         self.block_scaled = [n for n in ("a", "b") if parsed[n].type in BLOCK_SCALED_BITS]
         epi = data.get("epilogue") or {}
         self.alpha = float(epi.get("alpha", 1.0))
@@ -107,6 +108,41 @@ class Manifest:
         self.has_workspace = any(isinstance(p, dict) and p.get("kind") == "scratch"
                                  for p in params)
         self.description = data.get("description", "")
+        self.unsupported = self._unsupported(params)
+
+    def _unsupported(self, params):
+        """Why Python cannot call this kernel (a "not supported yet" reason), or None."""
+        for name in ("a", "b"):
+            op = getattr(self, name)
+            sc = op.scale
+            stype = sc.get("type") if sc is not None else None
+            if op.type in ("e2m3", "e3m2"):
+                return ("operand %s is %s (MXFP6), whose unpacked 6-bit elements and scales "
+                        "Python does not pass" % (name, op.type))
+            if op.type == "e2m1" and (sc is None or stype != "e8m0" or
+                                      sc.get("granularity") != "block" or
+                                      sc.get("block") != [1, 32]):
+                return ("operand %s is e2m1 with %s scales; Python passes e2m1 with e8m0 "
+                        "scales per 1 x 32 (MXFP4) only" %
+                        (name, "no" if sc is None else "%s %s %s" % (
+                            stype, sc.get("granularity"), sc.get("block"))))
+            if stype is not None and stype != "f32" and op.type != "e2m1":
+                return ("operand %s is %s with %s scales (native block scaling), which Python "
+                        "does not pass" % (name, op.type, stype))
+        for p in params:
+            if not isinstance(p, dict):
+                continue
+            tensor = p.get("tensor")
+            if p.get("kind") == "tensormap" and isinstance(tensor, str) and \
+                    tensor.startswith("scale"):
+                return ("param '%s' reads %s through a tensor map (%s layout: the native "
+                        "block-scaled kernels' scale atoms), which Python does not build" %
+                        (p.get("name"), tensor, p.get("layout", "?")))
+            if p.get("kind") == "ptr" and tensor not in ("A", "B", "C", "D", "scale_a",
+                                                         "scale_b"):
+                return ("param '%s' is a pointer to %r (a per-tensor factor of NVFP4), which "
+                        "Python does not pass" % (p.get("name"), tensor))
+        return None
 
     @classmethod
     def parse(cls, text, path=None):

@@ -119,6 +119,13 @@ class LaunchLibrary:
             fn.restype = res
             fn.argtypes = args
             setattr(self, name[len("tilegen_"):], fn)
+        # OCP MX quantisation (tilegen/mx.py's reference; tests compare the two). Optional: a
+        # library built before it has the launch entry points above only.
+        self.quantize_mx = getattr(lib, "tilegen_quantize_mx", None)
+        if self.quantize_mx is not None:
+            self.quantize_mx.restype = ctypes.c_int
+            self.quantize_mx.argtypes = [ctypes.c_char_p, P(ctypes.c_double), ctypes.c_int64,
+                                         ctypes.c_int64, P(ctypes.c_uint8), P(ctypes.c_uint8)]
         if self.launch_api_version() != 1:
             raise DriverError("%s has launch API version %d; this package speaks version 1" %
                               (self.path, self.launch_api_version()))

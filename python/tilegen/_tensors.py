@@ -1,8 +1,10 @@
 """Reading tensors: PyTorch tensors, __cuda_array_interface__ objects and __dlpack__ objects.
 
 A tensor is reduced to a View: its device address, shape, strides in elements, element type (a
-manifest type name: bf16, f16, f32, e4m3, e5m2) and device ordinal. Nothing here touches the GPU
-except, for __cuda_array_interface__ objects, asking the driver which device owns the pointer.
+manifest type name: bf16, f16, f32, e4m3, e5m2; or, for the packed operands and scales of
+block-scaled kernels, u8 for bytes, e2m1x2 for torch.float4_e2m1fn_x2 and e8m0 for
+torch.float8_e8m0fnu) and device ordinal. Nothing here touches the GPU except, for
+__cuda_array_interface__ objects, asking the driver which device owns the pointer.
 """
 
 import sys
@@ -12,8 +14,9 @@ from ._errors import ArgumentError, DTypeError
 
 # __cuda_array_interface__ typestr -> manifest type. NumPy's type strings have no bf16 or FP8:
 # such tensors come through PyTorch or __dlpack__.
-CAI_TYPES = {"<f2": "f16", "<f4": "f32"}
-TYPE_BYTES = {"bf16": 2, "f16": 2, "f32": 4, "tf32": 4, "e4m3": 1, "e5m2": 1}
+CAI_TYPES = {"<f2": "f16", "<f4": "f32", "|u1": "u8"}
+TYPE_BYTES = {"bf16": 2, "f16": 2, "f32": 4, "tf32": 4, "e4m3": 1, "e5m2": 1, "u8": 1,
+              "e2m1x2": 1, "e8m0": 1}
 
 _torch_types = None
 
@@ -21,8 +24,10 @@ _torch_types = None
 def torch_types(torch):
     global _torch_types
     if _torch_types is None:
-        t = {torch.bfloat16: "bf16", torch.float16: "f16", torch.float32: "f32"}
-        for name, ours in (("float8_e4m3fn", "e4m3"), ("float8_e5m2", "e5m2")):
+        t = {torch.bfloat16: "bf16", torch.float16: "f16", torch.float32: "f32",
+             torch.uint8: "u8"}
+        for name, ours in (("float8_e4m3fn", "e4m3"), ("float8_e5m2", "e5m2"),
+                           ("float4_e2m1fn_x2", "e2m1x2"), ("float8_e8m0fnu", "e8m0")):
             if hasattr(torch, name):
                 t[getattr(torch, name)] = ours
         _torch_types = t

@@ -43,9 +43,11 @@ def gemm(kernel: str, a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor
 
 @gemm.register_fake
 def _gemm_fake(kernel, a, b, c, scale_a, scale_b, alpha, beta):
-    ctype, layout = registered(kernel).out_spec()
+    obj = registered(kernel)
+    ctype, layout = obj.out_spec()
     dtype = torch_dtype(torch, ctype)
-    m, n = a.shape[0], b.shape[1]
+    out_mn = getattr(obj, "out_mn", None)  # packed e2m1 operands count two elements a byte
+    m, n = out_mn(a.shape, b.shape) if out_mn is not None else (a.shape[0], b.shape[1])
     if layout == "row":
         return a.new_empty((m, n), dtype=dtype)
     return a.new_empty((n, m), dtype=dtype).t()

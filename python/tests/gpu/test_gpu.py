@@ -33,8 +33,8 @@ SHAPES = [(1, 8, 8), (77, 99, 131), (127, 136, 136), (257, 392, 264), (129, 1000
 
 
 def cubins():
-    """The example cubins Python can call (block-scaled ones, whose packed operands Python does
-    not pass yet, are tilegen-run's: test/Integration)."""
+    """The example cubins whose operands operand() can make (the packed MXFP4 kernels are
+    test_blockscaled.py's)."""
     found = sorted(glob.glob(os.path.join(CUBINS, "*.sm_90a.cubin")) +
                    glob.glob(os.path.join(CUBINS, "*.sm_90.cubin")))
     return [c for c in found if os.path.exists(c[:-6] + ".json") and
