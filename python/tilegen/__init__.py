@@ -7,7 +7,8 @@
     d = k(a, w.t())                                                     # a @ w.t()
 
 tilegen.load() takes a compiled .cubin or manifest (no compiler needed), load_dispatch() a
-dispatch table written by `tilegen tune`. docs/python.md has the rules.
+dispatch table written by `tilegen tune`; tilegen.mx quantises tensors to MXFP4 / MXFP8 for
+the block-scaled kernels. docs/python.md has the rules.
 """
 
 from ._cache import CacheWarning, cache_dir, clear as clear_cache, list_entries as cache_entries
@@ -16,13 +17,14 @@ from ._dispatch import Dispatch, load_dispatch
 from ._errors import (ArgumentError, CompileError, DriverError, DTypeError, LaunchError,
                       ManifestError, TargetError, TilegenError)
 from ._kernel import Kernel, load
+from . import mx
 
 __version__ = "0.1.0"
 
 __all__ = [
     "compile", "load", "load_dispatch", "Kernel", "Dispatch", "cache_dir", "cache_entries",
     "clear_cache", "CacheWarning", "TilegenError", "CompileError", "ManifestError",
-    "ArgumentError", "DTypeError", "LaunchError", "TargetError", "DriverError",
+    "ArgumentError", "DTypeError", "LaunchError", "TargetError", "DriverError", "mx",
 ]
 
 from . import _kernel as _k

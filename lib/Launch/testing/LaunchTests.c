@@ -333,6 +333,72 @@ static void scales(const char *Runner, CUdeviceptr A, CUdeviceptr B, CUdeviceptr
   tilegen_kernel_destroy(K);
 }
 
+/* The MXFP4 kernel: packed e2m1 B (strides in bytes, rows on whole bytes), e8m0 scales at any
+ * address; and the OCP MX quantiser. */
+static void blockScaled(const char *Runner, const char *Launch, CUdeviceptr A, CUdeviceptr B,
+                        CUdeviceptr C, CUdeviceptr D) {
+  char P[4096];
+  tilegen_kernel *K = NULL;
+  tilegen_kernel_info Info;
+  tilegen_gemm_args G, X;
+  double V[64];
+  uint8_t Elements[32], Scales[2];
+  size_t MSize = 0, CSize = 0;
+  char *Man, *Cubin;
+  int I;
+  path(P, sizeof(P), Runner, "fake-mxfp4.cubin");
+  expect("mx-load", tilegen_kernel_load(P, &K), TILEGEN_OK);
+  if (!K)
+    return;
+  tilegen_kernel_get_info(K, &Info);
+  printf("mx-info: %s %s, A %s/%s, B %s/%s, scales %d %d\n", Info.name, Info.target,
+         Info.a_type, Info.a_layout, Info.b_type, Info.b_layout, Info.has_scale_a,
+         Info.has_scale_b);
+  tilegen_gemm_args_init(K, &G);
+  G.problem.m = 64, G.problem.n = 64, G.problem.k = 128;
+  G.a = A, G.b = B, G.d = D, G.scale_b = C + 1;
+  expect("mx-scale-any-address", tilegen_kernel_check(K, &G), TILEGEN_OK);
+  X = G, X.scale_b = 0;
+  expect("mx-null-scale", tilegen_kernel_check(K, &X), TILEGEN_ERROR_POINTER);
+  tilegen_kernel_destroy(K);
+
+  /* B read through its tensor map alone (as the sm_90a upcast kernel does): a padded ldb is
+   * taken when its bytes (ldb / 2) are a multiple of 16. */
+  Man = readFile(Launch, "tmap-b-mxfp4.json", &MSize);
+  Cubin = readFile(Runner, "fake-mxfp4.cubin", &CSize);
+  if (!Man || !Cubin) {
+    printf("setup: cannot read tmap-b-mxfp4.json or fake-mxfp4.cubin\n");
+    ++Failures;
+    free(Man);
+    free(Cubin);
+    return;
+  }
+  K = NULL;
+  expect("mx-tmap-load", tilegen_kernel_load_data(Man, MSize, Cubin, CSize, &K), TILEGEN_OK);
+  free(Man);
+  free(Cubin);
+  if (!K)
+    return;
+  expect("mx-tmap-dense", tilegen_kernel_check(K, &G), TILEGEN_OK);
+  X = G, X.problem.ldb = 192;
+  expect("mx-ldb-padded", tilegen_kernel_check(K, &X), TILEGEN_OK);
+  X = G, X.problem.ldb = 129;
+  expect("mx-ldb-odd", tilegen_kernel_check(K, &X), TILEGEN_ERROR_POINTER);
+  X = G, X.problem.ldb = 144;
+  expect("mx-ldb-unaligned", tilegen_kernel_check(K, &X), TILEGEN_ERROR_POINTER);
+  tilegen_kernel_destroy(K);
+
+  /* Row 0: 32 x 1.0 -> scale 2^-2 (code 125), elements 4.0 = e2m1 6, packed 0x66; row 1:
+   * zeros -> scale code 0. */
+  for (I = 0; I < 64; ++I)
+    V[I] = I < 32 ? 1.0 : 0.0;
+  expect("mx-quantize", tilegen_quantize_mx("e2m1", V, 2, 32, Elements, Scales), TILEGEN_OK);
+  printf("mx-quantize: scales %u %u, elements 0x%02x 0x%02x\n", Scales[0], Scales[1],
+         Elements[0], Elements[16]);
+  expect("mx-quantize-format", tilegen_quantize_mx("nvfp4", V, 2, 32, Elements, Scales),
+         TILEGEN_ERROR_INVALID_ARGUMENT);
+}
+
 int main(int Argc, char **Argv) {
   tilegen_kernel *K = NULL;
   CUcontext Ctx = NULL;
@@ -384,6 +450,7 @@ int main(int Argc, char **Argv) {
 
   workspaceAndStrides(Argv[2], Argv[3], A, B, C, D);
   scales(Argv[2], A, B, C, D);
+  blockScaled(Argv[2], Argv[3], A, B, C, D);
   pMemFree(A);
   pMemFree(B);
   pMemFree(C);
