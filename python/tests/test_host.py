@@ -484,6 +484,31 @@ class BlockScaledManifestTest(unittest.TestCase):
         self.assertEqual(kern.manifest.block_scaled, ["b"])
         self.assertIsNone(kern.manifest.unsupported)
 
+    def test_padding_is_refused(self):
+        # Padded copies of a packed operand and of its scales are not written: a dispatch table
+        # must not pick a block-scaled kernel for a size it only takes padded.
+        kern = tilegen.load(_mx_manifest(self.dir, "pad", lambda m: m["constraints"].append(
+            {"dim": "N", "multiple": 8, "reason": "test"})))
+        self.assertEqual(kern.manifest.padded_problem(64, 64, 64), ((64, 64, 64), None))
+        padded, why = kern.manifest.padded_problem(64, 60, 64)
+        self.assertIsNone(padded)
+        self.assertEqual(why, "not supported yet: padding 64 x 60 x 64 to 64 x 64 x 64, as "
+                              "operand B is packed e2m1 (its padded copy and scales are not "
+                              "written)")
+        # f32 block scales: padding K shifts the blocks, padding M or N changes the scale
+        # tensor's shape.
+        from tilegen._manifest import Manifest
+        with open(os.path.join(INPUTS, "fake-fp8-block.json")) as f:
+            data = json.load(f)
+        data["constraints"].append({"dim": "N", "multiple": 8, "reason": "test"})
+        fp8 = Manifest(data, json.dumps(data))
+        self.assertEqual(fp8.padded_problem(64, 64, 64), ((64, 64, 64), None))
+        self.assertEqual(fp8.padded_problem(64, 60, 64), (None, (
+            "the kernel scales B per block of N, so N = 60 cannot be padded to 64 (the scale "
+            "tensor would change its shape)")))
+        self.assertEqual(fp8.padded_problem(64, 64, 60), (None, (
+            "the kernel scales A per block of K, so K = 60 cannot be padded to 64")))
+
     def test_native_block_scaled_kernels_are_refused(self):
         def atoms(m):  # the sm_100a kernels' scale tensor map (docs/manifest.md)
             m["params"][-1] = {"name": "tmap_scale_b", "kind": "tensormap", "tensor": "scale_b",
@@ -916,6 +941,19 @@ class LaunchTest(unittest.TestCase):
                 D = self.read(d, m, n, "row")
                 self.assertEqual(sum(1 for i in range(m) for j in range(n)
                                      if D[i][j] != ref[i][j]), 0)
+        # Through a dispatch table: M, N and K are counted in elements (K = 2 x B's bytes).
+        table = {"format": "tilegen-dispatch", "version": 1, "target": "sm_90",
+                 "kernels": [{"name": "gemm_fake", "cubin": "mx.cubin",
+                              "manifest": "mx.json"}],
+                 "entries": [{"m": 64, "n": 64, "k": 64, "kernel": "gemm_fake",
+                              "chosen_by": "model",
+                              "candidates": []}]}
+        with open(os.path.join(self.dir, "table.json"), "w") as f:
+            json.dump(table, f)
+        disp = tilegen.load_dispatch(os.path.join(self.dir, "table.json"))
+        d, _ = self.matrix(m, n, "row", "<f4", fill=False)
+        disp(a, b, out=d, scale_b=self.bytes_array(scales, (kb, n), (n, 1)))
+        self.assertEqual(self.read(d, m, n, "row"), ref)
         # e8m0 scales are bytes: a pointer at an odd address is fine.
         buf = _native.DeviceBuffer(0, len(scales) + 1)
         buf.write(b"\0" + scales)

@@ -181,8 +181,10 @@ class Dispatch:
         if len(va.shape) != 2 or len(vb.shape) != 2:
             raise ArgumentError("a and b must be 2-D (M x K and K x N); got shapes %s and %s" %
                                 (va.shape, vb.shape))
-        m, k = va.shape
-        n = vb.shape[1]
+        # Packed e2m1 operands hold two elements per byte along their contiguous dim; the
+        # table's kernels share the first one's operand types and layouts.
+        m, k = _kernel._logical_shape(va.shape, self.kernels[self.order[0]].manifest.a)
+        n = _kernel._logical_shape(vb.shape, self.kernels[self.order[0]].manifest.b)[1]
         kern, padded = self.pick_padded(m, n, k)
         if padded is None:
             return kern._launch(a, b, out, c, alpha, beta, stream, scale_a, scale_b)

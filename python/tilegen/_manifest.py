@@ -205,11 +205,24 @@ class Manifest:
             if padded[d] > I32_MAX:
                 return None, ("%s = %d padded to a multiple of %d is %d, beyond the kernel's "
                               "32-bit sizes" % (d, sizes[d], step[d], padded[d]))
-        if padded["K"] != k:
-            for name, op in (("A", self.a), ("B", self.b)):
-                if op.scale is not None and op.scale.get("granularity") == "block":
+        changed = [d for d in "MNK" if padded[d] != sizes[d]]
+        for name, op in (("A", self.a), ("B", self.b)):
+            if not changed:
+                break
+            if op.type in BLOCK_SCALED_BITS:
+                return None, ("not supported yet: padding %d x %d x %d to %d x %d x %d, as "
+                              "operand %s is packed %s (its padded copy and scales are not "
+                              "written)" % (m, n, k, padded["M"], padded["N"], padded["K"],
+                                            name, op.type))
+            if op.scale is not None and op.scale.get("granularity") == "block":
+                if "K" in changed:
                     return None, ("the kernel scales %s per block of K, so K = %d cannot be "
                                   "padded to %d" % (name, k, padded["K"]))
+                outer = "M" if name == "A" else "N"
+                if outer in changed:
+                    return None, ("the kernel scales %s per block of %s, so %s = %d cannot be "
+                                  "padded to %d (the scale tensor would change its shape)" %
+                                  (name, outer, outer, sizes[outer], padded[outer]))
         return (padded["M"], padded["N"], padded["K"]), None
 
 
