@@ -8,7 +8,7 @@ build-runner/lib/libtilegen-launch.so from scripts/gpu-run.sh build), from the r
 
   python3 bench/peers/triton_dot_scaled.py [--shapes bench/sweeps/dot-scaled.txt]
       [--cubins .dev/gpu/cubins] [--csv FILE] [--iters 50] [--warmup 10] [--no-triton]
-      [--formats mxfp4,mxfp8]
+      [--formats mxfp4,mxfp8] [--triton-configs N] [--max-seconds S]
 
 Per shape (M N K), with fresh random data (seed 1):
   mxfp4  A bf16 (M x K, N(0, 1)), B an N x K weight whose blocks of 32 along K are N(0, 1) x
@@ -31,7 +31,10 @@ Timing as tilegen-run times: CUDA events around each launch alone, --warmup unti
 then --iters timed ones, each after a memset of a buffer of twice the L2 size on the same
 stream (cold L2); the median, min, p10 and p90 in ms; TFLOP/s = 2 M N K / median. Triton's
 configuration is chosen by triton.autotune (its own warm-L2 timing) among a few Hopper tile
-configurations before the timed runs; tilegen's kernels are the cubins as compiled.
+configurations (CONFIGS; --triton-configs N keeps the first N) before the timed runs; tilegen's
+kernels are the cubins as compiled. Most of a run's time is Triton compiling (one kernel per
+configuration, format and K alignment); --max-seconds bounds a run by starting no shape after it,
+and the CSV is rewritten after every shape.
 
 Triton without tl.dot_scaled, or whose tl.dot_scaled fails for a format on this GPU (tried on a
 small problem first), gives rows that say so; the script goes on with the rest. Prints a table;
@@ -46,6 +49,7 @@ import os
 import platform
 import statistics
 import sys
+import time
 import traceback
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -71,20 +75,15 @@ except Exception as e:  # noqa: BLE001 - any import failure means no Triton here
 # The Triton kernel: C[M, N] = dot_scaled(A, B) in bf16, A M x K (row-major, or packed for e2m1),
 # B K x N with K contiguous (an N x K weight transposed; packed e2m1 is K/2 x N bytes), scales
 # [rows, K/32] row-major uint8.
-if tl is not None and hasattr(tl, "dot_scaled"):
-    def _configs():
-        out = []
-        for bm, bn, bk, stages, warps in ((128, 128, 128, 3, 8), (128, 256, 128, 3, 8),
-                                          (128, 128, 128, 4, 4), (64, 128, 128, 4, 4),
-                                          (128, 128, 64, 4, 8), (256, 128, 128, 3, 8)):
-            out.append(triton.Config({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk,
-                                      "GROUP_M": 8}, num_stages=stages, num_warps=warps))
-        return out
+# Tile configurations autotune picks from, most likely first (--triton-configs N keeps the first
+# N): BLOCK_M, BLOCK_N, BLOCK_K, stages, warps.
+CONFIGS = ((128, 128, 128, 3, 8), (128, 256, 128, 3, 8), (128, 128, 64, 4, 8),
+           (64, 128, 128, 4, 4), (256, 128, 128, 3, 8), (128, 128, 128, 4, 4))
+_scaled_gemm = None  # the autotuned kernel, made by tune_kernel()
 
-    @triton.autotune(configs=_configs(), key=["M", "N", "K", "A_FMT", "B_FMT"])
-    @triton.heuristics({"EVEN_K": lambda args: args["K"] % args["BLOCK_K"] == 0})
+if tl is not None and hasattr(tl, "dot_scaled"):
     @triton.jit
-    def _scaled_gemm(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, c_ptr, M, N, K,
+    def _scaled_gemm_kernel(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, c_ptr, M, N, K,
                      stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
                      stride_as, stride_bs,
                      A_FMT: tl.constexpr, B_FMT: tl.constexpr, A_SCALED: tl.constexpr,
@@ -140,7 +139,22 @@ if tl is not None and hasattr(tl, "dot_scaled"):
         c_ptrs = c_ptr + cm[:, None] * stride_cm + cn[None, :] * stride_cn
         tl.store(c_ptrs, acc.to(tl.bfloat16), mask=(cm[:, None] < M) & (cn[None, :] < N))
 else:
-    _scaled_gemm = None
+    _scaled_gemm_kernel = None
+
+
+def tune_kernel(n_configs):
+    """The kernel under triton.autotune over the first n_configs of CONFIGS (None without
+    tl.dot_scaled)."""
+    global _scaled_gemm
+    if _scaled_gemm_kernel is None:
+        return None
+    configs = [triton.Config({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8},
+                             num_stages=stages, num_warps=warps)
+               for bm, bn, bk, stages, warps in CONFIGS[:n_configs]]
+    even_k = triton.heuristics({"EVEN_K": lambda args: args["K"] % args["BLOCK_K"] == 0})
+    _scaled_gemm = triton.autotune(configs=configs, key=["M", "N", "K", "A_FMT", "B_FMT"])(
+        even_k(_scaled_gemm_kernel))
+    return _scaled_gemm
 
 
 def triton_scaled(a, a_scale, a_fmt, b, b_scale, b_fmt, out):
@@ -247,7 +261,8 @@ class Bench:
              "m": m, "n": n, "k": k, "format": fmt, "impl": impl, "kernel": kernel,
              "check": "", "rel_err": "", "bad": "", "median_ms": "", "min_ms": "", "p10_ms": "",
              "p90_ms": "", "tflops": "", "note": note,
-             "iters": self.args.iters, "warmup": self.args.warmup}
+             "iters": self.args.iters, "warmup": self.args.warmup,
+             "triton_configs": self.args.triton_configs}
         if result:
             r.update(result)
         self.rows.append(r)
@@ -283,7 +298,7 @@ class Bench:
             why = "not run (--no-triton)"
         elif triton is None:
             why = "Triton is not importable here (%s)" % TRITON_ERROR
-        elif _scaled_gemm is None:
+        elif _scaled_gemm_kernel is None:
             why = "Triton %s has no tl.dot_scaled" % triton.__version__
         else:
             why = None
@@ -422,11 +437,20 @@ def main():
     p.add_argument("--warmup", type=int, default=10)
     p.add_argument("--formats", default="mxfp4,mxfp8")
     p.add_argument("--no-triton", action="store_true")
+    p.add_argument("--triton-configs", type=int, default=len(CONFIGS),
+                   help="autotune over the first N tile configurations (default all %d; each "
+                        "costs a compile per format and K alignment)" % len(CONFIGS))
+    p.add_argument("--max-seconds", type=float, default=0,
+                   help="start no shape after this many seconds (0: no limit); the shapes "
+                        "left are reported as not run")
     p.add_argument("--verbose", action="store_true")
     args = p.parse_args()
     args.formats = set(args.formats.split(","))
     if not args.formats <= {"mxfp4", "mxfp8"} or args.iters < 1 or args.warmup < 0:
         p.error("--formats takes mxfp4 and/or mxfp8; --iters >= 1, --warmup >= 0")
+    if not 1 <= args.triton_configs <= len(CONFIGS) or args.max_seconds < 0:
+        p.error("--triton-configs takes 1 .. %d; --max-seconds >= 0" % len(CONFIGS))
+    tune_kernel(args.triton_configs)
     if not torch.cuda.is_available():
         print("triton_dot_scaled: no CUDA GPU visible to PyTorch", file=sys.stderr)
         return 2
@@ -436,9 +460,17 @@ def main():
         torch.__version__, triton.__version__ if triton else "none (%s)" % TRITON_ERROR,
         platform.python_version()))
     b = Bench(args)
+    start = time.monotonic()
     for shape in shapes:
         print("== %dx%dx%d" % shape, flush=True)
+        if args.max_seconds and time.monotonic() - start > args.max_seconds:
+            b.row(shape, ",".join(sorted(args.formats)), "-", "-",
+                  note="not run: --max-seconds %g reached" % args.max_seconds)
+            print("  not run: --max-seconds %g reached" % args.max_seconds)
+            continue
         b.shape(shape)
+        if args.csv:
+            write_csv(args.csv, b.rows)  # after every shape: a cut-short run keeps its rows
         for r in b.rows:
             if (r["m"], r["n"], r["k"]) == shape and not r.get("_printed"):
                 r["_printed"] = True
@@ -476,16 +508,24 @@ def main():
             if (r["m"], r["n"], r["k"]) == shape and r["tflops"] and cb:
                 r["ratio_vs_cublas_bf16"] = "%.3f" % (float(r["tflops"]) / cb)
     if args.csv:
-        cols = ["date", "gpu", "torch", "triton", "m", "n", "k", "format", "impl", "kernel",
-                "check", "rel_err", "bad", "median_ms", "min_ms", "p10_ms", "p90_ms", "tflops",
-                "ratio_vs_triton", "ratio_vs_cublas_bf16", "iters", "warmup", "note"]
-        with open(args.csv, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=cols, extrasaction="ignore")
-            w.writeheader()
-            for r in b.rows:
-                w.writerow(r)
+        write_csv(args.csv, b.rows)
         print("wrote %s (%d rows)" % (args.csv, len(b.rows)))
+    print("total %.0f s" % (time.monotonic() - start))
     return 1 if b.failed else 0
+
+
+def write_csv(path, rows):
+    cols = ["date", "gpu", "torch", "triton", "m", "n", "k", "format", "impl", "kernel",
+            "check", "rel_err", "bad", "median_ms", "min_ms", "p10_ms", "p90_ms", "tflops",
+            "ratio_vs_triton", "ratio_vs_cublas_bf16", "iters", "warmup", "triton_configs",
+            "note"]
+    tmp = path + ".tmp"
+    with open(tmp, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=cols, extrasaction="ignore")
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+    os.replace(tmp, path)
 
 
 if __name__ == "__main__":
