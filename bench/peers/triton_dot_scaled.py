@@ -164,7 +164,8 @@ def triton_scaled(a, a_scale, a_fmt, b, b_scale, b_fmt, out):
     m = a.shape[0]
     n = b.shape[1]
     k = a.shape[1] * (2 if a_fmt == "e2m1" else 1)
-    grid = lambda meta: (triton.cdiv(m, meta["BLOCK_M"]) * triton.cdiv(n, meta["BLOCK_N"]),)  # noqa: E731
+    def grid(meta):
+        return (triton.cdiv(m, meta["BLOCK_M"]) * triton.cdiv(n, meta["BLOCK_N"]),)
     _scaled_gemm[grid](a, a_scale if a_scale is not None else b_scale, b, b_scale, out, m, n, k,
                        a.stride(0), a.stride(1), b.stride(0), b.stride(1), out.stride(0),
                        out.stride(1), a_scale.stride(0) if a_scale is not None else 0,

@@ -165,7 +165,8 @@ Error tilegen::run::checkGemmArgs(const Manifest &Man, const GemmArgs &Args,
         return argumentError(std::string("pointer ") + tensorName(E.T) +
                              " is null, but kernel " + Man.Kernel + " scales operand " +
                              (E.T == Tensor::ScaleA ? "A" : "B") +
-                             " by it (manifest operand scale, " + scaleTypeText(E.T == Tensor::ScaleA ? Man.A.Scale : Man.B.Scale) +
+                             " by it (manifest operand scale, " +
+                             scaleTypeText(E.T == Tensor::ScaleA ? Man.A.Scale : Man.B.Scale) +
                              " in global memory)");
       return argumentError(std::string("pointer ") + tensorName(E.T) + " is null; kernel " +
                            Man.Kernel + " needs the device address of " +
