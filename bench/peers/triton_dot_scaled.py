@@ -29,7 +29,8 @@ inputs (tilegen-run's rule: ||D - ref|| / ||ref|| < 1e-2 for bf16 D and no eleme
 than 2^-6 (|ref| + rms(ref))); a result that fails is reported and not timed.
 Timing as tilegen-run times: CUDA events around each launch alone, --warmup untimed launches,
 then --iters timed ones, each after a memset of a buffer of twice the L2 size on the same
-stream (cold L2); the median, min, p10 and p90 in ms; TFLOP/s = 2 M N K / median. Triton's
+stream (cold L2) and a GPU spin of about 100 us that covers the host's time to issue the launch;
+the median, min, p10 and p90 in ms; TFLOP/s = 2 M N K / median. Triton's
 configuration is chosen by triton.autotune (its own warm-L2 timing) among a few Hopper tile
 configurations (CONFIGS; --triton-configs N keeps the first N) before the timed runs; tilegen's
 kernels are the cubins as compiled. Most of a run's time is Triton compiling (one kernel per
@@ -189,21 +190,33 @@ def check(d, ref):
 
 
 class Timer:
-    """CUDA events around each launch, each after an L2 flush on the same stream."""
+    """CUDA events around each launch, each after an L2 flush on the same stream. A spin of
+    about 100 us on the GPU (torch.cuda._sleep, where this PyTorch has it) follows the flush, so
+    that the GPU is still busy when the host has finished issuing the launch (Python's argument
+    checks, Triton's launcher): the start event does not wait on the host, whichever
+    implementation is timed."""
+
+    SPIN_CYCLES = 200000  # about 100 us at the H200's 1.98 GHz
 
     def __init__(self, iters, warmup):
         self.iters, self.warmup = iters, warmup
         l2 = getattr(torch.cuda.get_device_properties(DEV), "L2_cache_size", 0) or (60 << 20)
         self.flush = torch.empty(max(2 * l2, 64 << 20), dtype=torch.uint8, device=DEV)
+        self.spin = getattr(torch.cuda, "_sleep", None)
+
+    def cold(self):
+        self.flush.zero_()
+        if self.spin is not None:
+            self.spin(self.SPIN_CYCLES)
 
     def __call__(self, fn):
         for _ in range(self.warmup):
-            self.flush.zero_()
+            self.cold()
             fn()
         starts = [torch.cuda.Event(enable_timing=True) for _ in range(self.iters)]
         ends = [torch.cuda.Event(enable_timing=True) for _ in range(self.iters)]
         for i in range(self.iters):
-            self.flush.zero_()
+            self.cold()
             starts[i].record()
             fn()
             ends[i].record()
