@@ -2153,6 +2153,43 @@ bool Sim::step(int ti) {
     next();
     return true;
   }
+  case Op::Vote: {
+    // vote.sync.{all,any,uni}.pred d, p, mask / vote.sync.ballot.b32 d, p, mask: every lane
+    // of the mask gets the same result over the lanes' predicates (unknown if any is).
+    uint64_t mask, pv = 0;
+    if (!readKnown(t, o[2], mask, "member mask"))
+      return true;
+    bool known = read(t, o[1], pv);
+    WarpColl *c;
+    if (!warpCollective(ti, uint32_t(mask), pv != 0, known, c))
+      return true;
+    if (!c)
+      return true;
+    WarpColl done = *c;
+    warpColl[t.warp].erase(stmt);
+    bool allKnown = true, all = true, any = false;
+    uint64_t ballot = 0;
+    for (unsigned l = 0; l < 32; ++l)
+      if (done.mask & (1u << l)) {
+        allKnown = allKnown && done.known[l];
+        all = all && done.vals[l];
+        any = any || done.vals[l];
+        ballot |= uint64_t(done.vals[l] != 0) << l;
+      }
+    uint64_t result = d.voteMode == 0 ? all : d.voteMode == 1 ? any
+                    : d.voteMode == 2 ? (all || !any) : ballot;
+    std::vector<int> lanes = done.waiters;
+    lanes.push_back(ti);
+    for (int w : lanes) {
+      write(threads[w], o[0], result, allKnown);
+      if (w != ti) {
+        ++threads[w].pc;
+        wake(w);
+      }
+    }
+    next();
+    return true;
+  }
   case Op::ClusterArrive: {
     ClusterBar &cb = clusterBars[ctas[t.cta].cluster];
     touchBy(explore::kClusterKey | ctas[t.cta].cluster, explore::Commute, t);
@@ -2975,6 +3012,7 @@ void relevance(const Kernel &k, std::vector<Decoded> &dec, std::vector<int> &rel
       use(1);
       break;
     case Op::Shfl:
+    case Op::Vote:
       for (size_t j = 1; j < s.ops.size(); ++j)
         use(j);
       break;
