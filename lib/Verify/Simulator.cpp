@@ -246,8 +246,9 @@ struct Problem {
 // persistent grid or two of a one-CTA-per-tile grid (one CTA looping over tiles exercises the
 // reuse of the ring, accumulators and epilogue buffers), two in the second problem; stream-K
 // splits one tile's twenty-five K-slices over three CTAs (two partial tiles to add; it splits
-// only from 512 K-elements per CTA) and then runs full waves of whole tiles (eight K-slices),
-// four tiles on two CTAs.
+// only from 512 K-elements per CTA), then runs full waves of whole tiles (eight K-slices),
+// four tiles on two CTAs, then a full wave followed by a split last tile (three tiles of
+// sixteen K-slices on two CTAs: each CTA's second unit is half of the third tile).
 std::vector<Problem> problemsFor(const KernelConfig &cfg, const VerifyOptions &opt) {
   int64_t tk = cfg.tileK ? cfg.tileK : 64, tm = cfg.tileM, tn = cfg.tileN;
   unsigned cl = cfg.cluster[0];
@@ -255,6 +256,7 @@ std::vector<Problem> problemsFor(const KernelConfig &cfg, const VerifyOptions &o
   if (cfg.gridRule == "stream_k") {
     ps.push_back({tm * cl, tn, 25 * tk, 3 * cl});
     ps.push_back({4 * tm * cl, tn, 8 * tk, 2 * cl});
+    ps.push_back({3 * tm * cl, tn, 16 * tk, 2 * cl});
   } else {
     ps.push_back({(cfg.gridRule == "persistent" ? 4 : 2) * tm * cl, tn, 9 * tk, cl});
     ps.push_back({2 * tm * cl, tn, 8 * tk, cl});
@@ -2180,7 +2182,14 @@ bool Sim::step(int ti) {
                     : d.voteMode == 2 ? (all || !any) : ballot;
     std::vector<int> lanes = done.waiters;
     lanes.push_back(ti);
+    // After a vote a lane acts on what every voter saw: it has seen the flag stores only up
+    // to the least informed voter's last acquire load, so a spin loop deciding by the vote
+    // (Nanosleep below) sleeps only when no voter can see a change.
+    uint64_t seen = threads[ti].flagSeen;
+    for (int w : lanes)
+      seen = std::min(seen, threads[w].flagSeen);
     for (int w : lanes) {
+      threads[w].flagSeen = seen;
       write(threads[w], o[0], result, allKnown);
       if (w != ti) {
         ++threads[w].pc;

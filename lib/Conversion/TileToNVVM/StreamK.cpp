@@ -32,12 +32,12 @@ void StreamK::setUp(Value &bid, Value &grid, Value &numTiles, Value kTiles, Valu
   // reuse of the grouped raster. The r = T mod P tiles left can have their r x kTiles
   // K-slices split evenly over S CTAs, CTA i < S taking [i R / S, (i + 1) R / S) with
   // R = r x kTiles; a tile cut between CTAs is summed through the workspace (addPartials).
-  // A tile is split at most kTiles / 8 ways (at least 1, at most 16). The split is used
-  // only when there is no full wave (T < P, e.g. M = 128 with N = 8192: 32 tiles for 132
-  // SMs) and it gives the tail at least a tenth more CTAs (S >= 10 r / 9). Splitting the
-  // tail after full waves was no faster on the H200 for any shape of the square and LLM
-  // sweep (bench/RESULTS.md, 2026-11-29) and up to 9% slower: the partial tiles' round trips
-  // cost more than the idle part of the last wave. Otherwise S = r: the first r CTAs take one
+  // A tile is split at most kTiles / 8 ways (at least 1, at most 16). The split is used when
+  // it gives the tail at least a tenth more CTAs (S >= 10 r / 9) and, after full waves, when
+  // the tail fills at most half a wave (2 r <= P): on the H200 a split last wave ran 3072^3
+  // (r = 24 of 132) 1.12x, 4096x2112x7168 (24) 1.17x and 2048x7168x16384 (52) 1.08x faster
+  // than whole tail tiles; with fuller tails (76, 96) it gained 0-1% (bench/RESULTS.md), and
+  // the model predicts a loss near a full wave. Otherwise S = r: the first r CTAs take one
   // tail tile each, as the persistent grid would.
   Value r = b.remu(numTiles, grid);
   dpTiles = b.divu(numTiles, grid);
@@ -47,7 +47,11 @@ void StreamK::setUp(Value &bid, Value &grid, Value &numTiles, Value kTiles, Valu
   // The split's arithmetic below is in 32 bits for grids of at most 2^16 CTAs (the launch
   // rule's grid is the SM count); a larger grid runs the tail unsplit.
   Value worth = arith::AndIOp::create(
-      b, arith::AndIOp::create(b, b.eq(dpTiles, 0), b.ult(grid, b.c32(1 << 16))),
+      b,
+      arith::AndIOp::create(b, b.ult(grid, b.c32(1 << 16)),
+                            arith::OrIOp::create(b, b.eq(dpTiles, 0),
+                                                 arith::CmpIOp::create(b, arith::CmpIPredicate::ule,
+                                                                       b.mul(r, 2), grid))),
       arith::CmpIOp::create(b, arith::CmpIPredicate::uge, b.mul(spread, 9), b.mul(r, 10)));
   Value S = b.select(worth, spread, r);
   this->S = S;
