@@ -253,14 +253,15 @@ ProblemLayout tilegen::layoutProblem(tile::GemmOp op, const GemmPlan &p, Problem
   };
   if (l.grid == tile::Grid::StreamK) {
     // StreamK.cpp: with P CTAs and r = T mod P tail tiles, the tail's K-slices are split over
-    // S = min(P, r x split) CTAs when there is no full wave and S >= 10 r / 9, a tile at most
-    // split = min(max(kTiles / 8, 1), 16) ways.
+    // S = min(P, r x split) CTAs when S >= 10 r / 9 and, after floor(T / P) waves of whole
+    // tiles, 2 r <= P; a tile at most split = min(max(kTiles / 8, 1), 16) ways.
     const uint64_t P = l.gridCtas, kT = static_cast<uint64_t>(l.kSlices);
     const uint64_t r = l.tiles % P, dp = l.tiles / P;
     const uint64_t split = std::min<uint64_t>(std::max<uint64_t>(kT / 8, 1), 16);
     const uint64_t spread = std::min(P, r * split);
-    if (dp == 0 && spread * 9 >= r * 10) {
+    if (r > 0 && spread * 9 >= r * 10 && (dp == 0 || 2 * r <= P)) {
       l.streamKSplit = true;
+      l.wholeTiles = dp;
       l.splitCtas = spread;
       const uint64_t R = r * kT;
       l.splitSlices = static_cast<int64_t>(ceilDiv(R, spread));
@@ -271,12 +272,13 @@ ProblemLayout tilegen::layoutProblem(tile::GemmOp op, const GemmPlan &p, Problem
       l.splitWays = static_cast<int64_t>(
           std::min<double>(static_cast<double>(spread), aligned ? parts : std::ceil(parts) + 1));
       l.partialBytes = static_cast<double>(p.tileM / l.ctaGroup) * p.tileN * kPartialElemBytes;
-      l.concurrentCtas = spread;
-      l.waveTiles = l.tiles;
-      l.waves = 1;
+      if (dp == 0)
+        l.concurrentCtas = spread;
+      l.waveTiles = dp == 0 ? l.tiles : P;
+      l.waves = dp + 1;
       l.lastWaveTiles = spread; // CTAs at work
       l.lastWaveFill = static_cast<double>(spread) / static_cast<double>(P);
-      l.busiestTiles = 1;
+      l.busiestTiles = dp + 1;
     }
   }
   if (!l.streamKSplit) {
@@ -357,7 +359,8 @@ ProblemCosts tilegen::problemCosts(const ProblemLayout &l, const ModelCosts &tab
   c.epilogueBytes = (l.cReadBytes + l.dWriteBytes) / ctaTiles;
   c.loadLatency = b.loadLatency;
   c.epilogueLatency = b.epilogueLatency;
-  c.costs.mma = table.mma / (l.mmaEfficiency * (l.streamKSplit ? kStreamKSplit : 1.0));
+  c.costs.mma = table.mma /
+                (l.mmaEfficiency * (l.streamKSplit && l.wholeTiles == 0 ? kStreamKSplit : 1.0));
   c.costs.issue = table.issue;
   // L2 -> shared memory: a multicast B is read from L2 once for the CTA pair.
   const bool multicastB = l.clusterSize == 2 && l.ctaGroup == 1;
@@ -442,7 +445,23 @@ Prediction tilegen::predictProblem(const ProblemLayout &l, const ProblemCosts &p
     S = static_cast<int>(std::min<int64_t>(int64_t(stages) * l.resident, kMaxModelCount));
     A = static_cast<int>(std::min<int64_t>(int64_t(accumulators) * l.resident, kMaxModelCount));
   }
-  if (l.streamKSplit) {
+  if (l.streamKSplit && l.wholeTiles > 0) {
+    // Whole tiles, then the split tail: its slices at the steady-state time per slice, slowed
+    // by the split's fitted factor, and the fix-up, whose partial tiles were just written and
+    // come from L2 (the split-only case below charges DRAM: there the factor was fitted with it).
+    Run r = runCycles(l.wholeTiles, static_cast<uint64_t>(l.kSlices), S, A, c);
+    out.fixupCycles = static_cast<double>(l.splitWays) *
+                      (pc.loadLatency + l.partialBytes / pc.l2BytesPerCycle);
+    const double tail = r.perTile * static_cast<double>(l.splitSlices) /
+                        static_cast<double>(l.kSlices) / kStreamKSplit;
+    out.ctaCycles = r.total + tail + out.fixupCycles;
+    out.fillCycles = r.fill;
+    out.tileCycles = r.perTile;
+    out.extrapolated = r.extrapolated;
+    out.mmaCycles = (static_cast<double>(l.wholeTiles) * static_cast<double>(l.kSlices) +
+                     static_cast<double>(l.splitSlices)) *
+                    c.mma;
+  } else if (l.streamKSplit) {
     Run r = runCycles(1, static_cast<uint64_t>(l.splitSlices), S, A, c);
     // The CTA that finishes a tile waits for its peers' partial tiles (written while it
     // works) and adds them: one store and splitWays - 1 loads of an f32 tile, each over this

@@ -3,8 +3,8 @@
 // The opcode table of the checker. Facts from the PTX ISA (9.7): integer instructions
 // (9.7.1, 9.7.8-9.7.9 for cvt and bfe), data movement (9.7.9: ld/st/ldmatrix/stmatrix/cvta/
 // mapa), cp.async (9.7.9.25), bulk and tensor copies (9.7.9.25.4-5), mbarrier (9.7.13.15),
-// bar/barrier (9.7.13.1-3), wgmma (9.7.15), tcgen05 (9.7.16), elect.sync and shfl.sync
-// (9.7.13.4, 9.7.9.6).
+// bar/barrier (9.7.13.1-3), wgmma (9.7.15), tcgen05 (9.7.16), elect.sync, shfl.sync and
+// vote.sync (9.7.13.4, 9.7.9.6, 9.7.13.6).
 //
 //===--------------------------------------------------------------------------------------===//
 
@@ -426,6 +426,15 @@ static llvm::Expected<Decoded> decodeOp(const Statement &s) {
     d.shflMode = has(parts, "idx") ? 0 : has(parts, "up") ? 1 : has(parts, "down") ? 2 : 3;
     if (!has(parts, "sync"))
       return outside(s, "shfl without .sync");
+    return d;
+  }
+  if (base == "vote") {
+    d.op = Op::Vote;
+    d.voteMode = has(parts, "all") ? 0 : has(parts, "any") ? 1 : has(parts, "uni") ? 2 : 3;
+    if (!has(parts, "sync"))
+      return outside(s, "vote without .sync");
+    if (d.voteMode == 3 && !has(parts, "ballot"))
+      return outside(s, "vote variant");
     return d;
   }
   if (base == "setmaxnreg") {

@@ -27,7 +27,7 @@ enum class Op : uint8_t {
   MbarExpectTx, MbarTryWait, FenceProxyAsync, FenceNoop, TmaLoad, BulkLoad, TmaStore,
   BulkCommit, BulkWait, CpAsync, CpAsyncCommit, CpAsyncWait, WgmmaFence, Wgmma, WgmmaCommit,
   WgmmaWait, TcAlloc, TcDealloc, TcRelinquish, TcMma, TcCommit, TcLd, TcWaitLd, TcCp, Elect, Shfl,
-  Setmaxnreg,
+  Vote, Setmaxnreg,
 };
 
 struct Decoded {
@@ -45,6 +45,7 @@ struct Decoded {
   bool expectTx = false;  ///< mbarrier.arrive.expect_tx: carries transaction bytes
   unsigned matrices = 0;  ///< ldmatrix/stmatrix .x1/.x2/.x4
   unsigned shflMode = 0;  ///< 0 idx 1 up 2 down 3 bfly
+  unsigned voteMode = 0;  ///< vote.sync: 0 all 1 any 2 uni 3 ballot
   unsigned cvtaDir = 0;   ///< 0 param/shared to generic, 1 to shared
   bool aligned = false;   ///< executed by all threads of a warp together (.aligned, bar.sync)
 };

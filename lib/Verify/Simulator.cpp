@@ -246,8 +246,9 @@ struct Problem {
 // persistent grid or two of a one-CTA-per-tile grid (one CTA looping over tiles exercises the
 // reuse of the ring, accumulators and epilogue buffers), two in the second problem; stream-K
 // splits one tile's twenty-five K-slices over three CTAs (two partial tiles to add; it splits
-// only from 512 K-elements per CTA) and then runs full waves of whole tiles (eight K-slices),
-// four tiles on two CTAs.
+// only from 512 K-elements per CTA), then runs full waves of whole tiles (eight K-slices),
+// four tiles on two CTAs, then a full wave followed by a split last tile (three tiles of
+// sixteen K-slices on two CTAs: each CTA's second unit is half of the third tile).
 std::vector<Problem> problemsFor(const KernelConfig &cfg, const VerifyOptions &opt) {
   int64_t tk = cfg.tileK ? cfg.tileK : 64, tm = cfg.tileM, tn = cfg.tileN;
   unsigned cl = cfg.cluster[0];
@@ -255,6 +256,7 @@ std::vector<Problem> problemsFor(const KernelConfig &cfg, const VerifyOptions &o
   if (cfg.gridRule == "stream_k") {
     ps.push_back({tm * cl, tn, 25 * tk, 3 * cl});
     ps.push_back({4 * tm * cl, tn, 8 * tk, 2 * cl});
+    ps.push_back({3 * tm * cl, tn, 16 * tk, 2 * cl});
   } else {
     ps.push_back({(cfg.gridRule == "persistent" ? 4 : 2) * tm * cl, tn, 9 * tk, cl});
     ps.push_back({2 * tm * cl, tn, 8 * tk, cl});
@@ -2153,6 +2155,50 @@ bool Sim::step(int ti) {
     next();
     return true;
   }
+  case Op::Vote: {
+    // vote.sync.{all,any,uni}.pred d, p, mask / vote.sync.ballot.b32 d, p, mask: every lane
+    // of the mask gets the same result over the lanes' predicates (unknown if any is).
+    uint64_t mask, pv = 0;
+    if (!readKnown(t, o[2], mask, "member mask"))
+      return true;
+    bool known = read(t, o[1], pv);
+    WarpColl *c;
+    if (!warpCollective(ti, uint32_t(mask), pv != 0, known, c))
+      return true;
+    if (!c)
+      return true;
+    WarpColl done = *c;
+    warpColl[t.warp].erase(stmt);
+    bool allKnown = true, all = true, any = false;
+    uint64_t ballot = 0;
+    for (unsigned l = 0; l < 32; ++l)
+      if (done.mask & (1u << l)) {
+        allKnown = allKnown && done.known[l];
+        all = all && done.vals[l];
+        any = any || done.vals[l];
+        ballot |= uint64_t(done.vals[l] != 0) << l;
+      }
+    uint64_t result = d.voteMode == 0 ? all : d.voteMode == 1 ? any
+                    : d.voteMode == 2 ? (all || !any) : ballot;
+    std::vector<int> lanes = done.waiters;
+    lanes.push_back(ti);
+    // After a vote a lane acts on what every voter saw: it has seen the flag stores only up
+    // to the least informed voter's last acquire load, so a spin loop deciding by the vote
+    // (Nanosleep below) sleeps only when no voter can see a change.
+    uint64_t seen = threads[ti].flagSeen;
+    for (int w : lanes)
+      seen = std::min(seen, threads[w].flagSeen);
+    for (int w : lanes) {
+      threads[w].flagSeen = seen;
+      write(threads[w], o[0], result, allKnown);
+      if (w != ti) {
+        ++threads[w].pc;
+        wake(w);
+      }
+    }
+    next();
+    return true;
+  }
   case Op::ClusterArrive: {
     ClusterBar &cb = clusterBars[ctas[t.cta].cluster];
     touchBy(explore::kClusterKey | ctas[t.cta].cluster, explore::Commute, t);
@@ -2975,6 +3021,7 @@ void relevance(const Kernel &k, std::vector<Decoded> &dec, std::vector<int> &rel
       use(1);
       break;
     case Op::Shfl:
+    case Op::Vote:
       for (size_t j = 1; j < s.ops.size(); ++j)
         use(j);
       break;

@@ -421,7 +421,14 @@ static void printProblem(llvm::raw_ostream &os, const Explained &ex) {
                       count(l.resident, "CTA"), l.residentLimit, formatBytes(l.smemPerCta),
                       formatBytes(p.target.info().smemPerSM), l.residentBySmem, p.threads,
                       l.residentByThreads);
-  if (l.streamKSplit)
+  if (l.streamKSplit && l.wholeTiles > 0)
+    os << llvm::formatv("  waves     {0}: {1} of whole tiles on {2} CTAs, then stream_k splits "
+                        "the last {3} tiles' {4} K-slices\n            over {5} CTAs (at most {6} "
+                        "each; a tile summed from {7} parts)\n",
+                        l.waves, count(l.wholeTiles, "wave"), l.gridCtas, l.tiles % l.gridCtas,
+                        (l.tiles % l.gridCtas) * static_cast<uint64_t>(l.kSlices), l.splitCtas,
+                        l.splitSlices, l.splitWays);
+  else if (l.streamKSplit)
     os << llvm::formatv("  waves     1: {0} tiles fewer than {1} CTAs, so stream_k splits their "
                         "{2} K-slices over {3} CTAs\n            (at most {4} each; a tile "
                         "summed from {5} parts)\n",
@@ -435,7 +442,13 @@ static void printProblem(llvm::raw_ostream &os, const Explained &ex) {
   os << llvm::formatv("  K loop    {0} K-slices of {1} per tile (K = {2})\n", l.kSlices, l.tileK,
                       l.size.k);
   std::string busiest;
-  if (l.streamKSplit)
+  if (l.streamKSplit && l.wholeTiles > 0)
+    busiest = llvm::formatv("{0}, {1} cycles each in steady state, then {2} K-slices and the "
+                            "fix-up of {3} partial tiles ({4} cycles)",
+                            count(l.wholeTiles, "whole tile"), num(pr.tileCycles),
+                            l.splitSlices, l.splitWays, num(pr.fixupCycles))
+                  .str();
+  else if (l.streamKSplit)
     busiest = llvm::formatv("{0} K-slices, then the fix-up of {1} partial tiles ({2} cycles)",
                             l.splitSlices, l.splitWays, num(pr.fixupCycles))
                   .str();
@@ -710,6 +723,7 @@ static void printJSON(llvm::raw_ostream &os, const Explained &ex, const ModelSch
         j.attribute("fresh_cta_per_tile", l.freshCtaPerTile);
         if (l.streamKSplit)
           j.attributeObject("stream_k_split", [&] {
+            j.attribute("whole_tiles_before", (int64_t)l.wholeTiles);
             j.attribute("ctas", (int64_t)l.splitCtas);
             j.attribute("slices_per_cta", l.splitSlices);
             j.attribute("ways", l.splitWays);
@@ -973,7 +987,11 @@ int tilegen::explainMain(int argc, char **argv) {
     // The model's shape is the busiest CTA's run when it is short enough to draw and print;
     // else its first tiles and slices (the prediction extrapolates the whole run).
     int64_t tiles = static_cast<int64_t>(std::min<uint64_t>(layout.busiestTiles, 1 << 20));
-    int64_t slices = layout.streamKSplit ? layout.splitSlices : layout.kSlices;
+    // (A split after whole tiles draws the whole tiles; the tail is in the prediction.)
+    bool splitOnly = layout.streamKSplit && layout.wholeTiles == 0;
+    if (layout.streamKSplit && layout.wholeTiles > 0)
+      tiles = static_cast<int64_t>(std::min<uint64_t>(layout.wholeTiles, 1 << 20));
+    int64_t slices = splitOnly ? layout.splitSlices : layout.kSlices;
     if (layout.freshCtaPerTile)
       tiles = 1;
     if (tiles * slices > (1 << 20)) {
@@ -983,7 +1001,7 @@ int tilegen::explainMain(int argc, char **argv) {
     }
     ex.shape.tiles = static_cast<int>(tiles);
     ex.shape.kSlices = static_cast<int>(slices);
-    ex.kSlicesFromK = !layout.streamKSplit && !ex.windowed ? static_cast<int>(problem->k) : 0;
+    ex.kSlicesFromK = !splitOnly && !ex.windowed ? static_cast<int>(problem->k) : 0;
     ex.problem = layout;
   }
   auto apply = [&](const std::optional<double> &v, double &field, llvm::StringRef name) {

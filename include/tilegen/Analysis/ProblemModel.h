@@ -96,9 +96,11 @@ struct ProblemLayout {
   uint64_t busiestTiles = 0;     ///< tiles it computes (tiles grid: CTAs one SM runs in turn)
   bool freshCtaPerTile = false;  ///< tiles grid with one resident CTA: every tile starts cold
 
-  // stream_k with fewer tiles than CTAs (StreamK.cpp): the tiles' K-slices split over
-  // splitCtas CTAs, the busiest taking splitSlices of them, a tile summed from splitWays parts.
+  // stream_k splitting its last wave (StreamK.cpp): after wholeTiles whole tiles per CTA (full
+  // waves), the tail tiles' K-slices split over splitCtas CTAs, the busiest taking splitSlices
+  // of them, a tile summed from splitWays parts.
   bool streamKSplit = false;
+  uint64_t wholeTiles = 0;
   uint64_t splitCtas = 0;
   int64_t splitSlices = 0, splitWays = 0;
   double partialBytes = 0; ///< one f32 partial tile

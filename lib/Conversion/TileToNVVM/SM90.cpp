@@ -859,8 +859,9 @@ LogicalResult WgmmaEmitter::emit() {
   if (pingPong)
     for (int64_t c = 0; c < consumers; ++c)
       inits.push_back({turn, c, 1});
-  if (streamK) // stream-K runs without ping-pong: the first turn barrier is its fix-up barrier
-    inits.push_back({turn, 0, 1});
+  if (streamK) // stream-K runs without ping-pong: the first turn barrier is its fix-up barrier,
+                // on which every consumer thread arrives with its share of a partial tile
+    inits.push_back({turn, 0, consumers * 128});
   setupBarriers(b, tid, inits, /*cluster=*/pair);
 
   // The loops run over scheduling units: output tiles, or with a CTA pair, pairs of tiles

@@ -32,40 +32,66 @@ void StreamK::setUp(Value &bid, Value &grid, Value &numTiles, Value kTiles, Valu
   // reuse of the grouped raster. The r = T mod P tiles left can have their r x kTiles
   // K-slices split evenly over S CTAs, CTA i < S taking [i R / S, (i + 1) R / S) with
   // R = r x kTiles; a tile cut between CTAs is summed through the workspace (addPartials).
-  // A tile is split at most kTiles / 8 ways (at least 1, at most 16). The split is used
-  // only when there is no full wave (T < P, e.g. M = 128 with N = 8192: 32 tiles for 132
-  // SMs) and it gives the tail at least a tenth more CTAs (S >= 10 r / 9). Splitting the
-  // tail after full waves was no faster on the H200 for any shape of the square and LLM
-  // sweep (bench/RESULTS.md, 2026-11-29) and up to 9% slower: the partial tiles' round trips
-  // cost more than the idle part of the last wave. Otherwise S = r: the first r CTAs take one
+  // A tile is split at most kTiles / 8 ways (at least 1, at most 16). The split is used when
+  // it gives the tail at least a tenth more CTAs (S >= 10 r / 9) and, after full waves, when
+  // the tail fills at most half a wave (2 r <= P): on the H200 a split last wave ran 3072^3
+  // (r = 24 of 132) 1.12x, 4096x2112x7168 (24) 1.17x and 2048x7168x16384 (52) 1.08x faster
+  // than whole tail tiles; with fuller tails (76, 96) it gained 0-1% (bench/RESULTS.md), and
+  // the model predicts a loss near a full wave. Otherwise S = r: the first r CTAs take one
   // tail tile each, as the persistent grid would.
   Value r = b.remu(numTiles, grid);
   dpTiles = b.divu(numTiles, grid);
   tailBase = b.sub(numTiles, r);
   Value split = b.minu(arith::MaxUIOp::create(b, b.divu(kTiles, 8), b.c32(1)), b.c32(16));
   Value spread = b.minu(grid, b.mul(r, split));
+  // The split's arithmetic below is in 32 bits for grids of at most 2^16 CTAs (the launch
+  // rule's grid is the SM count); a larger grid runs the tail unsplit.
   Value worth = arith::AndIOp::create(
-      b, b.eq(dpTiles, 0),
+      b,
+      arith::AndIOp::create(b, b.ult(grid, b.c32(1 << 16)),
+                            arith::OrIOp::create(b, b.eq(dpTiles, 0),
+                                                 arith::CmpIOp::create(b, arith::CmpIPredicate::ule,
+                                                                       b.mul(r, 2), grid))),
       arith::CmpIOp::create(b, arith::CmpIPredicate::uge, b.mul(spread, 9), b.mul(r, 10)));
   Value S = b.select(worth, spread, r);
-  skCtas = b.zext64(arith::MaxUIOp::create(b, S, b.c32(1))); // a divisor; S = 0 gives R = 0
-  skTotal = b.mul(b.zext64(r), b.zext64(kTiles));
-  Value mine = b.zext64(b.minu(bid, S)); // CTAs from S on get the empty range [R, R)
-  Value skStart = b.divu(b.mul(mine, skTotal), skCtas);
-  Value skStop = b.divu(b.mul(b.add(mine, b.c64(1)), skTotal), skCtas);
-  skStop = b.select(b.ult(bid, S), skStop, skStart);
-  Value k64 = b.zext64(kTiles);
-  Value tFirst = b.divu(skStart, k64);
-  Value tEnd = b.select(b.ult(skStart, skStop),
-                        b.add(b.divu(b.sub(skStop, b.c64(1)), k64), b.c64(1)), tFirst);
-  // The schedule in 32 bits from here (the tail has fewer than 2^31 K-slices: K < 2^31
-  // elements and r < P).
-  auto trunc = [&](Value x) { return arith::TruncIOp::create(b, b.i32(), x).getResult(); };
-  tailFirst = trunc(tFirst);
-  skStart32 = trunc(skStart);
-  skStop32 = trunc(skStop);
+  this->S = S;
+  this->r = r;
+  // Split: CTA i < S starts at tail K-slice floor(i R / S), R = r kTiles, kept as (tile,
+  // slice): floor(i r / S) and floor((i r mod S) kTiles / S) < kTiles, the latter as
+  // (i r mod S) kq + floor((i r mod S) kr / S) with kTiles = kq S + kr. Every product is below
+  // 2^32 (i, r, S at most the grid, below 2^16; (i r mod S) kq <= kTiles). Unsplit: CTA i < r
+  // takes tile i, (i, 0) to (i + 1, 0). No 64-bit division: ptxas calls a subroutine for one,
+  // and its result, no longer provably warp-uniform, would take the main loop's slot and
+  // descriptor arithmetic off the uniform datapath.
+  Value Sd = arith::MaxUIOp::create(b, S, b.c32(1)); // a divisor; S = 0 gives the empty tail
+  Value kq = b.divu(kTiles, Sd), kr = b.remu(kTiles, Sd);
+  auto position = [&](Value i) -> std::pair<Value, Value> {
+    Value ir = b.mul(i, r);
+    Value q = b.divu(ir, Sd), rest = b.remu(ir, Sd);
+    Value off = b.add(b.mul(rest, kq), b.divu(b.mul(rest, kr), Sd));
+    return {b.select(worth, q, i), b.select(worth, off, b.c32(0))};
+  };
+  Value mine = b.minu(bid, S); // CTAs from S on get the empty range
+  auto [sQ, sOff] = position(mine);
+  auto [eQ, eOff] = position(b.add(mine, b.c32(1)));
+  Value inTail = b.ult(bid, S);
+  startQ = sQ, startOff = sOff;
+  stopQ = b.select(inTail, eQ, sQ);
+  stopOff = b.select(inTail, eOff, sOff);
+  auto eqv = [&](Value x, Value y) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::eq, x, y).getResult();
+  };
+  Value nonEmpty = arith::OrIOp::create(
+      b, b.ult(startQ, stopQ),
+      arith::AndIOp::create(b, eqv(startQ, stopQ), b.ult(startOff, stopOff)));
+  // The tail tiles this CTA touches: [startQ, stopQ], or [startQ, stopQ) when its range ends
+  // on a tile boundary.
+  Value tEnd = b.select(
+      nonEmpty, b.add(stopQ, arith::ExtUIOp::create(b, b.i32(), b.ult(b.c32(0), stopOff))),
+      startQ);
+  tailFirst = startQ;
   // The loops below run over units [bid, numTiles) step grid: [0, dpTiles + tail tiles).
-  numTiles = b.add(dpTiles, trunc(b.sub(tEnd, tFirst)));
+  numTiles = b.add(dpTiles, b.sub(tEnd, startQ));
   bid = b.c32(0);
   grid = b.c32(1);
 }
@@ -80,11 +106,12 @@ StreamK::Unit StreamK::unitAt(Value u, Value kTiles) {
   Value isDp = b.ult(u, dpTiles);
   Value local = b.add(tailFirst, b.sub(u, dpTiles));
   Value tile = b.select(isDp, b.add(bid, b.mul(u, grid)), b.add(tailBase, local));
-  Value base = b.mul(local, kTiles);
-  // Only the first tail tile can start inside the CTA's range (kb > 0); every tail tile it
-  // touches starts before its stop. (min keeps the unsigned differences from wrapping.)
-  Value kb = b.sub(skStart32, b.minu(base, skStart32));
-  Value ke = b.minu(b.sub(skStop32, b.minu(base, skStop32)), kTiles);
+  // The first tail tile may start inside it (kb > 0), the last one end inside it (ke < kTiles).
+  auto eqv = [&](Value x, Value y) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::eq, x, y).getResult();
+  };
+  Value kb = b.select(eqv(local, startQ), startOff, b.c32(0));
+  Value ke = b.select(eqv(local, stopQ), stopOff, kTiles);
   return {tile, b.select(isDp, b.c32(0), kb), b.select(isDp, kTiles, ke), local};
 }
 
@@ -122,35 +149,41 @@ void StreamK::storePartial(ArrayRef<Value> values, Value c, Value tInWg) {
 SmallVector<Value> StreamK::addPartials(ArrayRef<Value> values, Value c, Value tInWg,
                                         Value local, Value ke, Value kTiles) {
   // The CTAs after this one that hold K-slices of tail tile `local`: up to the owner of its
-  // last slice, owner(x) = ceil((x + 1) P / T) - 1 with P stream-K CTAs and T tail slices.
-  // Every one of them holds slices (a CTA's share is at least 8 slices, setUp()).
-  Value P = skCtas;
-  Value T = skTotal;
-  Value last = b.sub(b.mul(b.zext64(b.add(local, 1)), b.zext64(kTiles)), b.c64(1));
-  Value owner = b.sub(b.divu(b.add(b.mul(b.add(last, 1), P), b.sub(T, b.c64(1))), T), b.c64(1));
+  // last slice x = (local + 1) kTiles - 1, the largest i with floor(i R / S) <= x, which is
+  // ceil((x + 1) S / R) - 1 = ceil((local + 1) S / r) - 1 (kTiles cancels; 32 bits: local < r,
+  // S <= the grid). Every one of them holds slices (a CTA's share is at least 8 slices,
+  // setUp()). r > 0 wherever a tile is split; the max keeps the unused quotient defined.
+  Value rd = arith::MaxUIOp::create(b, r, b.c32(1));
+  Value owner = b.sub(b.divu(b.add(b.mul(b.add(local, 1), S), b.sub(rd, b.c32(1))), rd), b.c32(1));
   Value bid = NVVM::BlockIdXOp::create(b, b.i32());
   Value first = b.add(bid, 1);
   // A whole tile (data-parallel, or a tail tile inside this CTA's range) has no peers.
-  Value end = b.select(b.ult(ke, kTiles), b.add(arith::TruncIOp::create(b, b.i32(), owner), 1),
-                       first);
+  Value end = b.select(b.ult(ke, kTiles), b.add(owner, 1), first);
   Value idx = b.add(b.mul(c, 128), tInWg);
-  Value isLeader = b.eq(b.add(c, tInWg), 0);
   int64_t bytes = bm * bn * 4;
+  // Every consumer thread copies bytes / threads of the partial (16-byte multiples: bm x bn
+  // is a multiple of 8 x 128 per 128 threads) and arrives on the fix-up barrier, which counts
+  // the consumer threads.
+  int64_t chunk = bytes / threads;
+  assert(chunk * threads == bytes && chunk % 16 == 0 && "partial tile not split in 16-byte chunks");
   auto loop = scf::ForOp::create(b, first, end, b.c32(1), values);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value other = loop.getInductionVar();
-  // The partial comes into shared memory in one bulk copy, into the ring: a tile with peers is
+  // The partial comes into shared memory by bulk copies, into the ring: a tile with peers is
   // its CTA's last unit, so once the consumer warpgroups are past this barrier (their last
   // wgmmas retired, the previous partial read) no slot is read or written any more. Plain
   // loads from global memory would be limited to a few 16-byte loads in flight per thread by
   // the 128 accumulator registers.
+  //
+  // No thread-divergent code here: with a single thread spinning and copying (a branch on the
+  // thread index inside this loop), ptxas no longer proves the consumers' main loop
+  // warp-uniform and computes its slot addresses and wgmma descriptors in vector registers
+  // (R2UR before every wgmma); so every consumer thread spins (its exit decided by a warp vote,
+  // hence uniform), copies its share and clears the flag.
   NVVM::BarrierOp::create(b, Type(), b.c32(kPartialBarrier), b.c32(threads), nullptr, Value());
   Value flag = b.gep(flags, b.mul(b.zext64(other), 4));
   {
-    auto ifOp = scf::IfOp::create(b, isLeader, false);
-    OpBuilder::InsertionGuard g2(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
     // Spin until the other CTA has published its partial. The GPU-scope acquire orders the
     // copy after the other CTA's stores; the proxy fence, the generic-proxy writes before the
     // async-proxy (TMA) read.
@@ -160,29 +193,26 @@ SmallVector<Value> StreamK::addPartials(ArrayRef<Value> values, Value c, Value t
                                       /*isNonTemporal=*/false, /*isInvariant=*/false,
                                       /*isInvariantGroup=*/false, LLVM::AtomicOrdering::acquire,
                                       "device");
-    scf::ConditionOp::create(b, b.eq(seen, 0), ValueRange{});
+    Value pending = NVVM::VoteSyncOp::create(b, b.getI1Type(), b.c32(-1), b.eq(seen, 0),
+                                             NVVM::VoteSyncKind::any);
+    scf::ConditionOp::create(b, pending, ValueRange{});
     Block *after = b.createBlock(&wait.getAfter());
     b.setInsertionPointToStart(after);
     NVVM::NanosleepOp::create(b, b.c32(32));
     scf::YieldOp::create(b, ValueRange{});
     b.setInsertionPointAfter(wait);
     NVVM::FenceProxyOp::create(b, NVVM::ProxyKind::async_global, nullptr);
-    Value theirs = b.gep(ws, b.mul(b.zext64(other), bytes));
-    NVVM::MBarrierArriveExpectTxOp::create(b, Type(), fixup, b.c32(bytes),
+    Value theirs = b.gep(ws, b.add(b.mul(b.zext64(other), bytes), b.mul(b.zext64(idx), chunk)));
+    NVVM::MBarrierArriveExpectTxOp::create(b, Type(), fixup, b.c32(chunk),
                                            NVVM::MemScopeKind::CTA, false, Value());
     NVVM::CpAsyncBulkGlobalToSharedClusterOp::create(
-        b, LLVM::AddrSpaceCastOp::create(b, b.ptr(7), ring), theirs, fixup, b.c32(bytes),
-        Value(), Value());
+        b, LLVM::AddrSpaceCastOp::create(b, b.ptr(7), b.gep(ring, b.mul(idx, chunk))), theirs,
+        fixup, b.c32(chunk), Value(), Value());
   }
   // The fix-up barrier completes once per partial: parity (other - first) & 1.
   waitBarrier(b, fixup, b.remu(b.sub(other, first), 2));
-  {
-    // Read and published: clear the flag for the next launch.
-    auto ifOp = scf::IfOp::create(b, isLeader, false);
-    OpBuilder::InsertionGuard g2(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    LLVM::StoreOp::create(b, b.c32(0), flag, 4, /*isVolatile=*/true);
-  }
+  // Read and published: clear the flag for the next launch (every thread stores the same 0).
+  LLVM::StoreOp::create(b, b.c32(0), flag, 4, /*isVolatile=*/true);
   auto vecTy = VectorType::get({4}, b.f32());
   SmallVector<Value> sum(loop.getRegionIterArgs().begin(), loop.getRegionIterArgs().end());
   // One base address and constant offsets, which fold into the loads' immediates (separate

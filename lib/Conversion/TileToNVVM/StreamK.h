@@ -3,7 +3,7 @@
 // grid = stream_k (sm_90a): with fewer output tiles than CTAs, the tiles' K-slices are split
 // evenly over the CTAs; the CTA holding a tile's first slice adds the others' f32 partial tiles
 // (published through a global workspace and a release/acquire flag, brought into the idle ring
-// by one bulk copy) before the epilogue. With full waves it runs whole tiles as the persistent
+// by bulk copies, one per consumer thread) before the epilogue. With full waves it runs whole tiles as the persistent
 // grid does. StreamK.cpp has the schedule (setUp) and the partial tiles' protocol.
 //
 //===----------------------------------------------------------------------===//
@@ -54,8 +54,9 @@ private:
   mlir::Value ws, flags;           ///< stream-K partial tiles (f32) and their ready flags, per CTA
   mlir::Value ring;                ///< where a partial tile arrives
   mlir::Value fixup; ///< completes when a partial tile has arrived in shared memory
-  mlir::Value skTotal, skCtas;     ///< the tail's K-slices and the CTAs splitting them (i64)
-  mlir::Value skStart32, skStop32; ///< this CTA's tail K-slices [start, stop)
+  mlir::Value r, S; ///< the tail's tiles and the CTAs splitting their K-slices
+  /// This CTA's tail K-slices [start, stop), each as (tail tile, K-slice in it).
+  mlir::Value startQ, startOff, stopQ, stopOff;
   mlir::Value dpTiles, tailBase, tailFirst; ///< whole tiles per CTA; first tail tile; ours
 };
 
