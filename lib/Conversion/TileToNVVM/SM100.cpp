@@ -541,6 +541,11 @@ LogicalResult Tcgen05Emitter::emit() {
   if (rowBytes != 32 && rowBytes != 64 && rowBytes != 128)
     return r.emitOpError() << "not supported yet: tcgen05 with K-slice rows of " << rowBytes
                            << " bytes (one swizzle span: 32, 64 or 128)";
+  // A guard for hand-written pipelines (resolveGemm says it with the description's words).
+  if (padded && bk != 128)
+    return r.emitOpError() << "slice_k = " << bk << " with the 6- and 4-bit operands of "
+                           << v.row->ptx << ": TMA's 16U4_ALIGN16B / 16U6_ALIGN16B boxes are "
+                              "128 elements of K";
   auto check = [&](auto expected, uint64_t &out) -> LogicalResult {
     if (!expected)
       return r.emitOpError() << llvm::toString(expected.takeError());
