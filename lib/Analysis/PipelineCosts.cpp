@@ -29,7 +29,13 @@ ModelCosts tilegen::costsFor(tile::GemmOp op, const GemmPlan &p, CostBreakdown *
     b.flopsPerCycle /= 2; // mma.sync runs at half of wgmma's rate on Hopper
     b.mmaSyncHalved = true;
   }
-  b.sliceBytes = static_cast<double>(p.smem.aSliceBytes + p.smem.bSliceBytes);
+  // The bytes a slice brings from memory: the ring's, except for the 6- and 4-bit operands of
+  // kind::f8f6f4, which TMA reads packed and spreads to a byte an element in shared memory.
+  auto fromMemory = [&](int64_t smemBytes, Elem e) {
+    return paddedSubByte(*p.instr, e) ? smemBytes * elemInfo(e).bits / 8 : smemBytes;
+  };
+  b.sliceBytes = static_cast<double>(fromMemory(p.smem.aSliceBytes, p.instr->a) +
+                                     fromMemory(p.smem.bSliceBytes, p.instr->b));
   b.bytesPerCycle = info.dramBytesPerCyclePerSM;
   b.loadLatency = kLoadLatency;
   if (p.copy == tile::Copy::Tma) {

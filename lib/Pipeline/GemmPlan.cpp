@@ -212,8 +212,10 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
   Elem elemB = p.upcastB ? Elem::BF16 : *elemOf(op.getBType());
   bool fp8 = elemInfo(elemA).fp8;
   // The instruction K: 32 bytes of K per instruction for every type tilegen takes (64 packed
-  // FP4 elements for the block-scaled FP4 kinds).
-  int64_t instrK = scaledRow ? scaledRow->k : fp8 ? 32 : 16;
+  // FP4 elements for the block-scaled FP4 kinds; 32 elements in 8-bit containers for the 6-
+  // and 4-bit operands of .kind::f8f6f4).
+  bool narrowOperands = elemInfo(elemA).narrow || elemInfo(elemB).narrow;
+  int64_t instrK = scaledRow ? scaledRow->k : narrowOperands ? 32 : 16;
 
   p.tileM = op.getTileM();
   p.tileN = op.getTileN();
@@ -291,8 +293,9 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
   // tcgen05) needs 16-byte strides, so `schedule = auto` falls back to mma.sync.
   p.alignA = op.getAlignmentA();
   p.alignB = op.getAlignmentB();
-  p.narrowAlignment =
-      p.alignA * elemInfo(elemA).bits < 128 || p.alignB * elemInfo(elemB).bits < 128;
+  // (6-bit elements count 8 bits, as the description's default alignment does: 16 of them.)
+  auto alignBits = [](Elem e) { return elemInfo(e).bits == 6 ? 8 : elemInfo(e).bits; };
+  p.narrowAlignment = p.alignA * alignBits(elemA) < 128 || p.alignB * alignBits(elemB) < 128;
   if (p.narrowAlignment) {
     std::string alignment = p.alignA == p.alignB ? std::to_string(p.alignA)
                                                  : listString({p.alignA, p.alignB});
@@ -344,9 +347,10 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
       << familyName(p.family) << " instruction on target " << tname;
     if (p.instr)
       d << " (" << p.instr->ptx << " needs "
-        << (p.family == MmaFamily::MmaSync ? "sm_89 or newer"
-            : p.family == MmaFamily::Wgmma ? "sm_90a"
-                                           : "the sm_100a family")
+        << (p.instr->set == MmaSyncF8F6F4 ? "sm_120a (6- and 4-bit types; plain sm_120 has none)"
+            : p.family == MmaFamily::MmaSync ? "sm_89 or newer"
+            : p.family == MmaFamily::Wgmma   ? "sm_90a"
+                                             : "the sm_100a family")
         << ")";
     return d << "; its " << familyName(p.family) << " takes " << target.typesString(p.family);
   }
@@ -471,8 +475,11 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
                   << ": the warp-specialised schedule is fed by TMA; use copy = tma";
   }
 
-  // The MMA instruction shape and warp layout.
-  int64_t elemBits = tilegen::elemBits(op.getAType());
+  // The MMA instruction shape and warp layout. K-slice rows are counted in the bits an element
+  // takes in shared memory: 8 for the padded 6- and 4-bit operands of .kind::f8f6f4 (A and B
+  // alike; mixed pairs of narrow types are all 8 bits there).
+  int64_t elemBits = smemElemBits(*p.instr, elemA);
+  bool paddedOperands = paddedSubByte(*p.instr, elemA) || paddedSubByte(*p.instr, elemB);
   int64_t outBits = tilegen::elemBits(op.getCType());
   int64_t rowBytes = p.tileK * elemBits / 8; // one K-slice row of A or B
   switch (p.family) {
@@ -499,6 +506,13 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
     if (!ws && p.copy == Copy::Tma)
       return fail("copy") << "not supported yet: copy = tma with schedule = multistage on target "
                     << tname << "; use copy = cp_async";
+    if (!ws && paddedOperands)
+      return fail("schedule") << "not supported yet: " << p.instr->ptx << " with "
+                    << elemInfo(elemA).manifest << " x " << elemInfo(elemB).manifest
+                    << " and schedule = multistage on target " << tname
+                    << " (6- and 4-bit operands are read from 8-bit containers that TMA's "
+                       "16U4_ALIGN16B / 16U6_ALIGN16B forms write; cp.async copies bytes as "
+                       "they are: use schedule = warp_specialized)";
     ArrayRef<int64_t> warps = op.getWarps();
     if (!warps.empty()) {
       p.warpsM = warps[0], p.warpsN = warps[1];
@@ -740,6 +754,13 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
                     << " bytes; the tcgen05 lowering needs 32, 64 or 128 (one TMA swizzle "
                        "span) on target "
                     << tname;
+    if (paddedOperands && p.tileK != 128)
+      return fail("tile") << "tile K = " << p.tileK << " with "
+                    << elemInfo(elemA).manifest << " x " << elemInfo(elemB).manifest
+                    << " on target " << tname
+                    << ": the 6- and 4-bit operands of " << p.instr->ptx
+                    << " are loaded by TMA's 16U4_ALIGN16B / 16U6_ALIGN16B forms, whose box is "
+                       "128 elements of K (tile K = 128)";
     if (op.getALayout() != Layout::Row || op.getBLayout() != Layout::Col)
       return fail("a") << "not supported yet: a = " << stringifyLayout(op.getALayout()) << ", b = "
                     << stringifyLayout(op.getBLayout()) << " with tcgen05 on target " << tname
@@ -944,8 +965,9 @@ FailureOr<GemmPlan> tilegen::resolveGemm(GemmOp op, const NVTarget &target) {
   if (op.getSchedule() == Schedule::Auto && target.hasTma() &&
       target.preferredFamily() == MmaFamily::MmaSync && op.getCopy() != Copy::CpAsync) {
     // Block-scaled mma.sync exists only on the warp-specialised schedule (its scales ride the
-    // TMA ring): its rules report.
-    if (op.isBlockScaled())
+    // TMA ring), and so do 6- and 4-bit operands (TMA writes their padded form): its rules
+    // report.
+    if (op.isBlockScaled() || isSubByteFloat(op.getAType()) || isSubByteFloat(op.getBType()))
       return resolveWith(op, target, /*autoWarpSpecialized=*/true);
     bool fits = false;
     {

@@ -469,6 +469,13 @@ llvm::Expected<uint32_t> tilegen::encodeTcgen05InstrDescF16(MmaElem ab, MmaElem 
   return encodeTcgen05InstrDesc(desc);
 }
 
+uint8_t tilegen::f8f6f4Container(unsigned bits, uint8_t code) {
+  // .e2m1: bits 5..2; .e3m2 / .e2m3: bits 5..0 (9.7.14.5.14).
+  if (bits == 4)
+    return uint8_t((code & 0xF) << 2);
+  return uint8_t(code & 0x3F);
+}
+
 llvm::Expected<uint32_t> tilegen::encodeTcgen05InstrDescF8F6F4(MmaElem a, MmaElem b, MmaElem d,
                                                                unsigned m, unsigned n,
                                                                unsigned ctaGroup, Major aMajor,

@@ -23,7 +23,25 @@
 //   .row.col only. The same combinations are the ones LLVM 22's NVVM dialect accepts
 //   (NVVM_MMA_BLOCK_SCALE_SUPPORTED in NVVMOps.td), a second source. PTX ISA 8.7 introduced
 //   the block-scaled mma.sync (sm_120a); tcgen05's are in PTX ISA 8.6 with tcgen05 itself.
-// PTX versions: mma.sync with .e4m3/.e5m2 needs PTX ISA 8.4, wgmma 8.0, tcgen05 8.6.
+// - mma.sync .kind::f8f6f4 (PTX ISA 9.0, 9.7.14.5.14 "mma", Target ISA notes): m16n8k32
+//   .row.col with A and B each any of .e4m3/.e5m2/.e3m2/.e2m3/.e2m1 and an f32 or f16
+//   accumulator; the .e3m2/.e2m3/.e2m1 types need sm_120a (sm_120f from PTX ISA 8.8; plain
+//   sm_120 has none) and PTX ISA 8.7. Each 6- or 4-bit element sits in an 8-bit container:
+//   .e2m1 in bits 5..2, .e3m2/.e2m3 in bits 5..0. The fragments are the 8-bit ones (9.7.14.5.10,
+//   "Matrix Fragments for mma.m16n8k32"). e4m3/e5m2 pairs keep the plain form (sm_89+), which
+//   ptxas maps to the same QMMA.16832 on sm_120a.
+// - tcgen05.mma .kind::f8f6f4 with 6- and 4-bit A or B (9.7.16.10.9, Table 39): K = 32; the
+//   operands are read from shared memory in the padded form of 9.7.16.10.4.4 (16 elements per
+//   16 bytes) and K-major only (9.7.16.10.3, transposes only for the 8-bit types).
+// - TMA (CUDA driver API 13.x, cuTensorMapEncodeTiled): CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B
+//   (14) copies 16 packed 4-bit values into 16 bytes of shared memory (8 bytes of gap),
+//   16U6_ALIGN16B (15) 16 packed 6-bit values into 16 bytes (4 bytes of gap); both need a
+//   32-byte-aligned global address, globalDim[0] a multiple of 128, strides multiples of 32
+//   bytes, boxDim[0] = 128 and swizzle none, 128B or 128B_ATOM_32B (16U4_ALIGN16B: loads only).
+//   The transaction bytes of such a copy are the packed (global) bytes: CUTLASS's sm120 and
+//   sm100 collectives count sizeof_bits of the 4-/6-bit element, not the 8-bit container.
+// PTX versions: mma.sync with .e4m3/.e5m2 needs PTX ISA 8.4, wgmma 8.0, tcgen05 8.6,
+// mma.sync .kind::f8f6f4 8.7.
 // Rates: Hopper and Blackwell tensor cores run dense 8-bit formats at twice the 16-bit rate
 // (H100/H200 datasheets: 989 BF16 vs 1979 FP8 TFLOP/s; B200: 2.25 vs 4.5 PFLOP/s); Ada runs FP8
 // mma.sync at twice its BF16 rate.
@@ -168,10 +186,21 @@ MmaInstr wgmma(Elem a, Elem b) {
              : "wgmma.mma_async.sync.aligned.m64nNk16.f32"};
 }
 
+/// mma.sync .kind::f8f6f4 with a 6- or 4-bit operand (sm_120a): the 8-bit fragments, each
+/// sub-byte element in an 8-bit container; per-tensor scales of an FP8 operand fold into alpha.
+MmaInstr mmaSyncF8F6F4(Elem a, Elem b) {
+  return {MmaFamily::MmaSync, MmaSyncF8F6F4, a, b, Elem::F32, 16, 8, 32, /*mnMajor=*/false,
+          elemInfo(a).mmaSync, elemInfo(b).mmaSync, kNoWgmma, kNoWgmma, kNoTc, MmaElem::F32,
+          MmaElem::F32, kTensorScales, 2.0, 87u,
+          "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32"};
+}
+
 MmaInstr tcgen05(Elem a, Elem b) {
-  bool f8 = elemInfo(a).fp8;
+  bool f8 = elemInfo(a).narrow;
+  // 6- and 4-bit operands of kind::f8f6f4 are K-major only (no transpose, Table 54).
+  bool subByte = elemInfo(a).bits < 8 || elemInfo(b).bits < 8;
   return {MmaFamily::Tcgen05, f8 ? Tcgen05F8F6F4 : Tcgen05F16, a, b, Elem::F32, 0, 0,
-          f8 ? 32u : 16u, /*mnMajor=*/true, kNoMma, kNoMma, kNoWgmma, kNoWgmma,
+          f8 ? 32u : 16u, /*mnMajor=*/!subByte, kNoMma, kNoMma, kNoWgmma, kNoWgmma,
           f8 ? Tcgen05MMAKind::F8F6F4 : Tcgen05MMAKind::F16, elemInfo(a).tcgen05, elemInfo(b).tcgen05,
           f8 ? kTensorScales : kNoScales,
           f8 ? 2.0 : 1.0, 86u, f8 ? "tcgen05.mma.kind::f8f6f4" : "tcgen05.mma.kind::f16"};
@@ -216,6 +245,15 @@ std::vector<MmaInstr> buildTable() {
       for (Elem b : f8s)
         rows.push_back(make(a, b));
   }
+  // kind::f8f6f4 with a 6- or 4-bit operand: mma.sync on sm_120a, tcgen05 on the sm_100a
+  // family (the e4m3/e5m2 pairs are above).
+  const Elem narrow[] = {Elem::E4M3, Elem::E5M2, Elem::E2M3, Elem::E3M2, Elem::E2M1};
+  for (Elem a : narrow)
+    for (Elem b : narrow)
+      if (elemInfo(a).bits < 8 || elemInfo(b).bits < 8) {
+        rows.push_back(mmaSyncF8F6F4(a, b));
+        rows.push_back(tcgen05(a, b));
+      }
   // Block-scaled kinds. The FP4 kinds come first: E2M1 x E2M1 with E8M0 scales resolves to the
   // packed .kind::mxf4 (K = 64) rather than .kind::mxf8f6f4 (K = 32, one FP4 per byte).
   rows.push_back(blockScaled(MmaFamily::Tcgen05, Tcgen05MxF4, MMABlockScaleKind::MXF4,
@@ -246,6 +284,43 @@ std::vector<MmaInstr> buildTable() {
   return rows;
 }
 } // namespace
+
+bool tilegen::paddedSubByte(const MmaInstr &row, Elem e) {
+  bool f8f6f4Kind = row.blockScaled ? row.blockKind == mlir::NVVM::MMABlockScaleKind::MXF8F6F4
+                                    : row.set == MmaSyncF8F6F4 || row.set == Tcgen05F8F6F4;
+  return f8f6f4Kind && elemInfo(e).narrow && elemInfo(e).bits < 8;
+}
+
+unsigned tilegen::smemElemBits(const MmaInstr &row, Elem e) {
+  return paddedSubByte(row, e) ? 8 : elemInfo(e).bits;
+}
+
+TmaDataType tilegen::tmaDataType(const MmaInstr &row, Elem e) {
+  if (paddedSubByte(row, e))
+    return elemInfo(e).bits == 4 ? TmaDataType::Padded16U4Align16B
+                                 : TmaDataType::Padded16U6Align16B;
+  switch (e) {
+  case Elem::BF16:
+    return TmaDataType::BFloat16;
+  case Elem::F16:
+    return TmaDataType::Float16;
+  case Elem::F32:
+    return TmaDataType::Float32;
+  default:
+    return TmaDataType::Uint8;
+  }
+}
+
+llvm::StringRef tilegen::tmaPaddedFormName(TmaDataType t) {
+  switch (t) {
+  case TmaDataType::Padded16U4Align16B:
+    return "16u4_align16b";
+  case TmaDataType::Padded16U6Align16B:
+    return "16u6_align16b";
+  default:
+    return "";
+  }
+}
 
 llvm::ArrayRef<MmaInstr> tilegen::mmaTable() {
   static const std::vector<MmaInstr> rows = buildTable();

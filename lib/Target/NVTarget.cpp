@@ -47,8 +47,10 @@ static constexpr unsigned kHopperA = kHopper | WgmmaF16 | WgmmaF8;
 static constexpr unsigned kBlackwellA = MmaSyncF16 | MmaSyncF8 | Tcgen05F16 | Tcgen05F8F6F4 |
                                         Tcgen05MxF8F6F4 | Tcgen05MxF4 | Tcgen05MxF4NvF4;
 static constexpr unsigned kGeForceBlackwell = MmaSyncF16 | MmaSyncF8;
+// mma.sync .kind::f8f6f4 with 6- and 4-bit operands: sm_120a only (PTX ISA, mma's target
+// notes: "requires sm_120a").
 static constexpr unsigned kGeForceBlackwellA =
-    kGeForceBlackwell | MmaSyncMxF8F6F4 | MmaSyncMxF4NvF4;
+    kGeForceBlackwell | MmaSyncF8F6F4 | MmaSyncMxF8F6F4 | MmaSyncMxF4NvF4;
 
 static const NVTargetInfo kTargets[] = {
   // name      maj min sfx gpus                instructions       f8mma  cg2    cpas  tma    mcast  clus smem/blk   smem/SM    warps regs   tmem ptx  flop/cyc clk   B/cyc/SM  SMs  L2         rated

@@ -238,7 +238,12 @@ static llvm::Expected<Decoded> decodeOp(const Statement &s) {
   if (base == "ldmatrix" || base == "stmatrix") {
     d.op = base == "ldmatrix" ? Op::LdMatrix : Op::StMatrix;
     d.matrices = has(parts, "x4") ? 4 : has(parts, "x2") ? 2 : 1;
-    if (!has(parts, "m8n8"))
+    // m8n8 (b16), or ldmatrix's m8n16 with .b8x16.b6x16_p32 / .b4x16_p64 (9.7.14.5.15): 8 rows
+    // of 16 bytes in shared memory per matrix (16 packed 6- or 4-bit elements and their
+    // padding), one address per row, as for m8n8.
+    bool unpacking = base == "ldmatrix" && has(parts, "m8n16") && !has(parts, "trans") &&
+                     (has(parts, "b6x16_p32") || has(parts, "b4x16_p64"));
+    if (!has(parts, "m8n8") && !unpacking)
       return outside(s, "shape");
     d.bytes = 16;
     return d;

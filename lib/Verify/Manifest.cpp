@@ -23,6 +23,8 @@ static unsigned elemBits(llvm::StringRef t) {
     return 32;
   if (t == "e4m3" || t == "e5m2" || t == "s8" || t == "u8" || t == "e8m0")
     return 8;
+  if (t == "e2m3" || t == "e3m2")
+    return 6;
   if (t == "e2m1")
     return 4;
   return 0;
@@ -126,6 +128,17 @@ llvm::Expected<KernelConfig> tilegen::verify::readManifest(llvm::StringRef json)
       if (count * bits % 8 != 0)
         return bad("tensor map '" + prm.name + "' has a box of a fractional number of bytes");
       prm.boxBytes = unsigned(count * bits / 8);
+      // The padded forms (16U4_ALIGN16B, 16U6_ALIGN16B) write each 6- or 4-bit element into a
+      // byte of shared memory; the load completes the packed bytes.
+      if (auto form = p->getString("smem_form")) {
+        if (*form != "16u4_align16b" && *form != "16u6_align16b")
+          return bad("tensor map '" + prm.name + "' has an unknown smem_form '" + form->str() +
+                     "'");
+        if (bits != (*form == "16u4_align16b" ? 4u : 6u))
+          return bad("tensor map '" + prm.name + "' has smem_form '" + form->str() +
+                     "' for elements of " + std::to_string(bits) + " bits");
+        prm.smemBytes = unsigned(count);
+      }
     }
     c.params.push_back(prm);
   }

@@ -2343,7 +2343,8 @@ bool Sim::step(int ti) {
     uint64_t dstAddr;
     if (!address(t, o[0], dstAddr, "copy destination"))
       return true;
-    unsigned bytes = 0;
+    unsigned bytes = 0;    // the transaction bytes the copy completes
+    unsigned smemBytes = 0; // what it writes (more for the padded 6- and 4-bit forms)
     const Operand *mb;
     if (d.op == Op::TmaLoad) {
       uint64_t tm;
@@ -2360,6 +2361,7 @@ bool Sim::step(int ti) {
         return true;
       }
       bytes = cfg.params[pi].boxBytes;
+      smemBytes = cfg.params[pi].smemBytes ? cfg.params[pi].smemBytes : bytes;
       mb = &o[2];
       if (d.multicast) {
         fail(ti, stmt, "multicast TMA loads are outside the model");
@@ -2370,6 +2372,7 @@ bool Sim::step(int ti) {
       if (!readKnown(t, o[2], size, "bulk copy size"))
         return true;
       bytes = unsigned(size);
+      smemBytes = bytes;
       mb = &o[3];
       uint64_t src;
       if (trackGlobalMem && o[1].kind == Operand::Mem && o[1].reg >= 0 &&
@@ -2407,9 +2410,9 @@ bool Sim::step(int ti) {
     acc.thread = ti;
     acc.stmt = stmt;
     acc.generic = false;
-    if (!accessSmem(ti, t.vc, cta, off, bytes, true, acc, true, stmt))
+    if (!accessSmem(ti, t.vc, cta, off, smemBytes, true, acc, true, stmt))
       return true;
-    ctas[cta].regions[off] = off + bytes;
+    ctas[cta].regions[off] = off + smemBytes;
     Event e{Event::LoadDone, ti, stmt, {oi}, {bi}, t.vc};
     e.since = curStep + 1;
     events.push_back(std::move(e));

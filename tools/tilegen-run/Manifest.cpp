@@ -446,6 +446,14 @@ Error readParam(const FieldReader &R, const Value &V, unsigned Index,
   if (!parseElemType(Elem, P.Elem))
     return R.error(Field + ".elem", std::string("expected ") + ElemTypeList +
                                         ", found " + quote(Elem));
+  // The padded 6- and 4-bit forms (CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B / 16U6_ALIGN16B)
+  // of .kind::f8f6f4 kernels (sm_120a, the sm_100a family).
+  if (const Value *Form = V.get("smem_form"))
+    return R.error(Field + ".smem_form",
+                   "not supported yet: tensor maps of the padded form " +
+                       (Form->isString() ? quote(Form->getString()) : std::string("?")) +
+                       " (16 packed 4- or 6-bit elements per 16 bytes of shared memory); "
+                       "tilegen-run encodes byte and 16-/32-bit tensor maps only");
   const OperandInfo &Op = M.operand(P.Tens);
   if (P.Elem != Op.Type)
     return R.error(Field + ".elem",

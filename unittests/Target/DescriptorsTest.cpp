@@ -695,7 +695,36 @@ static void testMmaSyncScales() {
   EXPECT_ERROR(ok(ScaleVec::X1, 4), "byte-id = 4 with scale_vec::1X; expected 0..3");
 }
 
+// mma.sync .kind::f8f6f4 containers (PTX ISA 9.0, 9.7.14.5.14 "mma", Description): ".e2m1
+// resides in central 4 bits of the 8-bit container with padding in the upper 2 bits and lower 2
+// bits"; ".e3m2 or .e2m3 ... in the lower 6 bits ... with padding in the upper 2 bits". Worked
+// by hand: e2m1 -1.5 = 0b1011 -> 0b00101100 = 0x2C; e2m1 6.0 = 0b0111 -> 0x1C; e3m2 -28 =
+// 0b111111 -> 0x3F; e2m3 1.0 = 0b001000 -> 0x08. ldmatrix .b8x16.b4x16_p64 gives the value in
+// bits 3..0 of each byte (the low element in the low byte, 9.7.14.5.10), so a register holding
+// e2m1 codes 0xB, 0x7, 0x0, 0xF in bytes 0..3 (0x0F00070B) becomes containers 0x2C, 0x1C, 0x00,
+// 0x3C = 0x3C001C2C; anything in the unused high nibbles is cleared.
+static void testF8F6F4Containers() {
+  EXPECT_TRUE(f8f6f4Container(4, 0xB) == 0x2C);
+  EXPECT_TRUE(f8f6f4Container(4, 0x7) == 0x1C);
+  EXPECT_TRUE(f8f6f4Container(4, 0xF) == 0x3C);
+  EXPECT_TRUE(f8f6f4Container(6, 0x3F) == 0x3F);
+  EXPECT_TRUE(f8f6f4Container(6, 0x08) == 0x08);
+  EXPECT_TRUE(e2m1ContainersFromLdmatrix(0x0F00070Bu) == 0x3C001C2Cu);
+  EXPECT_TRUE(e2m1ContainersFromLdmatrix(0xFFF0F7FBu) == 0x3C001C2Cu);
+  // Every code in every byte: the container the ISA names, padding bits 7..6 and 1..0 zero.
+  bool all = true;
+  for (unsigned byte = 0; byte < 4; ++byte)
+    for (unsigned code = 0; code < 16; ++code) {
+      uint32_t word = uint32_t(code) << (8 * byte);
+      uint32_t want = uint32_t(f8f6f4Container(4, uint8_t(code))) << (8 * byte);
+      all &= e2m1ContainersFromLdmatrix(word) == want;
+      all &= (e2m1ContainersFromLdmatrix(word) & 0xC3C3C3C3u) == 0;
+    }
+  EXPECT_TRUE(all);
+}
+
 int main() {
+  testF8F6F4Containers();
   testCanonicalLayouts();
   testWgmmaDesc();
   testTcgen05SmemDesc();

@@ -1,13 +1,15 @@
-//===- MmaTableTest.cpp - the block-scaled rows vs the PTX ISA --------------===//
+//===- MmaTableTest.cpp - the narrow-type rows vs the PTX ISA ---------------===//
 //
 // The facts below are read from the PTX ISA 9.0 (CUDA 13.0) text cited next to them, not from
 // the table under test: which target offers which block-scaled kind, each kind's K, scale type,
-// block and scale_vec, which operand majors it reads, which operand pairs it takes, and that
-// sizes of narrow types are never 0 bytes. Prints one line per failure and "N passed, M
+// block and scale_vec, which operand majors it reads, which operand pairs it takes, the plain
+// .kind::f8f6f4 rows with 6- and 4-bit operands (targets, K, majors, descriptor type codes, the
+// TMA data types of their padded form), and that sizes of narrow types are never 0 bytes. Prints one line per failure and "N passed, M
 // failed"; exits 1 on any failure.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilegen/Target/Descriptors.h"
 #include "tilegen/Target/MmaTable.h"
 #include "tilegen/Target/NVTarget.h"
 
@@ -106,7 +108,69 @@ int main() {
   // block-scaled row, and the FP8 wgmma row is still the one for e4m3 x e4m3.
   const MmaInstr *plain = findMma(MmaFamily::Tcgen05, Elem::E4M3, Elem::E4M3, Elem::F32);
   EXPECT_TRUE(plain && !plain->blockScaled);
-  EXPECT_TRUE(!findMma(MmaFamily::Tcgen05, Elem::E2M1, Elem::E2M1, Elem::F32));
+
+  // Plain .kind::f8f6f4 with 6- and 4-bit operands. mma.sync (9.7.14.5.14, Syntax and Target ISA
+  // notes): m16n8k32 .row.col .kind::f8f6f4 with A and B each one of .e4m3, .e5m2, .e3m2,
+  // .e2m3, .e2m1; ".e3m2, .e2m3 and .e2m1 ... requires sm_120a"; PTX ISA 8.7. tcgen05.mma
+  // (Table 39): .kind::f8f6f4 with the same five types each, K = 32; 6- and 4-bit operands
+  // K-major only (9.7.16.10.3). Instruction-descriptor type codes (Table 42 for kind::f8f6f4):
+  // E4M3 0, E5M2 1, E2M3 3, E3M2 4, E2M1 5.
+  const struct {
+    Elem e;
+    MmaElem desc;
+    unsigned code;
+  } codes[] = {{Elem::E4M3, MmaElem::E4M3, 0}, {Elem::E5M2, MmaElem::E5M2, 1},
+               {Elem::E2M3, MmaElem::E2M3, 3}, {Elem::E3M2, MmaElem::E3M2, 4},
+               {Elem::E2M1, MmaElem::E2M1, 5}};
+  for (auto ca : codes)
+    for (auto cb : codes) {
+      bool subByte = elemInfo(ca.e).bits < 8 || elemInfo(cb.e).bits < 8;
+      const MmaInstr *s = findMma(MmaFamily::MmaSync, ca.e, cb.e, Elem::F32);
+      EXPECT_TRUE(s && s->m == 16 && s->n == 8 && s->k == 32 && !s->mnMajor);
+      if (subByte) {
+        EXPECT_TRUE(s && s->set == MmaSyncF8F6F4 && s->minPtx == 87 &&
+                    llvm::StringRef(s->ptx).contains(".kind::f8f6f4"));
+        EXPECT_TRUE(s && target("sm_120a").offers(*s));
+        for (const char *t : {"sm_80", "sm_89", "sm_90", "sm_90a", "sm_100a", "sm_103a", "sm_120"})
+          EXPECT_TRUE(s && !target(t).offers(*s));
+      } else {
+        EXPECT_TRUE(s && s->set == MmaSyncF8); // the plain e4m3/e5m2 form, sm_89+
+      }
+      const MmaInstr *t = findMma(MmaFamily::Tcgen05, ca.e, cb.e, Elem::F32);
+      EXPECT_TRUE(t && t->k == 32 && t->tcgen05Kind == mlir::NVVM::Tcgen05MMAKind::F8F6F4 &&
+                  t->tcgen05A == ca.desc && t->tcgen05B == cb.desc && t->mnMajor == !subByte);
+      if (t) {
+        auto desc = encodeTcgen05InstrDescF8F6F4(t->tcgen05A, t->tcgen05B, MmaElem::F32, 128, 256);
+        EXPECT_TRUE(desc && ((*desc >> 7) & 7) == ca.code && ((*desc >> 10) & 7) == cb.code);
+        if (!desc)
+          llvm::consumeError(desc.takeError());
+      }
+      EXPECT_TRUE(t && target("sm_100a").offers(*t) && target("sm_103a").offers(*t) &&
+                  !target("sm_120a").offers(*t));
+      EXPECT_TRUE(!findMma(MmaFamily::Wgmma, ca.e, cb.e, Elem::F32) == subByte);
+    }
+
+  // How the operands reach shared memory (CUDA driver API, cuTensorMapEncodeTiled and
+  // CUtensorMapDataType: UINT8 0, FLOAT16 6, FLOAT32 7, BFLOAT16 9, 16U4_ALIGN8B 13,
+  // 16U4_ALIGN16B 14, 16U6_ALIGN16B 15): the 6- and 4-bit operands of kind::f8f6f4 and
+  // kind::mxf8f6f4 in the padded 16-byte form (8 bits an element in shared memory), the packed
+  // FP4 of kind::mxf4nvf4 and the 8-bit types as bytes.
+  const MmaInstr *fp6fp4 = findMma(MmaFamily::MmaSync, Elem::E3M2, Elem::E2M1, Elem::F32);
+  EXPECT_TRUE(fp6fp4 && unsigned(tmaDataType(*fp6fp4, Elem::E2M1)) == 14 &&
+              unsigned(tmaDataType(*fp6fp4, Elem::E3M2)) == 15 &&
+              smemElemBits(*fp6fp4, Elem::E2M1) == 8 && smemElemBits(*fp6fp4, Elem::E3M2) == 8 &&
+              tmaPaddedFormName(tmaDataType(*fp6fp4, Elem::E2M1)) == "16u4_align16b" &&
+              tmaPaddedFormName(tmaDataType(*fp6fp4, Elem::E3M2)) == "16u6_align16b");
+  const MmaInstr *f8f4 = findMma(MmaFamily::Tcgen05, Elem::E4M3, Elem::E2M1, Elem::F32);
+  EXPECT_TRUE(f8f4 && unsigned(tmaDataType(*f8f4, Elem::E4M3)) == 0 &&
+              unsigned(tmaDataType(*f8f4, Elem::E2M1)) == 14 &&
+              smemElemBits(*f8f4, Elem::E4M3) == 8 && paddedSubByte(*f8f4, Elem::E2M1) &&
+              !paddedSubByte(*f8f4, Elem::E4M3));
+  EXPECT_TRUE(sync4x && unsigned(tmaDataType(*sync4x, Elem::E2M1)) == 0 &&
+              smemElemBits(*sync4x, Elem::E2M1) == 4 && !paddedSubByte(*sync4x, Elem::E2M1));
+  const MmaInstr *bf16 = findMma(MmaFamily::MmaSync, Elem::BF16, Elem::BF16, Elem::F32);
+  EXPECT_TRUE(bf16 && unsigned(tmaDataType(*bf16, Elem::BF16)) == 9 &&
+              tmaPaddedFormName(tmaDataType(*bf16, Elem::BF16)).empty());
 
   // Widths in bits and sizes in bytes, rounded up: never 0 for a narrow type.
   mlir::MLIRContext ctx;

@@ -339,6 +339,30 @@ llvm::Expected<unsigned> mmaSyncScaleLaneB(unsigned col, unsigned tid);
 llvm::Error checkMmaSyncScaleByteId(ScaleVec vec, unsigned byteId);
 
 //===----------------------------------------------------------------------===//
+// sm_120a: 6- and 4-bit operands of mma.sync .kind::f8f6f4 / .kind::mxf8f6f4 in registers
+//===----------------------------------------------------------------------===//
+//
+// 9.7.14.5.14 ("mma", Description): with .kind::f8f6f4 or .kind::mxf8f6f4 each 4- or 6-bit
+// element is packed in an 8-bit container: .e2m1 in the central 4 bits (bits 5..2, 2 bits of
+// padding above and below), .e3m2 / .e2m3 in the lower 6 bits (bits 5..0, 2 bits of padding
+// above). The fragments are those of the 8-bit types (9.7.14.5.10: four containers per 32-bit
+// register, the element with the lower index in the lower byte). ldmatrix's .b8x16.b4x16_p64
+// and .b8x16.b6x16_p32 forms (9.7.14.5.15) widen 16 packed elements of a row to 16 bytes; the
+// 4-bit value lands in bits 3..0 of its byte (CUTLASS, cute/atom/mma_traits_sm120.hpp,
+// fp4_shift_A/B), the 6-bit value in bits 5..0, where the MMA wants it. An e2m1 register is
+// therefore shifted left by 2; the mask makes every padding bit 0.
+
+/// The 8-bit container of a `bits`-bit (4 or 6) element with code `code` (its low bits).
+uint8_t f8f6f4Container(unsigned bits, uint8_t code);
+constexpr unsigned kE2M1ContainerShift = 2;
+constexpr uint32_t kE2M1ContainerMask = 0x3C3C3C3C;
+/// Four e2m1 containers from an ldmatrix .b8x16.b4x16_p64 register (value in bits 3..0 of each
+/// byte): (word << 2) & 0x3C3C3C3C.
+constexpr uint32_t e2m1ContainersFromLdmatrix(uint32_t word) {
+  return (word << kE2M1ContainerShift) & kE2M1ContainerMask;
+}
+
+//===----------------------------------------------------------------------===//
 // sm_100a: Tensor Memory addresses and allocation
 //===----------------------------------------------------------------------===//
 

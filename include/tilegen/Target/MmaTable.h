@@ -83,7 +83,10 @@ enum InstrSet : unsigned {
   /// mma.sync m16n8k32 kind::mxf8f6f4.block_scale: E8M0 scales per 32 (sm_120a)
   MmaSyncMxF8F6F4 = 1u << 9,
   /// mma.sync m16n8k64 kind::mxf4nvf4.block_scale: E2M1, E8M0 per 32 or E4M3 per 16 (sm_120a)
-  MmaSyncMxF4NvF4 = 1u << 10
+  MmaSyncMxF4NvF4 = 1u << 10,
+  /// mma.sync m16n8k32 kind::f8f6f4 with a 6- or 4-bit operand (e2m3, e3m2, e2m1 beside any
+  /// of the five; sm_120a)
+  MmaSyncF8F6F4 = 1u << 11
 };
 
 /// How the kernel applies operand scales for a row.
@@ -117,6 +120,34 @@ struct MmaInstr {
   unsigned scaleBlock = 0;
   unsigned scaleVec = 0;
 };
+
+/// Bits one element of operand type `e` takes in shared memory and in the registers when
+/// `row` reads it: 8 for a 6- or 4-bit operand of .kind::f8f6f4 / .kind::mxf8f6f4 (one element
+/// per byte: the padded 16U6_ALIGN16B / 16U4_ALIGN16B form TMA writes, PTX ISA 9.7.16.10.4.4,
+/// read by tcgen05 as it is and by ldmatrix's .b8x16 forms, 9.7.14.5.15), else the type's own
+/// width (packed FP4 of the FP4 kinds: 4).
+unsigned smemElemBits(const MmaInstr &row, Elem e);
+/// Whether `row` reads operand type `e` from the padded 8-bit containers (smemElemBits 8 for a
+/// 6- or 4-bit type).
+bool paddedSubByte(const MmaInstr &row, Elem e);
+
+/// The CUtensorMapDataType a tensor map of operand type `e` uses when `row` reads it (CUDA
+/// driver API, cuTensorMapEncodeTiled): UINT8 for the 8-bit types and packed FP4 (moved as
+/// bytes), 16U4_ALIGN16B / 16U6_ALIGN16B for the padded 6- and 4-bit form (16 packed elements
+/// in global memory, 16 bytes in shared memory, 8 / 4 bytes of them padding); the 16-bit and
+/// 32-bit types their own. Values of the driver's enum.
+enum class TmaDataType : unsigned {
+  Uint8 = 0,
+  Float16 = 6,
+  Float32 = 7,
+  BFloat16 = 9,
+  Packed16U4Align8B = 13,
+  Padded16U4Align16B = 14,
+  Padded16U6Align16B = 15,
+};
+TmaDataType tmaDataType(const MmaInstr &row, Elem e);
+/// The manifest's name of a padded form ("16u4_align16b", "16u6_align16b"), "" for the others.
+llvm::StringRef tmaPaddedFormName(TmaDataType t);
 
 /// Every row, in table order.
 llvm::ArrayRef<MmaInstr> mmaTable();

@@ -34,7 +34,10 @@ struct KernelConfig {
   struct Param {
     std::string name, kind; ///< kind: tensormap, ptr, i32, f32, scratch
     std::string value;      ///< i32/f32: M, N, K, alpha, beta
-    unsigned boxBytes = 0;  ///< tensormap: bytes of one box
+    unsigned boxBytes = 0;  ///< tensormap: bytes of one box (what a load completes)
+    /// tensormap: bytes one box takes in shared memory, when not boxBytes (the padded 6- and
+    /// 4-bit forms, "smem_form": one element per byte)
+    unsigned smemBytes = 0;
   };
   std::vector<Param> params;
 };

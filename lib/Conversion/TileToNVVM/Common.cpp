@@ -203,9 +203,18 @@ SmallVector<KernelParam> lowering::tmaKernelParams(KernelBuilder &b, PipelineVie
                                                    const TmaBoxes &boxes) {
   auto tensorMap = [&](StringRef tensor, Type elem, StringRef inner, StringRef outer,
                        int64_t innerBox, int64_t rows) {
-    int64_t swizzle = innerBox * elemBits(elem) / 8;
+    // The 6- and 4-bit operands of .kind::f8f6f4 are copied into 8-bit containers (TMA's
+    // 16U4_ALIGN16B / 16U6_ALIGN16B): a box row of 128 elements is 128 bytes in shared memory,
+    // one 128-byte swizzle span. The manifest names the form ("smem_form").
+    bool operand = tensor != "D";
+    std::optional<Elem> e = elemOf(elem);
+    StringRef form = operand && e ? tmaPaddedFormName(tmaDataType(*v.row, *e)) : "";
+    int64_t bits = operand && e ? smemElemBits(*v.row, *e) : elemBits(elem);
+    int64_t swizzle = innerBox * bits / 8;
     SmallVector<NamedAttribute> extra;
     extra.push_back(b.getNamedAttr("elem", b.getStringAttr(manifestName(elem))));
+    if (!form.empty())
+      extra.push_back(b.getNamedAttr("smem_form", b.getStringAttr(form)));
     extra.push_back(b.getNamedAttr(
         "dims", b.getArrayAttr({b.getStringAttr(inner), b.getStringAttr(outer)})));
     extra.push_back(b.getNamedAttr("box", b.getDenseI64ArrayAttr({innerBox, rows})));
@@ -317,11 +326,20 @@ Value lowering::scaleArguments(KernelBuilder &b, PipelineView &v, Block &entry, 
   return alpha;
 }
 
-void lowering::addTmaConstraints(LLVM::LLVMFuncOp func, int64_t elemBits, int64_t outBits) {
+void lowering::addTmaConstraints(LLVM::LLVMFuncOp func, int64_t elemBits, int64_t outBits,
+                                 bool paddedSubByte) {
   // In elements: 128 bits of a 16-bit type are 8, of a packed 4-bit type 32.
   int64_t outBytes = outBits / 8;
-  addConstraint(func, "K", 128 / elemBits,
-                "TMA needs the row strides of A and B (K elements) to be multiples of 16 bytes");
+  if (paddedSubByte)
+    // cuTensorMapEncodeTiled: globalDim[0] a multiple of 128 for 16U4_ALIGN16B and
+    // 16U6_ALIGN16B (which also makes the row strides multiples of 32 bytes, as they must be).
+    addConstraint(func, "K", 128,
+                  "TMA's 16U4_ALIGN16B / 16U6_ALIGN16B forms (6- and 4-bit operands in 8-bit "
+                  "containers) need K, the inner dimension of A and B, to be a multiple of 128");
+  else
+    addConstraint(func, "K", 128 / elemBits,
+                  "TMA needs the row strides of A and B (K elements) to be multiples of 16 "
+                  "bytes");
   addConstraint(func, "N", 16 / outBytes,
                 "the TMA store needs the row stride of D (N elements) to be a multiple of 16 "
                 "bytes");

@@ -138,8 +138,10 @@ mlir::Value smemDescriptor(KernelBuilder &b, mlir::Value ptr, uint64_t high);
 mlir::Value convertOut(KernelBuilder &b, mlir::Type outType, mlir::Value x);
 
 /// The constraints of kernels that load A and B (K-major) and store D with TMA: elements of
-/// `elemBits` and `outBits` bits.
-void addTmaConstraints(mlir::LLVM::LLVMFuncOp func, int64_t elemBits, int64_t outBits);
+/// `elemBits` and `outBits` bits; `paddedSubByte`: A or B is a 6- or 4-bit operand loaded into
+/// 8-bit containers (K a multiple of 128).
+void addTmaConstraints(mlir::LLVM::LLVMFuncOp func, int64_t elemBits, int64_t outBits,
+                       bool paddedSubByte = false);
 
 /// The dynamic shared-memory base of the module (declares the extern array once).
 mlir::Value dynamicSmemBase(KernelBuilder &b, mlir::ModuleOp module);

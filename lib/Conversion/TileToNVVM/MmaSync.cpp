@@ -30,6 +30,19 @@
 // matrix edges (Common.h's storeChunkThroughShared); beta != 0 reads C and stores D from the
 // registers.
 //
+// 6- and 4-bit operands (.kind::f8f6f4, sm_120a; PTX ISA 9.7.14.5.14): the instruction reads
+// each element from an 8-bit container, e2m1 in bits 5..2 and e3m2/e2m3 in bits 5..0, in the
+// 8-bit fragment layout of m16n8k32 (9.7.14.5.10). The producer's TMA writes them into shared
+// memory in the padded 16U4_ALIGN16B / 16U6_ALIGN16B forms (16 packed elements, then 8 or 4
+// bytes of gap, per 16 bytes), so a K-slice row of 128 elements is 128 bytes, swizzled as the
+// FP8 rows are, and its full barrier counts the packed bytes. The consumers load the fragments
+// with ldmatrix.m8n16.x4 .b8x16.b4x16_p64 / .b8x16.b6x16_p32 (9.7.14.5.15), whose 8 x 16
+// matrices of 8-bit elements have the register layout of the 8 x 8 b16 matrices the FP8 path
+// loads: one address scheme for both. ldmatrix puts a 4-bit value in bits 3..0 of its byte
+// (CUTLASS's cute/atom/mma_traits_sm120.hpp shifts it, fp4_shift_A/B), so e2m1 registers are
+// shifted left by 2 and masked to 0x3C per byte before the MMA; the 6-bit values are where the
+// MMA wants them.
+//
 // Rows of A or B aligned to less than 16 bytes (the ring's `align`, from the description's
 // `alignment`) are copied in pieces of the alignment into the same 16-byte chunks, each piece
 // predicated on its own first element: cp.async.ca of 8 or 4 bytes (zero-filled out of range),
@@ -102,6 +115,13 @@ private:
   /// FP8 operands: NVVM's mma op has no e4m3/e5m2 form for m16n8k32, so the kernel calls the
   /// LLVM intrinsic by name (llvm.nvvm.mma.m16n8k32.row.col.f32.<a>.<b>.f32).
   std::string fp8Intrinsic;
+  /// Operands in 8-bit containers (.kind::f8f6f4 with 6- and 4-bit types): the ldmatrix form
+  /// that unpacks them, and whether the registers move the 4-bit value to bits 5..2.
+  struct Unpack {
+    bool on = false;
+    NVVM::LdStMatrixEltType form = NVVM::LdStMatrixEltType::B8X16_B4X16_P64;
+    bool shiftFp4 = false;
+  } unpackA, unpackB;
   Type outType;
   // Warp-specialised kernels.
   Value tmapA, tmapB, tmapD;
@@ -223,15 +243,22 @@ SmallVector<Value> MmaSyncEmitter::compute(Value slotBase, ValueRange acc) {
   Type i32 = b.i32();
   auto structTy = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32, i32, i32, i32});
   // One ldmatrix.x4 of 8 x 8 b16 matrices at `addr`: its four registers, as f16 pairs for f16.
-  auto ldmatrixX4 = [&](Value addr, NVVM::MMALayout layout) {
-    Value x4 = NVVM::LdMatrixOp::create(b, structTy, addr, 4, layout,
-                                        NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
-                                        NVVM::LdStMatrixEltType::B16);
+  // With `unpack` on: one ldmatrix.m8n16.x4 of 8 x 16 matrices of 6- or 4-bit elements widened
+  // to bytes (the same register layout), e2m1 then moved to bits 5..2 of each byte.
+  auto ldmatrixX4 = [&](Value addr, NVVM::MMALayout layout, const Unpack &unpack = Unpack()) {
+    Value x4 = NVVM::LdMatrixOp::create(
+        b, structTy, addr, 4, layout,
+        NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, unpack.on ? 16 : 8),
+        unpack.on ? unpack.form : NVVM::LdStMatrixEltType::B16);
     SmallVector<Value> regs;
     for (int64_t q = 0; q < 4; ++q) {
       Value reg = LLVM::ExtractValueOp::create(b, x4, q);
       if (f16)
         reg = LLVM::BitcastOp::create(b, VectorType::get({2}, b.getF16Type()), reg);
+      if (unpack.shiftFp4) // e2m1ContainersFromLdmatrix (Descriptors.h)
+        reg = arith::AndIOp::create(
+            b, arith::ShLIOp::create(b, reg, b.c32(kE2M1ContainerShift)),
+            b.c32(static_cast<int32_t>(kE2M1ContainerMask)));
       regs.push_back(reg);
     }
     return regs;
@@ -356,12 +383,13 @@ SmallVector<Value> MmaSyncEmitter::compute(Value slotBase, ValueRange acc) {
     Value rowA = b.mul(warpM, warpTileM * 128), rowB = b.mul(warpN, warpTileN * 128);
     Value qA = b.add(sharedOffset(b, sliceA), b.add(rowA, lanePart(jLow, jHigh)));
     Value qB = b.add(sharedOffset(b, sliceB), b.add(rowB, lanePart(jHigh, jLow)));
-    auto load = [&](Value q, int64_t kk, int64_t block) {
+    auto load = [&](Value q, int64_t kk, int64_t block, const Unpack &unpack) {
       Value addr = b.add(kk ? b.xori(q, b.c32(kk * 32)) : q, block * 16 * 128);
-      return ldmatrixX4(LLVM::IntToPtrOp::create(b, b.ptr(3), addr), NVVM::MMALayout::row);
+      return ldmatrixX4(LLVM::IntToPtrOp::create(b, b.ptr(3), addr), NVVM::MMALayout::row,
+                        unpack);
     };
-    return multiply([&](int64_t kk, int64_t i) { return load(qA, kk, i); },
-                    [&](int64_t kk, int64_t jn) { return load(qB, kk, jn); }, init);
+    return multiply([&](int64_t kk, int64_t i) { return load(qA, kk, i, unpackA); },
+                    [&](int64_t kk, int64_t jn) { return load(qB, kk, jn, unpackB); }, init);
   }
   Value aMnOff = b.mul(jLow, eight), aKOff = b.mul(jHigh, chunk);
   Value bMnOff = b.mul(jHigh, eight), bKOff = b.mul(jLow, chunk);
@@ -416,20 +444,32 @@ LogicalResult MmaSyncEmitter::setUp() {
   f16 = elem.isF16();
   instrK = v.instr.getK();
   sf.on = v.row->blockScaled;
-  if (!sf.on && elemInfo(v.row->a).fp8)
-    fp8Intrinsic = llvm::formatv("llvm.nvvm.mma.m16n8k32.row.col.f32.{0}.{1}.f32",
+  // NVVM's mma op has neither the e4m3/e5m2 m16n8k32 forms nor .kind::f8f6f4: the LLVM
+  // intrinsics by name (llvm.nvvm.mma.m16n8k32.row.col[.kind.f8f6f4].f32.<a>.<b>.f32).
+  bool f8f6f4Kind = v.row->set == MmaSyncF8F6F4;
+  if (!sf.on && (elemInfo(v.row->a).fp8 || f8f6f4Kind))
+    fp8Intrinsic = llvm::formatv("llvm.nvvm.mma.m16n8k32.row.col{0}.f32.{1}.{2}.f32",
+                                 f8f6f4Kind ? ".kind.f8f6f4" : "",
                                  NVVM::stringifyMMATypes(v.row->mmaSyncA),
                                  NVVM::stringifyMMATypes(v.row->mmaSyncB))
                        .str();
+  for (auto [unpack, e] : {std::pair<Unpack *, Elem>{&unpackA, v.row->a}, {&unpackB, v.row->b}})
+    if (!sf.on && paddedSubByte(*v.row, e)) {
+      unpack->on = true;
+      unpack->form = elemInfo(e).bits == 4 ? NVVM::LdStMatrixEltType::B8X16_B4X16_P64
+                                           : NVVM::LdStMatrixEltType::B8X16_B6X16_P32;
+      unpack->shiftFp4 = elemInfo(e).bits == 4;
+    }
   outType = v.epilogueOp.getOutType();
   if (v.epilogueOp.getOutLayout() != tile::Layout::Row)
     return v.epilogueOp.emitOpError()
            << "not supported yet: c = col with the mma.sync lowering (target "
            << v.target.name() << ")";
   // Packed 4-bit operands (K-major only) are laid out as bytes: a K-slice row of bk elements
-  // is bk / 2 bytes, and each instruction still reads 32 bytes of it.
-  int64_t bits = elemBits(elem);
-  int64_t eb = bits == 4 ? 1 : sizeInBytes(1, elem);
+  // is bk / 2 bytes, and each instruction still reads 32 bytes of it. 6- and 4-bit operands in
+  // 8-bit containers take a byte each.
+  int64_t bits = smemElemBits(*v.row, *elemOf(elem));
+  int64_t eb = std::max<int64_t>(1, bits / 8);
   int64_t perByte = bits == 4 ? 2 : 1;
   rowBytes = bk * bits / 8;
   perChunk = 16 / eb;
@@ -508,6 +548,14 @@ void MmaSyncEmitter::loadScales(Value slot, Value k, const ProducerUnit &unit, V
 
 LogicalResult MmaSyncEmitter::emitMultistage() {
   tile::RingOp ring = v.ring;
+  // A guard for hand-written pipelines (resolveGemm says it with the description's words).
+  if (unpackA.on || unpackB.on)
+    return ring.emitOpError() << "not supported yet: " << v.row->ptx << " with "
+                              << elemInfo(v.row->a).manifest << " x "
+                              << elemInfo(v.row->b).manifest
+                              << " in a cp.async ring (6- and 4-bit operands are read from "
+                                 "the 8-bit containers TMA writes: use sync = "
+                                 "mbarrier_full_empty)";
   int64_t eb = a.elemBytes;
   b.setInsertionPointToEnd(module.getBody());
   Type g = b.ptr(1);
@@ -679,6 +727,10 @@ LogicalResult MmaSyncEmitter::emitWarpSpecialized() {
   if (!a.kContiguous || !bl.kContiguous || rowBytes != 128)
     return v.ring.emitOpError() << "not supported yet: the warp-specialised mma.sync lowering "
                                    "takes K-major slices of 128-byte rows";
+  // The bytes TMA completes per slice: the packed (global) bytes of each operand, also for the
+  // 6- and 4-bit ones that land in 8-bit containers.
+  int64_t txBytes = (bm * bk * elemBits(ring.getAType()) + bn * bk * elemBits(ring.getBType())) / 8;
+  bool padded = unpackA.on || unpackB.on;
 
   b.setInsertionPointToEnd(module.getBody());
   SmallVector<KernelParam> params =
@@ -689,7 +741,7 @@ LogicalResult MmaSyncEmitter::emitWarpSpecialized() {
   LLVM::LLVMFuncOp func = createKernel(b, v, params);
   // One CTA per SM: the consumers' registers are the register file shared by the CTA's warps.
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
-  addTmaConstraints(func, elemBits(ring.getAType()), elemBits(outType));
+  addTmaConstraints(func, elemBits(ring.getAType()), elemBits(outType), padded);
   Block &entry = func.getBody().front();
   tmapA = entry.getArgument(0), tmapB = entry.getArgument(1), tmapD = entry.getArgument(2);
   ptrC = entry.getArgument(3), ptrD = entry.getArgument(4), M = entry.getArgument(5),
@@ -737,7 +789,7 @@ LogicalResult MmaSyncEmitter::emitWarpSpecialized() {
     };
     TmaProducer p{b.eq(lane, 0), bid,       numTiles, grid,   unit,         full,
                   empty,         stages,    smem,     slotBytes, bl.offsetInSlot, tmapA,
-                  tmapB,         bk,        rowBytes, (bm + bn) * rowBytes + sf.bytes};
+                  tmapB,         bk,        rowBytes, txBytes + sf.bytes};
     auto scales = [&](Value slot, Value k, const ProducerUnit &u, Value bar,
                       NVVM::CTAGroupKindAttr) { loadScales(slot, k, u, bar); };
     if (sf.on)

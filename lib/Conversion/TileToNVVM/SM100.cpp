@@ -111,7 +111,9 @@ private:
   uint64_t descHighA = 0, descHighB = 0;
   uint32_t idesc = 0;
   Type outType;
-  int64_t rowBytes = 0; ///< bytes of one K-slice row of A or B
+  int64_t rowBytes = 0; ///< bytes of one K-slice row of A or B in shared memory
+  int64_t txBytes = 0;  ///< bytes TMA completes for the CTA's slices of A and B (packed)
+  bool padded = false;  ///< a 6- or 4-bit operand in 8-bit containers (kind::f8f6f4)
   /// Block scales (v.row->blockScaled): the slot's scale atoms and their TMEM columns.
   struct Scales {
     bool on = false;
@@ -155,7 +157,7 @@ void Tcgen05Emitter::producer(Value first, Value step, Value numTiles, Value til
     Value n0 = b.add(b.mul(tn, bn), b.mul(rank, bRows));
     return ProducerUnit{b.c32(0), kTiles, m0, n0};
   };
-  int64_t ctaBytes = (ctaRows + bRows) * rowBytes + sf.bytes;
+  int64_t ctaBytes = txBytes + sf.bytes;
   TmaProducer p{elect(), first, numTiles, step, unit, full, empty, stages, ring, slotBytes,
                 bOffset, tmapA, tmapB, bk, rowBytes, ctaBytes};
   auto scales = [&](Value slot, Value k, const ProducerUnit &u, Value bar,
@@ -528,12 +530,22 @@ LogicalResult Tcgen05Emitter::emit() {
     return v.op.emitOpError() << "the tcgen05 lowering needs 192 threads (producer warp, MMA "
                                  "warp, epilogue warpgroup), not "
                               << v.threads();
-  // Bits, not bytes: a K-slice of packed e2m1 is bk / 2 bytes.
-  rowBytes = bk * elemBits(r.getAType()) / 8;
+  // Bits, not bytes: a K-slice of packed e2m1 is bk / 2 bytes; 6- and 4-bit operands of
+  // kind::f8f6f4 take one byte each in shared memory (TMA's 16U4_ALIGN16B / 16U6_ALIGN16B
+  // padded form, PTX ISA 9.7.16.10.4.4), so their rows are bk bytes, read by the same
+  // descriptors as FP8 rows. The full barrier counts the packed bytes TMA brings (txBytes).
+  rowBytes = bk * smemElemBits(*v.row, v.row->a) / 8;
+  padded = paddedSubByte(*v.row, v.row->a) || paddedSubByte(*v.row, v.row->b);
+  txBytes = (ctaRows * elemBits(r.getAType()) + bRows * elemBits(r.getBType())) * bk / 8;
   Swizzle sw = rowBytes == 128 ? Swizzle::B128 : rowBytes == 64 ? Swizzle::B64 : Swizzle::B32;
   if (rowBytes != 32 && rowBytes != 64 && rowBytes != 128)
     return r.emitOpError() << "not supported yet: tcgen05 with K-slice rows of " << rowBytes
                            << " bytes (one swizzle span: 32, 64 or 128)";
+  // A guard for hand-written pipelines (resolveGemm says it with the description's words).
+  if (padded && bk != 128)
+    return r.emitOpError() << "slice_k = " << bk << " with the 6- and 4-bit operands of "
+                           << v.row->ptx << ": TMA's 16U4_ALIGN16B / 16U6_ALIGN16B boxes are "
+                              "128 elements of K";
   auto check = [&](auto expected, uint64_t &out) -> LogicalResult {
     if (!expected)
       return r.emitOpError() << llvm::toString(expected.takeError());
@@ -600,7 +612,7 @@ LogicalResult Tcgen05Emitter::emit() {
     // loops over the pair's tiles, so any grid is correct; this one gives about one per pair.
     func->setAttr("tilegen.tile", b.getDenseI64ArrayAttr({ctaRows, bn}));
   }
-  addTmaConstraints(func, elemBits(r.getAType()), elemBits(outType));
+  addTmaConstraints(func, elemBits(r.getAType()), elemBits(outType), padded);
   Block &entry = func.getBody().front();
   tmapA = entry.getArgument(0), tmapB = entry.getArgument(1), tmapD = entry.getArgument(2),
   ptrC = entry.getArgument(3), ptrD = entry.getArgument(4), M = entry.getArgument(5),

@@ -19,12 +19,6 @@ tile.gemm @g { a = f16 row, b = f4E2M1FN col, c = bf16 row, scale_b = f8E8M0FNU 
 
 // -----
 
-// scales missing on an FP4 operand
-// expected-error @+1 {{'tile.gemm' op field 'b' = 'f4E2M1FN' needs block scales: give scale_b = f8E8M0FNU [1, 32] (OCP MX) or f8E4M3FN [1, 16] * f32 tensor (NVFP4)}}
-tile.gemm @g { a = f4E2M1FN row, b = f4E2M1FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], tile = [128, 128, 128] }
-
-// -----
-
 // block scales given for a bf16 operand
 // expected-error @+1 {{'tile.gemm' op field 'scale_a' is given for an operand of type 'bf16': scales apply to narrow operands (f8E4M3FN, f8E5M2, f6E2M3FN, f6E3M2FN, f4E2M1FN) only}}
 tile.gemm @g { a = bf16 row, b = f4E2M1FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], upcast = bf16, tile = [128, 128, 64] }
