@@ -383,9 +383,9 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
 // elements) becomes four bf16x2 words by UpcastBits.h's steps: two masks, and per output
 // word a prmt, a multiply-and-mask placing the fields, and two bf16x2 multiplies (by 2^126,
 // then by the block's scale). The scale of a unit is byte kb x N + n of scale_b
-// (docs/manifest.md), loaded from global memory before the barrier waits so that its latency
-// overlaps them; a row past N takes the last column's scale and a block past K the last
-// block's (TMA zero-filled those elements, and the stores clip what they produce).
+// (docs/manifest.md), loaded from global memory one slice ahead (during the previous slice's
+// conversion); a row past N takes the last column's scale and a block past K the last block's
+// (TMA zero-filled those elements, and the stores clip what they produce).
 void WgmmaEmitter::converter(Value bid, Value grid, Value numTiles, Value tilesM, Value tilesN,
                              Value kTiles) {
   constexpr int64_t threads = 96;
@@ -412,26 +412,40 @@ void WgmmaEmitter::converter(Value bid, Value grid, Value numTiles, Value tilesM
   b.setInsertionPointToStart(tileLoop.getBody());
   Unit unit = streamK.unitAt(tileLoop.getInductionVar(), kTiles);
   Value n0 = b.mul(rasterTile(b, v, unit.tile, tilesM, tilesN).second, bn);
-  auto kLoop = scf::ForOp::create(b, unit.kb, unit.ke, b.c32(1),
-                                  ValueRange{tileLoop.getRegionIterArgs()[0]});
+  // Thread t's units: rows t / 2 + 48 i of block t mod 2 (96 threads is a whole number of
+  // rows' blocks, so the block is the same in every step: one K block of scales per thread and
+  // slice). In the last step the threads past the slice's units do nothing; their scale loads
+  // read the last row's byte.
+  Value blk = b.remu(t, blocksPerRow), row0 = b.divu(t, blocksPerRow);
+  SmallVector<Value> rows;
+  for (int64_t i = 0; i < steps; ++i)
+    rows.push_back(b.add(row0, i * rowStep));
+  // The scale codes of the units of slice k (a K block past K reads the last block's).
+  auto loadCodes = [&](Value k) {
+    Value kBlk = b.minu(b.add(b.mul(k, blocksPerRow), blk), lastKb);
+    Value scaleRow = b.gep(scaleB, arith::MulIOp::create(b, b.zext64(kBlk), b.zext64(N)));
+    SmallVector<Value> codes;
+    for (int64_t i = 0; i < steps; ++i) {
+      Value row = (i + 1) * threads > units ? b.minu(rows[i], b.c32(bn - 1)) : rows[i];
+      Value col = b.minu(b.add(n0, row), lastN);
+      codes.push_back(LLVM::LoadOp::create(b, i8, b.gep(scaleRow, b.zext64(col)), 1));
+    }
+    return codes;
+  };
+  // The codes are loaded one slice ahead (carried by the K loop): a load issued at the top of
+  // the slice it serves would stall the converter for a global-memory latency every slice
+  // whenever it, not the tensor core, is the bottleneck (it then never waits on the barriers
+  // that would hide the load).
+  SmallVector<Value> init{tileLoop.getRegionIterArgs()[0]};
+  init.append(loadCodes(unit.kb));
+  auto kLoop = scf::ForOp::create(b, unit.kb, unit.ke, b.c32(1), init);
   {
     OpBuilder::InsertionGuard g1(b);
     b.setInsertionPointToStart(kLoop.getBody());
     Value g = kLoop.getRegionIterArgs()[0], k = kLoop.getInductionVar();
-    // Thread t's units: rows t / 2 + 48 i of block t mod 2 (96 threads is a whole number of
-    // rows' blocks, so the block is the same in every step: one K block of scales per thread
-    // and slice). In the last step the threads past the slice's units do nothing; their scale
-    // loads read the last row's byte.
-    Value blk = b.remu(t, blocksPerRow), row0 = b.divu(t, blocksPerRow);
-    Value kBlk = b.minu(b.add(b.mul(k, blocksPerRow), blk), lastKb);
-    Value scaleRow = b.gep(scaleB, arith::MulIOp::create(b, b.zext64(kBlk), b.zext64(N)));
-    SmallVector<Value> rows, codes;
-    for (int64_t i = 0; i < steps; ++i) {
-      rows.push_back(b.add(row0, i * rowStep));
-      Value row = (i + 1) * threads > units ? b.minu(rows.back(), b.c32(bn - 1)) : rows.back();
-      Value col = b.minu(b.add(n0, row), lastN);
-      codes.push_back(LLVM::LoadOp::create(b, i8, b.gep(scaleRow, b.zext64(col)), 1));
-    }
+    SmallVector<Value> codes(kLoop.getRegionIterArgs().begin() + 1,
+                             kLoop.getRegionIterArgs().end());
+    SmallVector<Value> next = loadCodes(b.add(k, 1));
     auto raw = ringPosition(b, g, stages);
     auto conv = ringPosition(b, g, convertSlots);
     waitBarrier(b, full.at(b, raw.slot), raw.fullParity);
@@ -481,9 +495,11 @@ void WgmmaEmitter::converter(Value bid, Value grid, Value numTiles, Value tilesM
         b, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
         NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
     NVVM::MBarrierArriveOp::create(b, Type(), convFull.at(b, conv.slot), Value());
-    scf::YieldOp::create(b, ValueRange{b.add(g, 1)});
+    SmallVector<Value> yield{b.add(g, 1)};
+    yield.append(next);
+    scf::YieldOp::create(b, yield);
   }
-  scf::YieldOp::create(b, kLoop.getResults());
+  scf::YieldOp::create(b, ValueRange{kLoop.getResults()[0]});
 }
 
 /// `set` (a struct of f32) pinned in registers at this point of the program: an empty asm

@@ -31,12 +31,14 @@ tile.gemm @mxfp4 {
 // CHECK:         nvvm.setmaxregister decrease 56
 // CHECK:         nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c20480_i32
 // CHECK-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global
-// The converter: three units per thread and slice (256 / 96), their scale bytes first.
-// CHECK:         scf.for
+// The converter: three units per thread and slice (256 / 96); the first slice's scale bytes before
+// the K loop, in it the next slice's (one slice ahead), then the waits.
 // CHECK:         scf.for
 // CHECK-COUNT-3: llvm.load {{.*}} : !llvm.ptr<1> -> i8
-// CHECK:         nvvm.mbarrier.try_wait.parity [[RAWFULL:%[0-9]+]]
-// CHECK:         nvvm.mbarrier.try_wait.parity [[CONVEMPTY:%[0-9]+]]
+// CHECK:         scf.for {{.*}} iter_args({{.*}}) -> (i32, i8, i8, i8)
+// CHECK-COUNT-3: llvm.load {{.*}} : !llvm.ptr<1> -> i8
+// CHECK:         nvvm.mbarrier.try_wait.parity
+// CHECK:         nvvm.mbarrier.try_wait.parity
 // CHECK:         llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
 // CHECK:         nvvm.prmt <default> %c33920_i32
 // CHECK:         arith.mulf {{.*}} : vector<2xbf16>
@@ -48,6 +50,7 @@ tile.gemm @mxfp4 {
 // CHECK:         nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT:    llvm.getelementptr
 // CHECK-NEXT:    nvvm.mbarrier.arrive
+// CHECK:         scf.yield {{.*}} : i32, i8, i8, i8
 // The consumers: converted slot full, then the ring slot's full (A), then the bf16 wgmmas.
 // CHECK:         nvvm.setmaxregister increase 224
 // CHECK:         nvvm.mbarrier.try_wait.parity
