@@ -1,12 +1,14 @@
 // MXFP4 weights x bf16 activations on Hopper: B is f4E2M1FN (two elements per byte, K-major)
 // with one E8M0 scale per 32 elements of K of each column; A is bf16. The ring carries B
-// packed (a quarter of the bf16 bytes); the consumer warpgroups convert each K-slice of it,
-// scale applied, to bf16 in shared memory laid out as the bf16 kernel's B, and multiply with
-// the bf16 wgmma. sm_90a only (the sm_100a family and sm_120a apply block scales in the tensor
-// core).
+// packed (a quarter of the bf16 bytes); three warps of the producer warpgroup convert each
+// K-slice of it, scale applied, into a second ring of bf16 slices laid out as the bf16
+// kernel's B, while the consumer warpgroups multiply the previous slices with the bf16 wgmma.
+// The tile is the bf16 kernel's (examples/gemm_bf16.mlir): 4 ring stages of 24 KB, 3
+// converted slices of 32 KB and the 32 KB epilogue fill 224 KB of shared memory. sm_90a only
+// (the sm_100a family and sm_120a apply block scales in the tensor core).
 tile.gemm @gemm_mxfp4_bf16_upcast {
   a = bf16 row, b = f4E2M1FN col, c = bf16 row, accumulator = f32,
   scale_b = f8E8M0FNU [1, 32], upcast = bf16,
-  tile = [128, 128, 64], stages = 4, schedule = warp_specialized,
+  tile = [128, 256, 64], stages = 4, schedule = warp_specialized,
   grid = persistent, raster = row, swizzle = 16, target = "sm_90a"
 }

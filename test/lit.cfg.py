@@ -34,6 +34,7 @@ config.substitutions.append(("%tilegen-run", os.path.join(tools_dir, "tilegen-ru
 config.substitutions.append(("%tilegen-descriptor-tests", os.path.join(tools_dir, "tilegen-descriptor-tests")))
 config.substitutions.append(("%tilegen-mma-table-tests", os.path.join(tools_dir, "tilegen-mma-table-tests")))
 config.substitutions.append(("%tilegen-microscaling-tests", os.path.join(tools_dir, "tilegen-microscaling-tests")))
+config.substitutions.insert(0, ("%tilegen-upcast-bits-tests", os.path.join(tools_dir, "tilegen-upcast-bits-tests")))
 config.substitutions.append(("%tilegen", os.path.join(tools_dir, "tilegen")))
 # Before %tilegen, which is a prefix of it.
 config.substitutions.insert(0, ("%tilegen-verify", os.path.join(tools_dir, "tilegen-verify")))

@@ -161,9 +161,12 @@ def Tile_RingOp : Tile_Op<"ring", [HasParent<"PipelineOp">]> {
     `st.shared` of 1 or 2 bytes (mma.sync only: TMA needs 16-byte strides).
 
     The sm_90a upcast: `upcast_scale_b` (the block scales of B) says that the ring carries B
-    packed in its narrow type (`b_type`, e.g. f4E2M1FN) while the mma role issues bf16; the
-    consumers convert each slice, its scales applied, into one of three bf16 buffers at
-    `convert_offset` (used in turn, each laid out as a bf16 ring slot's B).
+    packed in its narrow type (`b_type`, e.g. f4E2M1FN) while the mma role issues bf16. The
+    producer warpgroup's warps 1 to 3 (the converter) convert each slice, its scales applied,
+    into a second ring of `convert_slots` bf16 slices of B at `convert_offset` (slice g in
+    slot g mod `convert_slots`, each laid out as a bf16 ring slot's B), with its own full and
+    empty barriers after the ring's; the mma role waits on the converted slot and releases
+    both slots.
   }];
   let arguments = (ins I64Attr:$slots, I64Attr:$slice_k,
                        TypeAttr:$a_type, Tile_LayoutAttr:$a_layout, DenseI64ArrayAttr:$a_shape,
@@ -173,7 +176,8 @@ def Tile_RingOp : Tile_Op<"ring", [HasParent<"PipelineOp">]> {
                        Tile_SmemSwizzleAttr:$swizzle,
                        OptionalAttr<DenseI64ArrayAttr>:$align,
                        OptionalAttr<Tile_ScaleAttr>:$upcast_scale_b,
-                       OptionalAttr<I64Attr>:$convert_offset);
+                       OptionalAttr<I64Attr>:$convert_offset,
+                       OptionalAttr<I64Attr>:$convert_slots);
   let assemblyFormat = [{
     `slots` $slots `slice_k` $slice_k
     `a` $a_shape $a_type custom<Keyword>($a_layout) `b` $b_shape $b_type custom<Keyword>($b_layout)

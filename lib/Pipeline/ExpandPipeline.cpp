@@ -70,7 +70,8 @@ PipelineOp tilegen::buildPlan(OpBuilder &builder, GemmOp op, const GemmPlan &p) 
                  p.narrowAlignment ? b.getDenseI64ArrayAttr({p.alignA, p.alignB})
                                    : DenseI64ArrayAttr(),
                  p.upcastB ? op.getScaleBAttr() : ScaleAttr(),
-                 p.upcastB ? b.getI64IntegerAttr(p.smem.convertOffset) : IntegerAttr());
+                 p.upcastB ? b.getI64IntegerAttr(p.smem.convertOffset) : IntegerAttr(),
+                 p.upcastB ? b.getI64IntegerAttr(p.smem.convertSlots) : IntegerAttr());
   // Per CTA, like the ring's slices: a CTA pair (cta_group = 2) splits the tile's M, each CTA
   // holding its rows of the accumulator in its own TMEM.
   AccumulatorsOp::create(b, loc, p.accumulators, ArrayRef<int64_t>{p.tileM / ctaGroup, p.tileN},
@@ -108,11 +109,17 @@ PipelineOp tilegen::buildPlan(OpBuilder &builder, GemmOp op, const GemmPlan &p) 
     role(RoleKind::Mma, 0, warps, {p.warpsM, p.warpsN}, 0);
     role(RoleKind::Epilogue, 0, warps, {p.warpsM, p.warpsN}, 0);
     break;
-  case MmaFamily::Wgmma:
-    role(RoleKind::Producer, 0, 4, {}, 40);
-    role(RoleKind::Mma, 4, warps - 4, {p.warpsM, p.warpsN}, 232);
-    role(RoleKind::Epilogue, 4, warps - 4, {p.warpsM, 1}, 232);
+  case MmaFamily::Wgmma: {
+    // setmaxnreg shares the 168 x 384 registers of the launch: 40 x 128 + 232 x 256. The
+    // upcast's converter (warps 1 to 3 of the producer warpgroup) needs more than 40: 56 for
+    // the producer warpgroup leaves 224 for the consumers (56 x 128 + 224 x 256, the same
+    // total).
+    int64_t producerRegs = p.upcastB ? 56 : 40, consumerRegs = p.upcastB ? 224 : 232;
+    role(RoleKind::Producer, 0, 4, {}, producerRegs);
+    role(RoleKind::Mma, 4, warps - 4, {p.warpsM, p.warpsN}, consumerRegs);
+    role(RoleKind::Epilogue, 4, warps - 4, {p.warpsM, 1}, consumerRegs);
     break;
+  }
   case MmaFamily::Tcgen05:
     role(RoleKind::Producer, 0, 1, {}, 0);
     role(RoleKind::Mma, 1, 1, {1, 1}, 0);

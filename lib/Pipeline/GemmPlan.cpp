@@ -176,7 +176,8 @@ FailureOr<NVTarget> tilegen::targetFor(GemmOp op, StringRef override) {
 
 int64_t GemmPlan::smemFor(int64_t s) const {
   return smem.ringOffset + s * smem.slotBytes + smem.epilogueBytes + smem.convertBytes +
-         (tmaRing() ? alignTo(2 * s * 8 + 2 * accumulators * 8, 128) : 0);
+         (tmaRing() ? alignTo(2 * s * 8 + 2 * accumulators * 8 + 2 * smem.convertSlots * 8, 128)
+                    : 0);
 }
 
 /// Resolves `op` for `target`. `autoWarpSpecialized`: `schedule = auto` with the mma.sync
@@ -689,8 +690,9 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
     if (clusterSize == 2 && p.tileN % 16 != 0)
       return fail("tile") << "tile N = " << p.tileN << " cannot be split into two halves of a "
                     << "multiple of 8 rows for the B multicast (target " << tname << ")";
-    // The upcast: the consumer warpgroups share the conversion of each slice of B (rows
-    // split between them, 16 per warpgroup and step) into one 128-byte-swizzled bf16 buffer.
+    // The upcast: warps 1 to 3 of the producer warpgroup convert each K-slice of B (64
+    // elements of K: one 128-byte swizzled bf16 row per column) into the converted ring that
+    // the consumers read in turn; the consumers' cooperative K loop is the bf16 kernel's.
     if (p.upcastB && (p.tileK != 64 || p.accumulators != 1 || clusterSize != 1 ||
                       op.getGrid() == Grid::StreamK || p.tileN % (16 * consumers) != 0))
       return fail("upcast") << "not supported yet: upcast = bf16 with tile " << listString(
@@ -849,10 +851,12 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
                                                                 : 0;
   }
   if (p.upcastB) {
-    // The packed FP4 slice of B in the ring (two elements per byte), and three bf16 slices of
-    // B that the consumer warpgroups convert into, used in turn (SM90.cpp says why three).
+    // The packed FP4 slice of B in the ring (two elements per byte), and the converted ring:
+    // three bf16 slices of B (SM90.cpp's converter says why three), each 1024-byte aligned
+    // for the 128-byte swizzle (tile N is a multiple of 32, so each is).
     m.bSliceBytes = p.tileN * p.tileK * elemInfo(*elemOf(op.getBType())).bits / 8;
-    m.convertBytes = 3 * p.tileN * rowBytes;
+    m.convertSlots = 3;
+    m.convertBytes = m.convertSlots * p.tileN * rowBytes;
   }
   m.slotBytes =
       alignTo(alignTo(m.aSliceBytes, slotAlign) + m.bSliceBytes + m.scaleBytes, slotAlign);
@@ -944,7 +948,9 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
   m.convertOffset = m.epilogueOffset + m.epilogueBytes;
   m.barrierOffset = m.convertOffset + m.convertBytes;
   m.barrierBytes =
-      p.tmaRing() ? alignTo(2 * p.stages * 8 + 2 * p.accumulators * 8, 128) : 0;
+      p.tmaRing()
+          ? alignTo(2 * p.stages * 8 + 2 * p.accumulators * 8 + 2 * m.convertSlots * 8, 128)
+          : 0;
   m.total = m.barrierOffset + m.barrierBytes;
   // Stream-K sums a peer's f32 partial tile in the ring (one bulk copy once the MMAs are done).
   if (op.getGrid() == Grid::StreamK && p.stages * m.slotBytes < p.tileM * p.tileN * 4)

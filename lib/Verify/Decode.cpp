@@ -102,7 +102,13 @@ static llvm::Expected<Decoded> decodeOp(const Statement &s) {
       {"not", Op::Not}, {"shl", Op::Shl},   {"shr", Op::Shr}, {"bfe", Op::Bfe},
       {"neg", Op::Neg}, {"selp", Op::Selp}, {"div", Op::Div}, {"rem", Op::Rem}};
   auto it = alu.find(base);
+  // Packed floating-point types (bf16x2, f16x2): arithmetic whose value the model ignores.
+  bool packedFloat = !typed && isMathType(last) && last.ends_with("x2");
   if (it != alu.end()) {
+    if (packedFloat) {
+      d.op = Op::Math;
+      return d;
+    }
     if (!typed)
       return outside(s, "type");
     if (flt || has(parts, "rn") || has(parts, "rz") || has(parts, "approx") ||
@@ -113,6 +119,10 @@ static llvm::Expected<Decoded> decodeOp(const Statement &s) {
     return d;
   }
   if (base == "mul" || base == "mad") {
+    if (packedFloat) {
+      d.op = Op::Math;
+      return d;
+    }
     if (!typed)
       return outside(s, "type");
     if (flt || has(parts, "rn") || has(parts, "rz")) {

@@ -276,15 +276,17 @@ static void printBudget(llvm::raw_ostream &os, const Explained &ex) {
   int64_t barriers = total - ex.shape.stages * m.slotBytes - m.epilogueBytes - m.convertBytes -
                      m.ringOffset;
   if (p.tmaRing())
-    os << llvm::formatv("  barriers  {0} (full and empty per stage, two per accumulator)\n",
-                        formatBytes(barriers));
+    os << llvm::formatv("  barriers  {0} (full and empty per stage{1}, two per accumulator)\n",
+                        formatBytes(barriers),
+                        m.convertSlots ? " and per converted slice" : "");
   if (m.epilogueBytes)
     os << llvm::formatv("  epilogue  {0} (C staging for the TMA store)\n",
                         formatBytes(m.epilogueBytes));
   if (m.convertBytes)
-    os << llvm::formatv("  convert   {0} (three bf16 slices of B that the consumers convert into; "
-                        "the conversion's time is not in the costs below)\n",
-                        formatBytes(m.convertBytes));
+    os << llvm::formatv("  convert   {0} ({1} bf16 slices of B that warps 1-3 of the producer "
+                        "warpgroup convert into beside the MMAs; the conversion's time is not "
+                        "in the costs below)\n",
+                        formatBytes(m.convertBytes), m.convertSlots);
   os << llvm::formatv("  total     {0} of {1}: {2}; at most {3} stages fit\n", formatBytes(total),
                       formatBytes(limit), total <= limit ? "fits" : "DOES NOT FIT", ex.stagesFit);
   if (p.family == MmaFamily::Tcgen05) {

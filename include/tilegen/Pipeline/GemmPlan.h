@@ -31,9 +31,11 @@ struct SmemMap {
   int64_t barrierBytes = 0;
   int64_t epilogueOffset = 0;
   int64_t epilogueBytes = 0;
-  /// The upcast's conversion buffers (three bf16 slices of B), after the epilogue's.
+  /// The upcast's converted ring (convertSlots bf16 slices of B, each laid out as a bf16 ring
+  /// slot's B), after the epilogue's; its full and empty barriers follow the ring's.
   int64_t convertOffset = 0;
   int64_t convertBytes = 0;
+  int64_t convertSlots = 0;
   int64_t total = 0;         ///< dynamic shared memory the kernel asks for
 };
 

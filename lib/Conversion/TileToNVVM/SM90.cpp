@@ -26,9 +26,11 @@
 // others' f32 partial tiles before the epilogue. With full waves it runs whole tiles as the
 // persistent grid does.
 //
-// upcast (MXFP4 B beside bf16 A): the ring carries B packed as FP4 with its E8M0 scales in
-// global memory; the consumers convert each slice into a bf16 buffer laid out as a bf16 slot's
-// B and issue the bf16 wgmmas from there (convertB says how and why three buffers).
+// upcast (MXFP4 B beside bf16 A): the ring carries B packed as FP4, its E8M0 scales stay in
+// global memory. Warps 1 to 3 of the producer warpgroup (the converter; warp 0 issues the
+// TMA loads) convert each slice into a second ring of bf16 slices of B laid out as a bf16
+// slot's B, so that the consumers' wgmmas and descriptors are the bf16 kernel's and the
+// conversion runs beside the tensor core instead of in front of it (converter() says how).
 //
 // Epilogue (beta = 0): the accumulators, scaled and converted, go to a 128-byte-swizzled staging
 // buffer (stmatrix for 16-bit outputs; two buffers per consumer warpgroup, used in turn) and
@@ -40,6 +42,7 @@
 #include "Common.h"
 #include "StreamK.h"
 #include "tilegen/Pipeline/GemmPlan.h"
+#include "tilegen/Support/UpcastBits.h"
 #include "tilegen/Target/Descriptors.h"
 
 using namespace mlir;
@@ -47,10 +50,6 @@ using namespace tilegen;
 using namespace tilegen::lowering;
 
 namespace {
-/// The named barrier of the consumer warpgroups after a conversion (upcast); 1 and 2 are the
-/// epilogue's, 3 stream-K's.
-constexpr int kConvertBarrier = 4;
-
 class WgmmaEmitter {
 public:
   WgmmaEmitter(PipelineView &view, ModuleOp module)
@@ -89,11 +88,16 @@ private:
   int64_t bm = 0, bn = 0, bk = 0, stages = 0, slotBytes = 0, bOffset = 0, elemBytes = 2;
   int64_t consumers = 2, rowsPerConsumer = 0, mBlocks = 0;
   bool pingPong = false;
-  /// upcast: the ring carries B packed (FP4); the consumers convert each slice, its E8M0
-  /// scales applied, into one of three bf16 buffers at `convert` (convertB).
+  /// upcast: the ring carries B packed (FP4); the converter turns each slice, its E8M0
+  /// scales applied, into slot g mod convertSlots of the converted ring at `convert`, with
+  /// full / empty barriers convFull / convEmpty (converter()).
   bool upcast = false;
   Value convert;
-  void convertB(Value c, Value tInWg, Value packed, Value buf, Value k, Value n0);
+  Barriers convFull, convEmpty;
+  int64_t convertSlots = 0;
+  Value convSlot(Value slot) { return b.gep(convert, b.mul(slot, bn * bk * 2)); }
+  void converter(Value bid, Value grid, Value numTiles, Value tilesM, Value tilesN,
+                 Value kTiles);
   bool pair = false;         ///< cluster [2, 1, 1]: two CTAs along M share B (multicast)
   /// grid = stream_k: with fewer tiles than CTAs their K-slices are split over the CTAs;
   /// otherwise whole tiles in the persistent order (StreamK.cpp).
@@ -142,6 +146,14 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
     p.bRows = bn;
   }
   emitTmaProducer(b, p);
+  // upcast: warps 1 to 3 convert. (No shfl.sync here to make the condition visibly uniform:
+  // warp 0's lanes 1 to 31 would wait in it for lane 0 to leave the TMA loop.)
+  if (upcast) {
+    auto conv = scf::IfOp::create(b, b.ult(b.c32(31), tid), false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&conv.getThenRegion().front());
+    converter(bid, grid, numTiles, tilesM, tilesN, kTiles);
+  }
 }
 
 void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Value tilesM,
@@ -174,6 +186,10 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
     Value bar = empty.at(b, b.remu(g, stages));
     if (!pair) {
       NVVM::MBarrierArriveOp::create(b, Type(), bar, Value());
+      // The upcast: the slice's converted B goes back to the converter as well.
+      if (upcast)
+        NVVM::MBarrierArriveOp::create(b, Type(), convEmpty.at(b, b.remu(g, convertSlots)),
+                                       Value());
       return;
     }
     // The pair's producers both write this slot (B halves): release it in both CTAs. The
@@ -210,15 +226,16 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
   Value g0Tile = tileLoop.getRegionIterArgs()[0];
   auto slice = [&](SmallVector<Value> acc, Value g, bool zeroAcc, bool releasePrevious) {
     auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
-    waitBarrier(b, full.at(b, slot), fullParity);
     Value bBase = slotB(slot);
     if (upcast) {
-      // Slice k of the tile (its slices are consecutive ring positions from g0Tile) into
-      // buffer g mod 3; the wgmmas read that buffer instead of the slot's packed B.
-      Value buf = b.gep(convert, b.mul(b.remu(g, 3), bn * bk * 2));
-      convertB(c, tInWg, bBase, buf, b.add(kb, b.sub(g, g0Tile)), n0);
-      bBase = buf;
+      // The converted slice (the converter waited for the slot's TMA loads before it wrote
+      // it); A still comes from the ring slot, whose full phase has completed by then: the
+      // wait below returns at once and makes the TMA's writes of A visible to this thread.
+      auto conv = ringPosition(b, g, convertSlots);
+      waitBarrier(b, convFull.at(b, conv.slot), conv.fullParity);
+      bBase = convSlot(conv.slot);
     }
+    waitBarrier(b, full.at(b, slot), fullParity);
     NVVM::WgmmaFenceAlignedOp::create(b);
     Value aBase = b.gep(slotA(slot), b.mul(rowOff, bk * elemBytes));
     int64_t instrK = v.instr.getK();
@@ -344,71 +361,145 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
   drainTmaStores(b, isReleaser);
 }
 
-// The upcast's conversion of one K-slice of B (tile N x 64 FP4, packed two per byte, K-major
-// rows of 32 bytes as TMA wrote them without swizzle) into `buf`: bf16, K-major rows of 128
-// bytes with the 128-byte swizzle (16-byte chunk j of row n at chunk j ^ (n mod 8)), the layout
-// the bf16 kernel's B slot has, so that the wgmma descriptors are the bf16 kernel's. The
-// consumer warpgroups split the rows; thread t of a warpgroup converts chunk t mod 8 (K
-// elements 8 (t mod 8) ... + 7, one 32-bit word of packed B) of rows 16 i + t / 8: a warp
-// reads 128 consecutive bytes and writes 512. Element e of a word is nibble e (the element
-// with the lower index in the low nibble); its E8M0 scale (row n, K block kb) is byte
-// kb x N + n of scale_b (docs/manifest.md). A nibble s e1 e0 m placed in f32 bits 31 and
-// 24 .. 22 is its value x 2^-126 (exponent 0 gives the subnormal m x 2^-127, i.e. m / 2 x
-// 2^-126); x 2^126 and x 2^(code - 127) are exact unless the result overflows or underflows
-// f32, and the rounding to bf16 is exact (at most two significant bits). Every converting
-// thread fences its generic-proxy stores against the async proxy (the wgmmas) and the
-// consumers meet at a named barrier before any wgmma reads the buffer.
+// The upcast's converter: warps 1 to 3 of the producer warpgroup (96 threads; warp 0's thread
+// 0 issues the TMA loads) walk the CTA's K-slices in the consumers' order. For slice g they
+// wait for ring slot g mod S (full: A and the packed B have landed) and for converted slot
+// g mod C (empty: the consumers' wgmmas that read it C slices ago have retired), convert B
+// into that slot, fence their generic-proxy stores against the async proxy (the wgmmas) and
+// arrive on the converted slot's full barrier (one arrival per thread: count 96). The
+// consumers wait on it, issue the bf16 kernel's wgmmas with B from the converted slot and, once
+// those retired, release the ring slot and the converted slot together. C = 3: while the
+// consumers issue slice g with slice g - 1 in flight, the converter may write slice g + 1
+// into the slot of g - 2, so it has two slices' MMA time to convert one.
 //
-// Three buffers in turn (slice g in buffer g mod 3): a consumer converts slice g + 3 only after
-// the barrier of slice g + 2, which the other consumer reaches after its wait_group 1 following
-// the commit of slice g + 1, i.e. after its wgmmas of slice g retired; with two buffers slice
-// g + 2 would overwrite what the other consumer's slice-g wgmmas may still read. The ring slot
-// (A and packed B) goes back as in the bf16 kernel, after the wgmmas of the slice retired, so
-// after the conversion read it.
-void WgmmaEmitter::convertB(Value c, Value tInWg, Value packed, Value buf, Value k, Value n0) {
-  int64_t rows = bn / consumers, steps = rows / 16;
-  Value chunk = b.remu(tInWg, 8);
-  Value rowBase = b.add(b.mul(c, rows), b.divu(tInWg, 8));
-  Value swz = b.xori(chunk, b.remu(b.divu(tInWg, 8), 8)); // rows step by 16: n mod 8 is fixed
-  // K block of this thread's chunk, clamped to the last block of K (the chunks past K are
-  // zero-filled by TMA; any existing scale keeps them zero).
+// The work of a slice: tile N rows of 64 FP4 elements (32 bytes, K-major as TMA wrote them
+// without swizzle) become tile N rows of 128 bytes of bf16 with the 128-byte swizzle (16-byte
+// chunk j of row n at chunk j ^ (n mod 8)), the layout of the bf16 kernel's B slot. A unit is
+// one E8M0 block: 32 elements of one row, a 16-byte shared load, one scale, four 16-byte
+// shared stores; unit q of the slice is row q / 2, block q mod 2, and thread t takes units
+// t, t + 96, ... A warp's units are 16 consecutive rows: its loads read 512 contiguous bytes
+// and each quarter-warp's stores hit eight distinct 16-byte bank groups (chunk (4 blk + w)
+// ^ (n mod 8) over four rows and both blocks), so neither conflicts. Each 32-bit word (eight
+// elements) becomes four bf16x2 words by UpcastBits.h's steps: two masks, and per output
+// word a prmt, a multiply-and-mask placing the fields, and two bf16x2 multiplies (by 2^126,
+// then by the block's scale). The scale of a unit is byte kb x N + n of scale_b
+// (docs/manifest.md), loaded from global memory one slice ahead (during the previous slice's
+// conversion); a row past N takes the last column's scale and a block past K the last block's
+// (TMA zero-filled those elements, and the stores clip what they produce).
+void WgmmaEmitter::converter(Value bid, Value grid, Value numTiles, Value tilesM, Value tilesN,
+                             Value kTiles) {
+  constexpr int64_t threads = 96;
+  const int64_t blocksPerRow = bk / 32, units = bn * blocksPerRow; // bk = 64: 2
+  static_assert(threads % 2 == 0, "a thread's units share one K block");
+  const int64_t steps = (units + threads - 1) / threads;
+  const int64_t packedRow = bk / 2; // bytes of one packed row of the slice
+  const int64_t rowStep = threads / blocksPerRow; // rows between a thread's units: 48
+  Value t = b.sub(tid, b.c32(32));
+  Type i8 = b.getI8Type(), i32 = b.i32();
+  auto v2bf16 = VectorType::get({2}, b.getBF16Type());
+  auto v4i32 = VectorType::get({4}, i32);
   Value lastKb = b.sub(b.ceilDiv(K, 32), b.c32(1));
-  Value kBlk = b.minu(b.add(b.mul(k, bk / 32), b.divu(chunk, 4)), lastKb);
-  Value scaleRow = arith::MulIOp::create(b, b.zext64(kBlk), b.zext64(N));
   Value lastN = b.sub(N, b.c32(1));
-  Type i8 = b.getI8Type(), i32 = b.i32(), f32 = b.f32();
-  auto vec8 = VectorType::get({8}, b.getBF16Type());
-  Value two126 = b.f32c(0x1p126);
-  for (int64_t i = 0; i < steps; ++i) {
-    Value n = b.add(rowBase, i * 16);
-    Value word = LLVM::LoadOp::create(b, i32, b.gep(packed, b.add(b.mul(n, 32), b.mul(chunk, 4))), 4);
-    Value col = b.zext64(b.minu(b.add(n0, n), lastN));
-    Value code = LLVM::LoadOp::create(b, i8, b.gep(scaleB, arith::AddIOp::create(b, scaleRow, col)), 1);
-    Value code32 = arith::ExtUIOp::create(b, i32, code);
-    // 2^(code - 127): the exponent field for code >= 1, the subnormal 2^-127 for code 0 (255,
-    // NaN in E8M0, becomes infinity).
-    Value sbits = b.select(b.eq(code32, 0), b.c32(0x00400000),
-                           arith::ShLIOp::create(b, code32, b.c32(23)));
-    Value scale = arith::BitcastOp::create(b, f32, sbits);
-    Value out = LLVM::UndefOp::create(b, vec8);
-    for (int64_t e = 0; e < 8; ++e) {
-      Value nib = b.andi(arith::ShRUIOp::create(b, word, b.c32(4 * e)), b.c32(0xF));
-      Value bits = arith::OrIOp::create(
-          b, arith::ShLIOp::create(b, b.andi(nib, b.c32(8)), b.c32(28)),
-          arith::ShLIOp::create(b, b.andi(nib, b.c32(7)), b.c32(22)));
-      Value x = arith::MulFOp::create(b, arith::BitcastOp::create(b, f32, bits), two126);
-      x = arith::MulFOp::create(b, x, scale);
-      out = LLVM::InsertElementOp::create(
-          b, out, arith::TruncFOp::create(b, b.getBF16Type(), x), b.c32(e));
+  Value nibbles = b.c32(tilegen::upcast::kNibbleMask), spread = b.c32(tilegen::upcast::kSpread),
+        fields = b.c32(tilegen::upcast::kFieldMask);
+  auto splat = [&](uint16_t bits) {
+    return LLVM::BitcastOp::create(b, v2bf16, b.c32(int32_t(bits * 0x10001u))).getResult();
+  };
+  Value two126 = splat(tilegen::upcast::kTwo126);
+
+  auto tileLoop = scf::ForOp::create(b, bid, numTiles, grid, ValueRange{b.c32(0)});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(tileLoop.getBody());
+  Unit unit = streamK.unitAt(tileLoop.getInductionVar(), kTiles);
+  Value n0 = b.mul(rasterTile(b, v, unit.tile, tilesM, tilesN).second, bn);
+  // Thread t's units: rows t / 2 + 48 i of block t mod 2 (96 threads is a whole number of
+  // rows' blocks, so the block is the same in every step: one K block of scales per thread and
+  // slice). In the last step the threads past the slice's units do nothing; their scale loads
+  // read the last row's byte.
+  Value blk = b.remu(t, blocksPerRow), row0 = b.divu(t, blocksPerRow);
+  SmallVector<Value> rows;
+  for (int64_t i = 0; i < steps; ++i)
+    rows.push_back(b.add(row0, i * rowStep));
+  // The scale codes of the units of slice k (a K block past K reads the last block's).
+  auto loadCodes = [&](Value k) {
+    Value kBlk = b.minu(b.add(b.mul(k, blocksPerRow), blk), lastKb);
+    Value scaleRow = b.gep(scaleB, arith::MulIOp::create(b, b.zext64(kBlk), b.zext64(N)));
+    SmallVector<Value> codes;
+    for (int64_t i = 0; i < steps; ++i) {
+      Value row = (i + 1) * threads > units ? b.minu(rows[i], b.c32(bn - 1)) : rows[i];
+      Value col = b.minu(b.add(n0, row), lastN);
+      codes.push_back(LLVM::LoadOp::create(b, i8, b.gep(scaleRow, b.zext64(col)), 1));
     }
-    Value dst = b.add(b.mul(n, 128), b.mul(swz, 16));
-    LLVM::StoreOp::create(b, out, b.gep(buf, dst), 16);
+    return codes;
+  };
+  // The codes are loaded one slice ahead (carried by the K loop): a load issued at the top of
+  // the slice it serves would stall the converter for a global-memory latency every slice
+  // whenever it, not the tensor core, is the bottleneck (it then never waits on the barriers
+  // that would hide the load).
+  SmallVector<Value> init{tileLoop.getRegionIterArgs()[0]};
+  init.append(loadCodes(unit.kb));
+  auto kLoop = scf::ForOp::create(b, unit.kb, unit.ke, b.c32(1), init);
+  {
+    OpBuilder::InsertionGuard g1(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value g = kLoop.getRegionIterArgs()[0], k = kLoop.getInductionVar();
+    SmallVector<Value> codes(kLoop.getRegionIterArgs().begin() + 1,
+                             kLoop.getRegionIterArgs().end());
+    SmallVector<Value> next = loadCodes(b.add(k, 1));
+    auto raw = ringPosition(b, g, stages);
+    auto conv = ringPosition(b, g, convertSlots);
+    waitBarrier(b, full.at(b, raw.slot), raw.fullParity);
+    waitBarrier(b, convEmpty.at(b, conv.slot), conv.emptyParity);
+    // The swizzle term n mod 8 is row0 mod 8 in every step (rows step by 48): the four
+    // stores' addresses of step i are those of step 0 plus i x 48 rows, an immediate offset.
+    Value src = b.gep(slotB(raw.slot), b.mul(row0, packedRow)), dst = convSlot(conv.slot);
+    SmallVector<Value, 4> dstWord;
+    for (int64_t w = 0; w < 4; ++w) {
+      Value chunk = b.xori(b.add(b.mul(blk, 4), w), b.remu(row0, 8));
+      dstWord.push_back(b.gep(dst, b.add(b.mul(row0, 128), b.mul(chunk, 16))));
+    }
+    for (int64_t i = 0; i < steps; ++i) {
+      OpBuilder::InsertionGuard g2(b);
+      if ((i + 1) * threads > units) {
+        auto inside = scf::IfOp::create(b, b.ult(rows[i], b.c32(bn)), false);
+        b.setInsertionPointToStart(&inside.getThenRegion().front());
+      }
+      // The block's scale as a bf16x2 power of two (UpcastBits.h's scaleBits).
+      Value code = arith::ExtUIOp::create(b, i32, codes[i]);
+      Value sbits = b.select(b.eq(code, 0), b.c32(tilegen::upcast::kScaleOfCode0),
+                             arith::ShLIOp::create(b, code, b.c32(7)));
+      sbits = b.select(b.eq(code, 255), b.c32(tilegen::upcast::kScaleNaN), sbits);
+      Value scale = LLVM::BitcastOp::create(b, v2bf16, b.mul(sbits, b.c32(0x10001)));
+      Value packed = LLVM::LoadOp::create(
+          b, v4i32, b.gep(src, b.add(b.c32(i * rowStep * packedRow), b.mul(blk, 16))), 16);
+      for (int64_t w = 0; w < 4; ++w) {
+        Value word = LLVM::ExtractElementOp::create(b, packed, b.c32(w));
+        Value lo = b.andi(word, nibbles);
+        Value hi = b.andi(arith::ShRUIOp::create(b, word, b.c32(4)), nibbles);
+        Value out = LLVM::UndefOp::create(b, v4i32);
+        for (unsigned j = 0; j < 4; ++j) {
+          Value z = NVVM::PermuteOp::create(b, i32, lo, hi,
+                                            b.c32(int32_t(tilegen::upcast::selector(j))),
+                                            NVVM::PermuteMode::DEFAULT);
+          Value bits = b.andi(b.mul(z, spread), fields);
+          Value x = LLVM::BitcastOp::create(b, v2bf16, bits);
+          x = arith::MulFOp::create(b, x, two126);
+          x = arith::MulFOp::create(b, x, scale);
+          out = LLVM::InsertElementOp::create(b, out, LLVM::BitcastOp::create(b, i32, x),
+                                              b.c32(j));
+        }
+        LLVM::StoreOp::create(b, out, b.gep(dstWord[w], b.c32(i * rowStep * 128)), 16);
+      }
+    }
+    NVVM::FenceProxyOp::create(
+        b, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+    NVVM::MBarrierArriveOp::create(b, Type(), convFull.at(b, conv.slot), Value());
+    SmallVector<Value> yield{b.add(g, 1)};
+    yield.append(next);
+    scf::YieldOp::create(b, yield);
   }
-  NVVM::FenceProxyOp::create(
-      b, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
-      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
-  NVVM::BarrierOp::create(b, Type(), b.c32(kConvertBarrier), b.c32(consumers * 128), nullptr,
-                          Value());
+  scf::YieldOp::create(b, ValueRange{kLoop.getResults()[0]});
 }
 
 /// `set` (a struct of f32) pinned in registers at this point of the program: an empty asm
@@ -842,12 +933,18 @@ LogicalResult WgmmaEmitter::emit() {
   Value smem = dynamicSmemBase(b, module);
   ring = b.gep(smem, b.c32(r.getOffset()));
   epilogue = b.gep(smem, b.c32(v.epilogueOp.getOffset()));
-  if (upcast)
+  if (upcast) {
     convert = b.gep(smem, b.c32(*r.getConvertOffset()));
+    convertSlots = *r.getConvertSlots();
+  }
   Value barBase = b.gep(smem, b.c32(r.getBarrierOffset()));
   full = Barriers{barBase};
   empty = Barriers{b.gep(barBase, b.c32(8 * stages))};
   turn = Barriers{b.gep(barBase, b.c32(16 * stages))};
+  // The converted ring's barriers follow the two turn barriers per accumulator.
+  int64_t convBars = 16 * stages + 16 * v.accumulators.getCount();
+  convFull = Barriers{b.gep(barBase, b.c32(convBars))};
+  convEmpty = Barriers{b.gep(barBase, b.c32(convBars + 8 * convertSlots))};
   Value fixup = turn.at(b, 0); // stream-K: a partial tile has arrived in shared memory
   // Thread 0 initialises the barriers; everyone (with a pair, of both CTAs) meets before use.
   SmallVector<BarrierInit> inits;
@@ -862,6 +959,12 @@ LogicalResult WgmmaEmitter::emit() {
   if (streamK) // stream-K runs without ping-pong: the first turn barrier is its fix-up barrier,
                 // on which every consumer thread arrives with its share of a partial tile
     inits.push_back({turn, 0, consumers * 128});
+  // The converted ring: the converter's 96 threads arrive on full, each consumer warpgroup
+  // releases empty (as the ring's).
+  for (int64_t s = 0; s < convertSlots; ++s) {
+    inits.push_back({convFull, s, 96});
+    inits.push_back({convEmpty, s, releasers});
+  }
   setupBarriers(b, tid, inits, /*cluster=*/pair);
 
   // The loops run over scheduling units: output tiles, or with a CTA pair, pairs of tiles

@@ -1107,12 +1107,12 @@ LogicalResult PipelineOp::verify() {
 
   // The ring carries the instruction's operands, K-major where the instruction needs it.
   // The upcast: the ring carries B packed (converted to bf16 by the consumers).
-  bool upcast = ring.getUpcastScaleB() && ring.getConvertOffset() &&
+  bool upcast = ring.getUpcastScaleB() && ring.getConvertOffset() && ring.getConvertSlots() &&
                 mma.getBType().isBF16() && !mma.getScaleA() && !mma.getScaleB() &&
                 elemBits(ring.getBType()) < 16;
   if (ring.getUpcastScaleB() && !upcast)
-    return ring.emitOpError() << "upcast_scale_b needs convert_offset, a narrow ring B type and "
-                                 "a bf16 mma role without scales";
+    return ring.emitOpError() << "upcast_scale_b needs convert_offset, convert_slots, a narrow "
+                                 "ring B type and a bf16 mma role without scales";
   if (ring.getAType() != mma.getAType() || (!upcast && ring.getBType() != mma.getBType()))
     return ring.emitOpError() << "carries " << ring.getAType() << " x " << ring.getBType()
                               << " but the mma role issues " << mma.getAType() << " x "
@@ -1200,13 +1200,17 @@ LogicalResult PipelineOp::verify() {
     return ring.emitOpError() << "slot of " << ring.getSlotBytes() << " bytes with B at "
                               << ring.getBOffset() << " does not hold A (" << aBytes
                               << " bytes) then B (" << bBytes << " bytes)";
-  // The upcast's three bf16 conversion buffers of B's slice lie within the shared memory.
-  if (std::optional<uint64_t> conv = ring.getConvertOffset();
-      conv && (*conv % 1024 != 0 ||
-               *conv + 3 * uint64_t(bShape[0] * bShape[1]) * 2 > getSmemBytes()))
-    return ring.emitOpError() << "convert_offset " << *conv << " must be 1024-byte aligned and "
-                              << "leave three bf16 slices of B within " << getSmemBytes()
-                              << " bytes of shared memory";
+  // The upcast's converted ring (convert_slots bf16 slices of B) lies within the shared
+  // memory, before the barriers.
+  if (std::optional<uint64_t> conv = ring.getConvertOffset()) {
+    uint64_t slots = ring.getConvertSlots().value_or(0);
+    if (*conv % 1024 != 0 || slots < 1 || slots > 8 ||
+        *conv + slots * uint64_t(bShape[0] * bShape[1]) * 2 > ring.getBarrierOffset())
+      return ring.emitOpError() << "convert_offset " << *conv << " must be 1024-byte aligned "
+                                << "and leave convert_slots = " << slots
+                                << " (1 to 8) bf16 slices of B before the barriers at "
+                                << ring.getBarrierOffset();
+  }
   if (accs.getShape() != ArrayRef<int64_t>{tile[0] / ctaGroup, tile[1]})
     return accs.emitOpError() << "shape must be the CTA's share of the tile, ["
                               << tile[0] / ctaGroup << ", " << tile[1] << "]";

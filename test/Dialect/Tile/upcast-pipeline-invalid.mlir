@@ -1,0 +1,28 @@
+// The tile.pipeline verifier checks the sm_90a upcast's converted ring written by hand: one case per diagnostic, each the planned MXFP4 pipeline with one field changed.
+// RUN: %tilegen-opt %s -split-input-file -verify-diagnostics
+
+// The ring converts B (upcast_scale_b) but names no converted ring depth.
+tile.pipeline @p target "sm_90a" block [384, 1, 1] cluster [1, 1, 1] smem 163968 attributes {description = "d"} {
+// expected-error @+1 {{'tile.ring' op upcast_scale_b needs convert_offset, convert_slots, a narrow ring B type and a bf16 mma role without scales}}
+  tile.ring slots 4 slice_k 64 a [128, 64] bf16 row b [128, 64] f4E2M1FN col sync mbarrier_full_empty swizzle b128 offset 0 slot_bytes 20480 b_offset 16384 barriers 163840 {convert_offset = 114688 : i64, upcast_scale_b = #tile.scale<f8E8M0FNU [1, 32]>}
+  tile.accumulators 1 x [128, 128] f32 in registers
+  tile.role producer warps [0, 4] layout [] regs 56
+  tile.role mma warps [4, 8] issues <wgmma [64, 128, 16] bf16 x bf16 -> f32> layout [2, 1] regs 224
+  tile.role epilogue warps [4, 8] layout [2, 1] regs 224
+  tile.schedule tiles [128, 128] slice_k 64 grid persistent raster row swizzle 8
+  tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 row via smem_tma offset 81920 bytes 32768
+}
+
+// -----
+
+// Four converted slices of 16 KB from 114688 run into the barriers at 163840.
+tile.pipeline @p target "sm_90a" block [384, 1, 1] cluster [1, 1, 1] smem 163968 attributes {description = "d"} {
+// expected-error @+1 {{'tile.ring' op convert_offset 114688 must be 1024-byte aligned and leave convert_slots = 4 (1 to 8) bf16 slices of B before the barriers at 163840}}
+  tile.ring slots 4 slice_k 64 a [128, 64] bf16 row b [128, 64] f4E2M1FN col sync mbarrier_full_empty swizzle b128 offset 0 slot_bytes 20480 b_offset 16384 barriers 163840 {convert_offset = 114688 : i64, convert_slots = 4 : i64, upcast_scale_b = #tile.scale<f8E8M0FNU [1, 32]>}
+  tile.accumulators 1 x [128, 128] f32 in registers
+  tile.role producer warps [0, 4] layout [] regs 56
+  tile.role mma warps [4, 8] issues <wgmma [64, 128, 16] bf16 x bf16 -> f32> layout [2, 1] regs 224
+  tile.role epilogue warps [4, 8] layout [2, 1] regs 224
+  tile.schedule tiles [128, 128] slice_k 64 grid persistent raster row swizzle 8
+  tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 row via smem_tma offset 81920 bytes 32768
+}

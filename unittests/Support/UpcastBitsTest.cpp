@@ -1,0 +1,116 @@
+//===- UpcastBitsTest.cpp - the sm_90a upcast's bit trick over every code and scale -===//
+//
+// Replays the converter's arithmetic (UpcastBits.h: masks, prmt, multiply-and-mask, then two
+// bf16x2 multiplies rounded to nearest even with subnormals kept, as PTX's mul.rn.bf16x2) on
+// the host for every pair of E2M1 codes in every position of a packed word and every E8M0
+// scale code, and compares each element with MicroScaling.h's decode: the exact product
+// decode(e2m1) x decode(e8m0) where bf16 holds it, infinity of the same sign where it
+// overflows bf16, NaN for scale code 255. Prints failures and "N passed, M failed"; exits 1
+// on any failure. Plain C++: no LLVM.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilegen/Support/MicroScaling.h"
+#include "tilegen/Support/UpcastBits.h"
+
+#include <cmath>
+#include <cstdio>
+
+using namespace tilegen;
+
+static unsigned passed = 0, failed = 0;
+
+/// The value of bf16 bits.
+static double bf16Value(uint16_t bits) {
+  int sign = bits >> 15, exp = (bits >> 7) & 0xFF, man = bits & 0x7F;
+  double mag;
+  if (exp == 0xFF)
+    mag = man ? std::nan("") : INFINITY;
+  else if (exp == 0)
+    mag = std::ldexp(man, -133); // subnormal: man / 128 x 2^-126
+  else
+    mag = std::ldexp(128 + man, exp - 127 - 7);
+  return sign ? -mag : mag;
+}
+
+/// `x` rounded to bf16, to nearest even, subnormals kept, overflow to infinity.
+static uint16_t bf16Round(double x) {
+  if (std::isnan(x))
+    return 0x7FC0;
+  uint16_t sign = std::signbit(x) ? 0x8000 : 0;
+  double a = std::fabs(x);
+  if (a == 0)
+    return sign;
+  int e;
+  std::frexp(a, &e); // a = f 2^e, f in [0.5, 1): the leading bit is 2^(e - 1)
+  int lead = std::max(e - 1, -126);
+  double quantum = std::ldexp(1.0, lead - 7);
+  double r = std::nearbyint(a / quantum) * quantum; // ties to even (default rounding mode)
+  if (r >= std::ldexp(1.0, 128))
+    return sign | 0x7F80;
+  std::frexp(r, &e);
+  if (e - 1 < -126)
+    return sign | uint16_t(r / std::ldexp(1.0, -133));
+  int exp = e - 1 + 127;
+  uint16_t man = uint16_t((r / std::ldexp(1.0, e - 1) - 1) * 128);
+  return sign | uint16_t(exp << 7) | man;
+}
+
+/// PTX mul.rn.bf16 of two bf16 values: the exact product (at most 16 significant bits, well
+/// within a double's range) rounded once.
+static uint16_t mulBf16(uint16_t a, uint16_t b) {
+  return bf16Round(bf16Value(a) * bf16Value(b));
+}
+
+int main() {
+  const uint32_t fills[] = {0x00000000u, 0xFFFFFFFFu, 0x9E3779B9u};
+  for (unsigned s = 0; s < 256; ++s) {
+    uint16_t scale = upcast::scaleBits(uint8_t(s));
+    double scaleValue = mx::decode(uint8_t(s), mx::Format::E8M0);
+    for (uint32_t fill : fills)
+      for (unsigned j = 0; j < 4; ++j)
+        for (unsigned lo = 0; lo < 16; ++lo)
+          for (unsigned hi = 0; hi < 16; ++hi) {
+            // Elements 2j (lo) and 2j + 1 (hi) of a word whose other nibbles are `fill`'s.
+            uint32_t word = (fill & ~(0xFFu << (8 * j))) | (lo << (8 * j)) | (hi << (8 * j + 4));
+            uint32_t bits = upcast::pairBits(word, j);
+            for (unsigned half = 0; half < 2; ++half) {
+              uint16_t x = uint16_t(bits >> (16 * half));
+              uint16_t y = mulBf16(mulBf16(x, upcast::kTwo126), scale);
+              unsigned code = half ? hi : lo;
+              double exact = mx::decode(uint8_t(code), mx::Format::E2M1) * scaleValue;
+              double got = bf16Value(y);
+              bool ok;
+              if (std::isnan(exact))
+                ok = std::isnan(got);
+              else if (std::fabs(exact) >= std::ldexp(1.0, 128))
+                ok = std::isinf(got) && std::signbit(got) == std::signbit(exact);
+              else
+                ok = got == exact && std::signbit(got) == std::signbit(exact);
+              if (ok) {
+                ++passed;
+                continue;
+              }
+              if (++failed <= 20)
+                std::printf("FAIL: e2m1 0x%x (element %u of word 0x%08x) x e8m0 %u: got bf16 "
+                            "0x%04x = %.17g, expected %.17g\n",
+                            code, 2 * j + half, word, s, y, got, exact);
+            }
+          }
+  }
+  // The bf16 values the trick leans on.
+  auto expect = [&](bool ok, const char *what) {
+    if (ok) {
+      ++passed;
+      return;
+    }
+    ++failed;
+    std::printf("FAIL: %s\n", what);
+  };
+  expect(bf16Value(upcast::kTwo126) == std::ldexp(1.0, 126), "kTwo126 is 2^126");
+  expect(bf16Value(upcast::kScaleOfCode0) == std::ldexp(1.0, -127),
+         "scale code 0 is the bf16 subnormal 2^-127");
+  expect(std::isnan(bf16Value(upcast::kScaleNaN)), "scale code 255 is a bf16 NaN");
+  std::printf("%u passed, %u failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
