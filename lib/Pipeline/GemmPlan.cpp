@@ -8,6 +8,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace tilegen;
 using namespace tilegen::tile;
@@ -395,13 +397,24 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
                       << "]: the K block (" << p.scaleBlockK
                       << ") must be a multiple of the tile's K-slice (" << p.tileK
                       << ") so that every slice lies in one K block (target " << tname << ")";
+      // The promotion multiplies each n8 column fragment of the tile by one B scale: a B block
+      // boundary must fall between fragments in every tile. Tiles start at multiples of tile N,
+      // so a boundary lies at a multiple of gcd(tile N, B block) within a tile: B blocks that
+      // are a multiple of the tile N (one scale per tile), or a multiple of 8 that divides it
+      // (fixed scales per fragment), or else tiles that straddle at most two B blocks (tile N
+      // + block - gcd <= 2 x block) with a gcd that is a multiple of 8: the fragments pick one
+      // of two scales at run time (e.g. tile N 192 or 160 with blocks of 128).
       int64_t bOuter = scaleB.blockOuter();
-      if (!(bOuter % p.tileN == 0 || (p.tileN % bOuter == 0 && bOuter % 8 == 0)))
+      int64_t common = std::gcd(bOuter, p.tileN);
+      bool straddlesTwo = common % 8 == 0 && p.tileN + bOuter - common <= 2 * bOuter;
+      if (!(bOuter % p.tileN == 0 || (p.tileN % bOuter == 0 && bOuter % 8 == 0) || straddlesTwo))
         return fail("scale_b")
                << "scale_b = f32 [" << bOuter << ", " << scaleB.blockK() << "]: B blocks of "
                << bOuter << " columns are not aligned to the tile's N = " << p.tileN
-               << " (a multiple of tile N, or a multiple of 8 that divides it; target " << tname
-               << ")";
+               << " (a multiple of tile N, a multiple of 8 that divides it, or blocks that "
+                  "no tile straddles more than two of, with boundaries at multiples of 8 "
+                  "columns; target "
+               << tname << ")";
     }
   }
 
@@ -648,20 +661,22 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
                     << p.accumulators << " gives each consumer warpgroup " << rowsPerConsumer
                     << "x" << p.tileN << " accumulators = " << accRegs
                     << " registers per thread; at most 128 fit (target " << tname << ")";
-    // Block scales promote each K block's wgmma results into the accumulators while the next
-    // block's wgmmas run: two more sets (double-buffered), within 192 of the consumers' 232
-    // registers (SM90.cpp, promotedSlices).
-    if (p.promotes && 3 * accRegs > 192)
-      return fail("tile") << (p.blockScales ? "block scales" : "accumulation = promoted")
-                    << " with tile [" << p.tileM << ", " << p.tileN
-                    << "] and accumulators = " << p.accumulators
-                    << ": each consumer warpgroup holds " << rowsPerConsumer << "x" << p.tileN
-                    << " accumulators three times (the sum and two K blocks' wgmma results, "
-                       "one promoted while the next is issued), "
-                    << 3 * accRegs << " registers per thread; at most 192 fit (use tile N <= "
-                    << 128 * 64 / rowsPerConsumer
-                    << (p.blockScales ? "" : " or accumulation = fast") << ", target " << tname
-                    << ")";
+    // Promotion holds the accumulators two or three times, within 192 of the consumers' 232
+    // registers: three sets (a second K block in flight while one is promoted) when they fit,
+    // else two (promotedAccumulatorSets; SM90.cpp, promotedSlices).
+    if (p.promotes) {
+      p.promotedSets = promotedAccumulatorSets(accRegs);
+      if (p.promotedSets == 0)
+        return fail("tile") << (p.blockScales ? "block scales" : "accumulation = promoted")
+                      << " with tile [" << p.tileM << ", " << p.tileN
+                      << "] and accumulators = " << p.accumulators
+                      << ": each consumer warpgroup holds " << rowsPerConsumer << "x" << p.tileN
+                      << " accumulators at least twice (the sum and a K block's wgmma results), "
+                      << 2 * accRegs << " registers per thread; at most 192 fit (use tile N <= "
+                      << 192 * 64 / rowsPerConsumer
+                      << (p.blockScales ? "" : " or accumulation = fast") << ", target " << tname
+                      << ")";
+    }
     if (rowBytes != 32 && rowBytes != 64 && rowBytes != 128)
       return fail("tile") << "tile K = " << p.tileK << " gives K-slice rows of " << rowBytes
                     << " bytes; the wgmma lowering needs 32, 64 or 128 (one TMA swizzle span) "
@@ -849,6 +864,15 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
     m.scaleBytes = 512 * atomsK * (atomsA + atomsB);
     p.scaleTmemColumnsPerStage = p.family == MmaFamily::Tcgen05 ? 4 * atomsK * (atomsA + atomsB)
                                                                 : 0;
+  }
+  if (p.blockScales && p.family == MmaFamily::Wgmma && p.promotedSets == 2) {
+    // Block scales on wgmma with two accumulator sets: a warp of the producer warpgroup copies
+    // the scales of each slice's K block into its slot after B (SM90.cpp, scaleLoader): one
+    // f32 per row of the tile (scale_a) and the tile's B blocks (one, tile N / block, or two
+    // for a tile that straddles a boundary). Three-set tiles load them from global memory.
+    int64_t bOuter = op.getScaleBAttr().blockOuter();
+    int64_t bScales = bOuter % p.tileN == 0 ? 1 : p.tileN % bOuter == 0 ? p.tileN / bOuter : 2;
+    m.scaleBytes = alignTo((p.tileM + bScales) * 4, 16);
   }
   if (p.upcastB) {
     // The packed FP4 slice of B in the ring (two elements per byte), and the converted ring:

@@ -338,15 +338,22 @@ tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [
 
 // -----
 
-// B blocks not aligned to the N tile
-// expected-error @+1 {{'tile.gemm' op scale_b = f32 [96, 128]: B blocks of 96 columns are not aligned to the tile's N = 128 (a multiple of tile N, or a multiple of 8 that divides it; target sm_90a)}}
-tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [1, 128], scale_b = f32 [96, 128], tile = [128, 128, 128], target = "sm_90a" }
+// B blocks not aligned to the N tile: tiles of 128 columns at multiples of 128 cross blocks of
+// 80 at column 16 of a tile (gcd 16), so a tile can straddle three of them
+// expected-error @+1 {{'tile.gemm' op scale_b = f32 [80, 128]: B blocks of 80 columns are not aligned to the tile's N = 128 (a multiple of tile N, a multiple of 8 that divides it, or blocks that no tile straddles more than two of, with boundaries at multiples of 8 columns; target sm_90a)}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [1, 128], scale_b = f32 [80, 128], tile = [128, 128, 128], target = "sm_90a" }
 
 // -----
 
-// Block scales that need more accumulator registers than a thread has
-// expected-error @+1 {{'tile.gemm' op block scales with tile [128, 256] and accumulators = 1: each consumer warpgroup holds 64x256 accumulators three times (the sum and two K blocks' wgmma results, one promoted while the next is issued), 384 registers per thread; at most 192 fit (use tile N <= 128, target sm_90a)}}
-tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [1, 128], scale_b = f32 [128, 128], tile = [128, 256, 128], target = "sm_90a" }
+// B blocks whose boundaries fall inside an n8 column fragment: blocks of 12 columns
+// expected-error @+1 {{'tile.gemm' op scale_b = f32 [12, 128]: B blocks of 12 columns are not aligned to the tile's N = 128 (a multiple of tile N, a multiple of 8 that divides it, or blocks that no tile straddles more than two of, with boundaries at multiples of 8 columns; target sm_90a)}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [1, 128], scale_b = f32 [12, 128], tile = [128, 128, 128], target = "sm_90a" }
+
+// -----
+
+// Block scales that need more accumulator registers than a thread has (two sets of 64 x 208)
+// expected-error @+1 {{'tile.gemm' op block scales with tile [128, 208] and accumulators = 1: each consumer warpgroup holds 64x208 accumulators at least twice (the sum and a K block's wgmma results), 208 registers per thread; at most 192 fit (use tile N <= 192, target sm_90a)}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [1, 128], scale_b = f32 [208, 128], tile = [128, 208, 128], target = "sm_90a" }
 
 // -----
 
@@ -368,8 +375,8 @@ tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [
 
 // -----
 
-// promoted per-tensor FP8 whose three accumulator sets do not fit
-// expected-error @+1 {{'tile.gemm' op accumulation = promoted with tile [128, 256] and accumulators = 1: each consumer warpgroup holds 64x256 accumulators three times (the sum and two K blocks' wgmma results, one promoted while the next is issued), 384 registers per thread; at most 192 fit (use tile N <= 128 or accumulation = fast, target sm_90a)}}
+// promoted per-tensor FP8 whose two accumulator sets do not fit
+// expected-error @+1 {{'tile.gemm' op accumulation = promoted with tile [128, 256] and accumulators = 1: each consumer warpgroup holds 64x256 accumulators at least twice (the sum and a K block's wgmma results), 256 registers per thread; at most 192 fit (use tile N <= 192 or accumulation = fast, target sm_90a)}}
 tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 tensor, scale_b = f32 tensor, tile = [128, 256, 128], target = "sm_90a" }
 
 // -----

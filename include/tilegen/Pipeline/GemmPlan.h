@@ -39,6 +39,17 @@ struct SmemMap {
   int64_t total = 0;         ///< dynamic shared memory the kernel asks for
 };
 
+/// The accumulator sets of a wgmma consumer thread that promotes FP8 K blocks, for `accRegs`
+/// f32 accumulators per set (one set: rows per consumer / 64 x tile N / 2), within 192 of the
+/// consumers' registers. Three (the sum and two K blocks, one promoted while the next block's
+/// wgmmas run in the same warpgroup) when they fit; else two (the sum and one block: each block
+/// is drained with wait_group 0 and promoted while the other consumer warpgroup's wgmmas keep
+/// the tensor core busy), which admits tiles up to 96 accumulators per set (64 x 192); 0 when
+/// not even two fit. The plan (legality) and the lowering (SM90.cpp) both ask this.
+inline int64_t promotedAccumulatorSets(int64_t accRegs) {
+  return 3 * accRegs <= 192 ? 3 : 2 * accRegs <= 192 ? 2 : 0;
+}
+
 struct GemmPlan {
   NVTarget target;
   MmaFamily family = MmaFamily::MmaSync;
@@ -63,6 +74,9 @@ struct GemmPlan {
   bool promotes = false;
   /// Per-tensor promoted accumulation: K elements between promotions (0: one K-slice).
   int64_t promotion = 0;
+  /// Promoted accumulation: how many accumulator sets a consumer thread holds
+  /// (promotedAccumulatorSets); 0 when the kernel does not promote.
+  int64_t promotedSets = 0;
   /// Alignment of A and B rows in global memory, in elements (the description's `alignment`,
   /// 16 bytes' worth when absent); sets the width of each copy into the ring.
   int64_t alignA = 0, alignB = 0;

@@ -45,6 +45,8 @@
 #include "tilegen/Support/UpcastBits.h"
 #include "tilegen/Target/Descriptors.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace tilegen;
 using namespace tilegen::lowering;
@@ -58,6 +60,9 @@ public:
 
 private:
   void producer(Value bid, Value grid, Value numTiles, Value tilesM, Value tilesN, Value kTiles);
+  /// Block scales: warp 1 of the producer warpgroup copies each slice's scales into its slot.
+  void scaleLoader(Value bid, Value grid, Value numTiles,
+                   llvm::function_ref<ProducerUnit(Value)> unitOf);
   void consumer(Value c, Value bid, Value grid, Value numTiles, Value tilesM, Value tilesN,
                 Value kTiles);
   Value slotA(Value slot) { return b.gep(ring, b.mul(slot, slotBytes)); }
@@ -106,6 +111,8 @@ private:
   Value rank;                ///< the CTA's rank in its cluster (0 without clusters)
   uint64_t descHigh = 0; ///< descriptor bits other than the start address
   Type outType, accStruct;
+  /// Block scales copied into the ring by the scale loader (two-set tiles; scaleLoader).
+  bool scalesInRing = false;
 };
 } // namespace
 
@@ -154,6 +161,75 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
     b.setInsertionPointToStart(&conv.getThenRegion().front());
     converter(bid, grid, numTiles, tilesM, tilesN, kTiles);
   }
+  if (scalesInRing)
+    scaleLoader(bid, grid, numTiles, unit);
+}
+
+// Block scales reach the consumers through the ring: warp 1 of the producer warpgroup (idle
+// otherwise) follows the producer's sequence of slices, waits for each slot to be released
+// like the producer, copies the scales of the slice's K block into the slot after B (the
+// tile's bm rows of scale_a, row r at float r, then its B blocks; rows past M read row M - 1,
+// blocks past N the last block) with plain loads and shared stores, and arrives on the slot's
+// full barrier (which therefore expects two arrivals: the producer's with the TMA bytes, and
+// this warp's). The consumers read them from shared memory once the slot is full, so that no
+// global load latency reaches the K loop: loaded by the consumers themselves, even two blocks
+// ahead, the scales cost 10-13% at 4096^3 and 8192^3 on the H200 (bench/RESULTS.md).
+void WgmmaEmitter::scaleLoader(Value bid, Value grid, Value numTiles,
+                               llvm::function_ref<ProducerUnit(Value)> unitOf) {
+  auto loader = scf::IfOp::create(b, b.eq(b.divu(tid, 32), 1), false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&loader.getThenRegion().front());
+  Value lane = b.remu(tid, 32);
+  tile::ScaleAttr sa = v.instr.getScaleA(), sb = v.instr.getScaleB();
+  int64_t perBlock = sa.blockK() / bk, aOuter = sa.blockOuter(), bOuter = sb.blockOuter();
+  int64_t bScales = bOuter % bn == 0 ? 1 : bn % bOuter == 0 ? bn / bOuter : 2;
+  Value aBlocks = b.ceilDiv(M, aOuter), bBlocks = b.ceilDiv(N, bOuter);
+  Value lastRow = b.sub(M, b.c32(1)), lastColBlock = b.sub(bBlocks, b.c32(1));
+  auto load = [&](Value ptr, Value idx) -> Value {
+    return LLVM::LoadOp::create(b, b.f32(), b.gep(ptr, b.mul(b.zext64(idx), 4)), 4);
+  };
+  auto tileLoop = scf::ForOp::create(b, bid, numTiles, grid, ValueRange{b.c32(0)});
+  OpBuilder::InsertionGuard g1(b);
+  b.setInsertionPointToStart(tileLoop.getBody());
+  ProducerUnit unit = unitOf(tileLoop.getInductionVar());
+  auto kLoop = scf::ForOp::create(b, unit.kb, unit.ke, b.c32(1),
+                                  ValueRange{tileLoop.getRegionIterArgs()[0]});
+  {
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value g = kLoop.getRegionIterArgs()[0];
+    auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
+    Value blk = b.divu(kLoop.getInductionVar(), perBlock);
+    // The loads first (their latency overlaps the wait), the stores once the slot is free.
+    SmallVector<Value> rows;
+    for (int64_t r = 0; r < bm; r += 32) {
+      Value row = b.minu(b.add(unit.m0, b.add(lane, r)), lastRow);
+      rows.push_back(load(scaleA, b.add(b.mul(blk, aBlocks), b.divu(row, aOuter))));
+    }
+    Value col = b.minu(b.add(b.divu(unit.n0, bOuter), b.minu(lane, b.c32(bScales - 1))),
+                       lastColBlock);
+    Value colScale = load(scaleB, b.add(b.mul(blk, bBlocks), col));
+    waitBarrier(b, empty.at(b, slot), emptyParity);
+    Value area = b.gep(slotB(slot), b.c32(bn * bk * elemBytes));
+    for (auto [i, x] : llvm::enumerate(rows))
+      LLVM::StoreOp::create(b, x, b.gep(area, b.mul(b.add(lane, 32 * i), 4)), 4);
+    {
+      auto ifB = scf::IfOp::create(b, b.ult(lane, bScales), false);
+      OpBuilder::InsertionGuard g3(b);
+      b.setInsertionPointToStart(&ifB.getThenRegion().front());
+      LLVM::StoreOp::create(b, colScale, b.gep(area, b.mul(b.add(lane, bm), 4)), 4);
+    }
+    // The warp's stores are ordered before lane 0's arrival (release) by the warp barrier.
+    NVVM::SyncWarpOp::create(b, b.c32(-1));
+    {
+      auto ifLead = scf::IfOp::create(b, b.eq(lane, 0), false);
+      OpBuilder::InsertionGuard g3(b);
+      b.setInsertionPointToStart(&ifLead.getThenRegion().front());
+      NVVM::MBarrierArriveOp::create(b, Type(), full.at(b, slot), Value());
+    }
+    scf::YieldOp::create(b, ValueRange{b.add(g, 1)});
+  }
+  scf::YieldOp::create(b, kLoop.getResults());
 }
 
 void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Value tilesM,
@@ -179,7 +255,16 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
   // spreads its empty-barrier arrivals over the consumer warpgroup.
   Value signals = pair ? arith::OrIOp::create(b, isReleaser, b.eq(tInWg, 8)).getResult()
                        : isReleaser;
+  // Block scales: every warp reads the slot's scales with its own shared loads, and nothing
+  // orders another warp's loads before thread 0's release; so lane 0 of each warp releases
+  // (the empty barriers expect four arrivals per consumer warpgroup).
+  if (scalesInRing)
+    signals = b.eq(lane, 0);
   auto release = [&](Value g) {
+    // Block scales: the warp's shared loads of the slot's scales are ordered before its lane
+    // 0's release by the warp barrier.
+    if (scalesInRing)
+      NVVM::SyncWarpOp::create(b, b.c32(-1));
     auto ifOp = scf::IfOp::create(b, signals, false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
@@ -547,7 +632,9 @@ static Value fenceRegisters(KernelBuilder &b, Value set) {
 // across the back edge would copy a set whose wgmmas are in flight); an odd block left over is
 // the tail. acc starts at -0.0 (x + -0.0 = x exactly, so the first promotion is exact): those
 // movs are to registers no wgmma touches. Registers: three sets (acc, P0, P1) per consumer
-// thread; the plan keeps them within 192 of the consumers' setmaxnreg budget.
+// thread; the plan keeps them within 192 of the consumers' setmaxnreg budget. A tile too wide
+// for three sets (promotedAccumulatorSets) holds two, acc and one `part`, and drains each block
+// before promoting it: the overlap then comes from the other consumer warpgroup (see there).
 //
 // The block's scales are loaded before its wgmmas are issued and their products are carried
 // to its promotion, one block later. Fragment layout (as the epilogue reads it): value e of
@@ -562,32 +649,70 @@ SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
   // whole number of K-slices, B's blocks are a multiple of the tile's N or a multiple-of-8
   // divisor of it, and no stream-K (a tile's slices start at 0, so slice k is in K block
   // k / perBlock).
-  int64_t perBlock = 1, aOuter = 1, bOuter = 1, bScales = 0;
+  int64_t perBlock = 1, bOuter = 1, bScales = 0;
   Value aBlocks, bBlocks;
-  SmallVector<Value> aIdx, bIdx; // aIdx[2 i + half]; bIdx[j]
+  // aIdx[2 i + half]; bIdx[j]: floats of the slot's scale area (scalesInRing), else the
+  // operands' scale indices within a K block.
+  SmallVector<Value> aIdx, bIdx;
+  // Tiles that straddle two B blocks at a run-time boundary (GemmPlan: tile N 192 or 160 with
+  // blocks of 128): fragment n takes B block 0 of the tile if 8 n < `boundary` (the tile's
+  // columns left in its first block), else block 1; `common` = gcd(tile N, block) bounds the
+  // boundary from below, so fragments below it and at or past one block are fixed.
+  bool straddle = false;
+  int64_t common = 0;
+  Value boundary;
   if (scaled) {
     tile::ScaleAttr sa = v.instr.getScaleA(), sb = v.instr.getScaleB();
-    perBlock = sa.blockK() / bk, aOuter = sa.blockOuter(), bOuter = sb.blockOuter();
-    bScales = bOuter % bn == 0 ? 1 : bn / bOuter; // B column blocks of one tile
-    // Scale (ob, kb) of an operand is at kb * ceil(extent / outer) + ob (docs/manifest.md).
-    aBlocks = b.ceilDiv(M, aOuter), bBlocks = b.ceilDiv(N, bOuter);
-    // This thread's rows, clamped to M - 1 (a row past M reads the last row's scale; its
-    // results are clipped by the stores), and the tile's column blocks, clamped to the last.
-    Value rowBase = b.add(b.add(b.add(m0, rowOff), b.mul(warp, 16)), b.divu(lane, 4));
-    Value lastRow = b.sub(M, b.c32(1)), lastColBlock = b.sub(bBlocks, b.c32(1));
-    for (int64_t i = 0; i < mBlocks; ++i)
-      for (int64_t half = 0; half < 2; ++half)
-        aIdx.push_back(b.divu(b.minu(b.add(rowBase, i * 64 + half * 8), lastRow), aOuter));
-    for (int64_t j = 0; j < bScales; ++j)
-      bIdx.push_back(b.minu(b.divu(b.add(n0, j * bOuter), bOuter), lastColBlock));
+    perBlock = sa.blockK() / bk, bOuter = sb.blockOuter();
+    straddle = bOuter % bn != 0 && bn % bOuter != 0;
+    // B column blocks of one tile (two when the tile straddles a boundary).
+    bScales = bOuter % bn == 0 ? 1 : straddle ? 2 : bn / bOuter;
+    common = std::gcd(bn, bOuter);
+    if (straddle)
+      boundary = b.sub(b.c32(bOuter), b.remu(n0, bOuter));
+    if (scalesInRing) {
+      // This thread's rows of the tile (16 warp + lane / 4, + 8, per m64 block), as the scale
+      // loader stored them: float r of the slot's scale area is row r of the tile, the
+      // tile's B blocks follow at bm (scaleLoader).
+      Value rowBase = b.add(b.add(rowOff, b.mul(warp, 16)), b.divu(lane, 4));
+      for (int64_t i = 0; i < mBlocks; ++i)
+        for (int64_t half = 0; half < 2; ++half)
+          aIdx.push_back(b.add(rowBase, i * 64 + half * 8));
+      for (int64_t j = 0; j < bScales; ++j)
+        bIdx.push_back(b.c32(bm + j));
+    } else {
+      // Scale (ob, kb) of an operand is at kb * ceil(extent / outer) + ob (docs/manifest.md).
+      // This thread's rows, clamped to M - 1 (a row past M reads the last row's scale; its
+      // results are clipped by the stores), and the tile's column blocks, clamped to the last.
+      int64_t aOuter = sa.blockOuter();
+      aBlocks = b.ceilDiv(M, aOuter), bBlocks = b.ceilDiv(N, bOuter);
+      Value rowBase = b.add(b.add(b.add(m0, rowOff), b.mul(warp, 16)), b.divu(lane, 4));
+      Value lastRow = b.sub(M, b.c32(1)), lastColBlock = b.sub(bBlocks, b.c32(1));
+      for (int64_t i = 0; i < mBlocks; ++i)
+        for (int64_t half = 0; half < 2; ++half)
+          aIdx.push_back(b.divu(b.minu(b.add(rowBase, i * 64 + half * 8), lastRow), aOuter));
+      for (int64_t j = 0; j < bScales; ++j)
+        bIdx.push_back(b.minu(b.add(b.divu(n0, bOuter), j), lastColBlock));
+    }
   }
+  // Two-set tiles: the scales of the K block whose first slice is at ring position g (this
+  // thread's rows of A, then the tile's blocks of B), read from the slot while it is held.
+  auto readScales = [&](Value g) {
+    SmallVector<Value> raw;
+    if (!scaled)
+      return raw;
+    Value area = b.gep(slotB(b.remu(g, stages)), b.c32(bn * bk * elemBytes));
+    for (Value idx : llvm::concat<Value>(aIdx, bIdx))
+      raw.push_back(LLVM::LoadOp::create(b, b.f32(), b.gep(area, b.mul(idx, 4)), 4));
+    return raw;
+  };
+  // Three-set tiles: the scales of K block `blk` from global memory, loaded two blocks before
+  // the block is promoted, so that a load that misses in L2 has two blocks of wgmmas to arrive
+  // in (one block measured too short: the promotion waited on it). (Copied into the ring as
+  // for two sets, they measured 2-5% slower on the 128 x 128 tile on the H200.)
   auto load = [&](Value ptr, Value idx) -> Value {
     return LLVM::LoadOp::create(b, b.f32(), b.gep(ptr, b.mul(b.zext64(idx), 4)), 4);
   };
-  // The scales of K block `blk` (this thread's rows of A, then the tile's blocks of B); none per
-  // tensor. They are loaded two blocks before the block is promoted, so that a load that misses
-  // in L2 has two blocks of wgmmas to arrive in (one block measured too short: the promotion
-  // waited on it).
   size_t nr = scaled ? aIdx.size() + bIdx.size() : 0;
   auto loadScales = [&](Value blk) {
     SmallVector<Value> raw;
@@ -614,6 +739,21 @@ SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
     // The fences keep the promotion after the wait that retired `part` and before the next
     // batch is issued.
     SmallVector<Value> out;
+    // The scale of fragment n in row half h of m64 block i: chosen[(2 i + h) (bn / 8) + n]
+    // (a select on the tile's boundary only for the fragments that can lie on either side).
+    SmallVector<Value> chosen;
+    if (scaled) {
+      for (int64_t r = 0; r < 2 * mBlocks; ++r)
+        for (int64_t n = 0; n < bn / 8; ++n) {
+          ArrayRef<Value> two(prod.begin() + r * bScales, bScales);
+          if (!straddle)
+            chosen.push_back(two[bScales == 1 ? 0 : n * 8 / bOuter]);
+          else if (n * 8 < common || n * 8 >= bOuter)
+            chosen.push_back(two[n * 8 < common ? 0 : 1]);
+          else
+            chosen.push_back(b.select(b.ult(b.c32(n * 8), boundary), two[0], two[1]));
+        }
+    }
     for (int64_t i = 0; i < mBlocks; ++i) {
       Value retired = fenceRegisters(b, part[i]);
       Value sum = LLVM::UndefOp::create(b, accStruct);
@@ -623,8 +763,7 @@ SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
         Value r;
         if (scaled) {
           int64_t n = e / 4, half = (e % 4) / 2;
-          int64_t j = bScales == 1 ? 0 : n * 8 / bOuter;
-          r = LLVM::FMAOp::create(b, x, prod[(2 * i + half) * bScales + j], y);
+          r = LLVM::FMAOp::create(b, x, chosen[(2 * i + half) * (bn / 8) + n], y);
         } else {
           r = arith::AddFOp::create(b, y, x);
         }
@@ -640,9 +779,12 @@ SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
   // wait_group 1 (the previous block's wgmmas retired).
   Value undef = LLVM::UndefOp::create(b, accStruct);
   auto issueBlock = [&](Value g, Value blk, bool releasePrevious,
-                        llvm::function_ref<void()> between) {
+                        llvm::function_ref<void()> between, SmallVector<Value> &prodOut) {
     SmallVector<Value> st =
         slice(SmallVector<Value>(mBlocks, undef), g, /*zeroAcc=*/true, releasePrevious);
+    // Two sets: the block's scales, from its first slot (full, and held until a later slice).
+    if (scalesInRing)
+      prodOut = products(readScales(g));
     if (between)
       between();
     if (perBlock > 1) {
@@ -691,11 +833,37 @@ SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
   // Block `blk`, clamped to the last (the loads ahead of the last blocks read it again).
   Value lastBlock = b.sub(je, b.c32(1));
   auto clamped = [&](Value blk) { return b.minu(blk, lastBlock); };
+  if (promotedAccumulatorSets(mBlocks * bn / 2) == 2) {
+    // Two sets (the sum and one K block; a tile too wide for three, e.g. 128 x 192): each block
+    // is issued into `part`, drained with wait_group 0 (its last slot released) and promoted
+    // before the next block is issued; only the other consumer warpgroup's wgmmas keep the
+    // tensor core busy meanwhile.
+    SmallVector<Value> init(acc);
+    init.push_back(g0);
+    auto loop = scf::ForOp::create(b, jb, je, b.c32(1), init);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      ValueRange args = loop.getRegionIterArgs();
+      Value j = loop.getInductionVar();
+      SmallVector<Value> prodJ;
+      SmallVector<Value> st =
+          issueBlock(args[nm], j, /*releasePrevious=*/false, nullptr, prodJ);
+      SmallVector<Value> yield =
+          drain(range(args, 0, nm), ArrayRef<Value>(st).take_front(nm), prodJ, st[nm]);
+      yield.push_back(st[nm]);
+      scf::YieldOp::create(b, yield);
+    }
+    return range(loop.getResults(), 0, nm + 1);
+  }
+
+  // (The scales come from global memory here: issueBlock's copy from the ring is unused.)
+  SmallVector<Value> unused;
   // Prologue: block jb into P0; the scales of blocks jb + 1 and jb + 2 on their way.
   SmallVector<Value> prod = products(loadScales(jb));
   SmallVector<Value> raw0 = loadScales(clamped(b.add(jb, 1)));
   SmallVector<Value> raw1 = loadScales(clamped(b.add(jb, 2)));
-  SmallVector<Value> st = issueBlock(g0, jb, /*releasePrevious=*/false, nullptr);
+  SmallVector<Value> st = issueBlock(g0, jb, /*releasePrevious=*/false, nullptr, unused);
   SmallVector<Value> p0(st.begin(), st.begin() + nm);
   Value g = st[nm];
 
@@ -722,13 +890,13 @@ SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
     SmallVector<Value> prodJ = products(rawJ);
     SmallVector<Value> rawJ2 = loadScales(clamped(b.add(j, 2)));
     SmallVector<Value> s1 = issueBlock(gj, j, /*releasePrevious=*/true,
-                                       [&]() { a = promote(a, q0, pr); });
+                                       [&]() { a = promote(a, q0, pr); }, unused);
     SmallVector<Value> n1(s1.begin(), s1.begin() + nm);
     Value j1 = b.add(j, 1);
     SmallVector<Value> prodJ1 = products(rawJ1);
     SmallVector<Value> rawJ3 = loadScales(clamped(b.add(j, 3)));
     SmallVector<Value> s0 = issueBlock(s1[nm], j1, /*releasePrevious=*/true,
-                                       [&]() { a = promote(a, n1, prodJ); });
+                                       [&]() { a = promote(a, n1, prodJ); }, unused);
     SmallVector<Value> yield(a);
     yield.append(s0.begin(), s0.begin() + nm);
     yield.push_back(s0[nm]);
@@ -757,7 +925,7 @@ SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
     SmallVector<Value> prodL = products(rawLast);
     SmallVector<Value> a = acc;
     SmallVector<Value> s1 = issueBlock(g, last, /*releasePrevious=*/true,
-                                       [&]() { a = promote(a, p0, prod); });
+                                       [&]() { a = promote(a, p0, prod); }, unused);
     SmallVector<Value> out = drain(a, ArrayRef<Value>(s1).take_front(nm), prodL, s1[nm]);
     out.push_back(s1[nm]);
     scf::YieldOp::create(b, out);
@@ -868,6 +1036,7 @@ LogicalResult WgmmaEmitter::emit() {
   consumers = v.mma.getLayout()[0];
   rowsPerConsumer = pingPong ? bm : bm / consumers;
   mBlocks = rowsPerConsumer / 64;
+  scalesInRing = v.blockScales() && promotedAccumulatorSets(mBlocks * bn / 2) == 2;
   outType = v.epilogueOp.getOutType();
   if (r.getALayout() != tile::Layout::Row || r.getBLayout() != tile::Layout::Col)
     return r.emitOpError() << "not supported yet: wgmma with a = "
@@ -948,9 +1117,10 @@ LogicalResult WgmmaEmitter::emit() {
   Value fixup = turn.at(b, 0); // stream-K: a partial tile has arrived in shared memory
   // Thread 0 initialises the barriers; everyone (with a pair, of both CTAs) meets before use.
   SmallVector<BarrierInit> inits;
-  int64_t releasers = (pingPong ? 1 : consumers) * (pair ? 2 : 1);
+  int64_t releasers = (pingPong ? 1 : consumers) * (pair ? 2 : 1) * (scalesInRing ? 4 : 1);
   for (int64_t s = 0; s < stages; ++s) {
-    inits.push_back({full, s, 1});
+    // Block scales: the scale loader's arrival besides the producer's (scaleLoader).
+    inits.push_back({full, s, scalesInRing ? 2 : 1});
     inits.push_back({empty, s, releasers});
   }
   if (pingPong)
