@@ -27,8 +27,9 @@
 //             tile's C and D bytes over the same share.
 //   busiest   the CTA with the most tiles, by the recurrences: persistent and non-splitting
 //             stream_k, one CTA over its tiles; tiles, one fresh CTA per tile, one after
-//             another on an SM; stream_k with fewer tiles than CTAs, the largest share of the
-//             K-slices and then the fix-up that adds the partial tiles (StreamK.cpp's rule).
+//             another on an SM; stream_k splitting its last wave, the whole tiles of the full
+//             waves, the largest share of the tail's K-slices and then the fix-up that adds
+//             the partial tiles (StreamK.cpp's rule).
 //   time      t_launch + max(busiest CTA's cycles / the clock, DRAM time): loads overlap the
 //             MMAs, so whichever of the SM and DRAM takes longer sets the time.
 //

@@ -21,10 +21,10 @@
 // (TmaPairing::MulticastB), so a slot is written by both producers and is released in both
 // CTAs.
 //
-// grid = stream_k (StreamK.h, StreamK.cpp): with fewer output tiles than CTAs, the tiles'
-// K-slices are split evenly over the CTAs; the CTA holding a tile's first slice adds the
-// others' f32 partial tiles before the epilogue. With full waves it runs whole tiles as the
-// persistent grid does.
+// grid = stream_k (StreamK.h, StreamK.cpp): whole tiles in the persistent order for the full
+// waves; the K-slices of the tiles left (with no full wave, or a tail of at most half a wave)
+// are split evenly over the CTAs, and the CTA holding a tile's first slice adds the others'
+// f32 partial tiles before the epilogue.
 //
 // upcast (MXFP4 B beside bf16 A): the ring carries B packed as FP4, its E8M0 scales stay in
 // global memory. Warps 1 to 3 of the producer warpgroup (the converter; warp 0 issues the
@@ -104,8 +104,8 @@ private:
   void converter(Value bid, Value grid, Value numTiles, Value tilesM, Value tilesN,
                  Value kTiles);
   bool pair = false;         ///< cluster [2, 1, 1]: two CTAs along M share B (multicast)
-  /// grid = stream_k: with fewer tiles than CTAs their K-slices are split over the CTAs;
-  /// otherwise whole tiles in the persistent order (StreamK.cpp).
+  /// grid = stream_k: whole tiles in the persistent order, then the K-slices of a short last
+  /// wave split over the CTAs (StreamK.cpp).
   StreamK streamK{b};
   using Unit = StreamK::Unit;
   Value rank;                ///< the CTA's rank in its cluster (0 without clusters)
