@@ -696,6 +696,18 @@ class DispatchTest(unittest.TestCase):
         with self.assertRaisesRegex(tilegen.ArgumentError, "M, N and K must be at least 1"):
             d.pick(0, 10, 10)
 
+    def test_scaled_rule(self):
+        # The table tilegen-run's lit test reads (one rule, two readers): with sm_count, sizes
+        # between entries take the timed candidate whose time scaled by its waves is least.
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "test",
+                            "tools", "tilegen-run", "Inputs", "dispatch", "scaled.json")
+        d = tilegen.load_dispatch(path)
+        pick = lambda m, n, k: (lambda p: (p[0].name, p[1]))(d.pick_padded(m, n, k))  # noqa
+        self.assertEqual(pick(384, 384, 384), ("gemm_bf16", None))
+        self.assertEqual(pick(512, 512, 512), ("gemm_t256", None))     # the entry's own choice
+        self.assertEqual(pick(384, 384, 383), ("gemm_bf16", (384, 384, 384)))
+        self.assertEqual(pick(100, 100, 100), ("gemm_bf16", (100, 100, 104)))
+
     def test_rule_line_alignment(self):
         # A size that is a multiple of 64 in one and not the other adds 1 to the distance.
         path = _dispatch_table(self.dir, [

@@ -83,6 +83,17 @@ class Dispatch:
         if not isinstance(entries, list) or not entries:
             raise ManifestError("%s: field 'entries' must be a non-empty array" % where)
         self.entries = []
+        self.times = []  # per entry: {kernel: ns}, measured when any was, else predicted
+        self.sm_count = data.get("sm_count")
+        if self.sm_count is not None and (not isinstance(self.sm_count, int) or isinstance(
+                self.sm_count, bool) or not 1 <= self.sm_count <= 65535):
+            raise ManifestError("%s: \"sm_count\" must be an integer from 1 to 65535, found %r"
+                                % (where, self.sm_count))
+        self.launch_ns = data.get("launch_ns", 0)
+        if (not isinstance(self.launch_ns, (int, float)) or isinstance(self.launch_ns, bool)
+                or not 0 <= self.launch_ns <= 1e9):
+            raise ManifestError("%s: \"launch_ns\" must be a time in ns from 0 to 1e9, found %r"
+                                % (where, self.launch_ns))
         for i, e in enumerate(entries):
             try:
                 size = tuple(int(e[d]) for d in ("m", "n", "k"))
@@ -101,6 +112,7 @@ class Dispatch:
                 if n not in order:
                     order.append(n)
             self.entries.append((size, order))
+            self.times.append(_entry_times(e, where, i))
         self._memo = {}
         self._op_id = _kernel.register(self, "dispatch:")
 
@@ -127,16 +139,21 @@ class Dispatch:
             return sum(abs(a - math.log2(y)) + ((x % 64 == 0) != (y % 64 == 0))
                        for x, a, y in zip(key, lx, entry[0]))
 
-        ranked = sorted(self.entries, key=dist)  # stable: ties keep the table's order
+        ranked = sorted(range(len(self.entries)), key=lambda i: dist(self.entries[i]))
         order = []
-        for _, names in ranked:
-            order += [name for name in names if name not in order]
+        for i in ranked:
+            order += [name for name in self.entries[i][1] if name not in order]
         why = []
 
         def choose(kern, padded):
             if len(self._memo) < 4096:
                 self._memo[key] = (kern, padded)
             return kern, padded
+
+        if self.sm_count and self.entries[ranked[0]][0] != key:
+            picked = self._pick_scaled(key, ranked, dist)
+            if picked is not None:
+                return choose(*picked)
 
         for name in order:
             errors = self.kernels[name].problem_errors(m, n, k)
@@ -162,6 +179,52 @@ class Dispatch:
             why.append("%s: %s" % (name, "; ".join(errors)))
         raise ArgumentError("dispatch table %s: no kernel can run %d x %d x %d:\n  %s" %
                             (self.path, m, n, k, "\n  ".join(why)))
+
+    def _wave_work(self, man, size):
+        """Waves of tiles times one tile's work (tilegen-run's scaled rule, docs/dispatch.md)."""
+        m, n, k = size
+        tiles = float(-(-m // man.tile_m) * -(-n // man.tile_n))
+        c = man.cluster_size
+        slots = float(max(c, (self.sm_count * man.ctas_per_sm) // c * c))
+        full = math.floor(tiles / slots)
+        rest = tiles - full * slots
+        if man.grid_rule == "stream_k":
+            waves = tiles / slots if full == 0 else (full + rest / slots if 2 * rest <= slots
+                                                     else full + 1)
+        else:
+            waves = math.ceil(tiles / slots)
+        return waves * man.tile_m * man.tile_n * k
+
+    def _pick_scaled(self, key, ranked, dist):
+        """(kernel, padded) with the least time scaled from the near entries, or None."""
+        d0 = dist(self.entries[ranked[0]])
+        for padded in (False, True):
+            best = None
+            for i in ranked[:3]:
+                size, names = self.entries[i]
+                if dist(self.entries[i]) > d0 + 1.0:
+                    break
+                for name in names:
+                    t = self.times[i].get(name)
+                    if t is None:
+                        continue
+                    man = self.kernels[name].manifest
+                    run = key
+                    if not padded:
+                        if man.problem_errors(*key):
+                            continue
+                    else:
+                        run, _ = man.padded_problem(*key)
+                        if run is None or run == key or man.problem_errors(*run):
+                            continue
+                    launch = min(self.launch_ns, 0.9 * t)
+                    est = launch + (t - launch) * self._wave_work(man, run) / self._wave_work(
+                        man, size)
+                    if best is None or est < best[0]:
+                        best = (est, name, run if padded else None)
+            if best is not None:
+                return self.kernels[best[1]], best[2]
+        return None
 
     def out_spec(self):
         return self.kernels[self.order[0]].out_spec()
@@ -235,6 +298,23 @@ class Dispatch:
                 return d.contiguous() if man.c.layout == "row" else d.t().contiguous().t()
             out.copy_(pd[:m, :n])
         return out
+
+
+def _entry_times(entry, where, i):
+    """{kernel: ns} of a table entry's candidates: the measured times when any candidate was
+    measured, else the model's predictions (tilegen-run reads them the same way)."""
+    measured, predicted = {}, {}
+    for c in entry.get("candidates", []):
+        for field, into in (("measured_ns", measured), ("predicted_ns", predicted)):
+            v = c.get(field)
+            if v is None:
+                continue
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or not 0 < v <= 1e15:
+                raise ManifestError("%s: entries[%d]: %s of %s must be a time in ns above 0 and "
+                                    "at most 1e15, found %r" % (where, i, field, c.get("kernel"),
+                                                                v))
+            into[c["kernel"]] = float(v)
+    return measured if measured else predicted
 
 
 def load_dispatch(path):

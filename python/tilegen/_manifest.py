@@ -71,6 +71,16 @@ class Manifest:
         if self.tile_m < 1 or self.tile_n < 1:
             raise ManifestError("manifest %s: grid tile %dx%d is not positive" %
                                 (where, self.tile_m, self.tile_n))
+        # The grid's shape, for the dispatch table's scaled rule (the launcher reads the rest).
+        self.grid_rule = grid.get("rule") if isinstance(grid.get("rule"), str) else "tiles"
+        per_sm = grid.get("ctas_per_sm", 1)
+        self.ctas_per_sm = per_sm if isinstance(per_sm, int) and per_sm >= 1 else 1
+        cluster = data.get("cluster", [1, 1, 1])
+        size = 1
+        if isinstance(cluster, list):
+            for c in cluster:
+                size *= c if isinstance(c, int) and c >= 1 else 1
+        self.cluster_size = size
         ops = field(data, "operands", dict)
         parsed = {}
         for name in ("a", "b", "c"):

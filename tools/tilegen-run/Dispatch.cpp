@@ -63,6 +63,19 @@ Error tilegen::run::parseDispatch(const std::string &Text,
     return bad(Path, "\"version\" must be 1 (this tilegen-run reads version 1)");
   TG_TRY(readString(Root, "target", Path, "", T.Target));
 
+  if (const json::Value *V = Root.get("sm_count")) {
+    if (!V->isInteger() || V->getInteger() < 1 || V->getInteger() > 65535)
+      return bad(Path, "\"sm_count\" must be an integer from 1 to 65535, found " +
+                           (V->isNumber() ? V->numberText() : std::string(V->kindName())));
+    T.SmCount = unsigned(V->getInteger());
+  }
+  if (const json::Value *V = Root.get("launch_ns")) {
+    if (!V->isNumber() || !(V->getNumber() >= 0) || V->getNumber() > 1e9)
+      return bad(Path, "\"launch_ns\" must be a time in ns from 0 to 1e9, found " +
+                           (V->isNumber() ? V->numberText() : std::string(V->kindName())));
+    T.LaunchNs = V->getNumber();
+  }
+
   const json::Value *Kernels = Root.get("kernels");
   if (!Kernels || !Kernels->isArray() || Kernels->getArray().empty())
     return bad(Path, "\"kernels\" must be a non-empty array");
@@ -140,6 +153,7 @@ Error tilegen::run::parseDispatch(const std::string &Text,
     if (!Cands || !Cands->isArray())
       return bad(Path, Where + "\"candidates\" must be an array");
     bool HasChosen = false;
+    std::vector<double> MeasuredTimes, PredictedTimes;
     for (size_t C = 0; C < Cands->getArray().size(); ++C) {
       const json::Value &CV = Cands->getArray()[C];
       std::string CW = Where + "candidates[" + std::to_string(C) + "]: ";
@@ -149,9 +163,30 @@ Error tilegen::run::parseDispatch(const std::string &Text,
       TG_TRY(kernelIndex(CV.get("kernel"), CW + "\"kernel\": ", K));
       HasChosen |= K == D.Kernel;
       D.Candidates.push_back(K);
+      double Times[2] = {-1, -1};
+      const char *Keys[2] = {"measured_ns", "predicted_ns"};
+      for (int J = 0; J < 2; ++J) {
+        const json::Value *V = CV.get(Keys[J]);
+        if (!V)
+          continue;
+        if (!V->isNumber() || !(V->getNumber() > 0) || V->getNumber() > 1e15)
+          return bad(Path, CW + "\"" + Keys[J] +
+                               "\" must be a time in ns above 0 and at most 1e15, found " +
+                               (V->isNumber() ? V->numberText() : std::string(V->kindName())));
+        Times[J] = V->getNumber();
+      }
+      MeasuredTimes.push_back(Times[0]);
+      PredictedTimes.push_back(Times[1]);
     }
-    if (!HasChosen)
+    // One kind of time per entry: the measured ones when any candidate was measured (a
+    // prediction beside measurements would not compare), else the predictions.
+    bool AnyMeasured = std::any_of(MeasuredTimes.begin(), MeasuredTimes.end(),
+                                   [](double X) { return X > 0; });
+    D.TimeNs = AnyMeasured ? MeasuredTimes : PredictedTimes;
+    if (!HasChosen) {
       D.Candidates.insert(D.Candidates.begin(), D.Kernel);
+      D.TimeNs.insert(D.TimeNs.begin(), -1);
+    }
     T.Entries.push_back(std::move(D));
   }
   return Error::success();
@@ -199,17 +234,104 @@ long tilegen::run::nearestEntry(const DispatchTable &T, const Problem &P) {
   return Order.empty() ? -1 : static_cast<long>(Order.front());
 }
 
+/// Waves of tiles times one tile's work: what the scaled rule takes a kernel's time at a size
+/// to be proportional to (after the launch). The tiles of P on the table's SMs, as many at a
+/// time as the grid holds (SMs x CTAs per SM, whole clusters); a stream-K grid spreads the
+/// K-slices of the tiles it splits (all of them when they are fewer than the CTAs, a last wave
+/// of at most half the CTAs) evenly. Negative when K's manifest has no tile.
+static double waveWork(const Manifest &M, const Problem &P, unsigned Sms) {
+  if (!M.TileM || !M.TileN || !Sms)
+    return -1;
+  double Tiles = std::ceil(double(P.M) / M.TileM) * std::ceil(double(P.N) / M.TileN);
+  double C = std::max(1u, M.clusterSize());
+  double Slots = std::max(C, std::floor(double(Sms) * std::max(1u, M.CtasPerSM) / C) * C);
+  double Full = std::floor(Tiles / Slots), Rest = Tiles - Full * Slots, Waves;
+  if (M.Rule == GridRule::StreamK)
+    Waves = Full == 0 ? Tiles / Slots : (2 * Rest <= Slots ? Full + Rest / Slots : Full + 1);
+  else
+    Waves = std::ceil(Tiles / Slots);
+  return Waves * double(M.TileM) * double(M.TileN) * double(P.K);
+}
+
+double tilegen::run::scaledTimeNs(const DispatchTable &T, size_t K, const Problem &Q,
+                                  double TimeNs, const Problem &P) {
+  double WQ = waveWork(T.Kernels[K], Q, T.SmCount), WP = waveWork(T.Kernels[K], P, T.SmCount);
+  if (!(TimeNs > 0) || !(WQ > 0) || !(WP > 0))
+    return -1;
+  double Launch = std::min(T.LaunchNs, 0.9 * TimeNs);
+  return Launch + (TimeNs - Launch) * WP / WQ;
+}
+
+/// The scaled rule (docs/dispatch.md): among the timed candidates of the entries at most one
+/// octave (in the rule's distance) farther than the nearest, at most three entries, the one
+/// whose time scaled to P is least; first those that take P as it is, then those that take it
+/// zero-padded (scaled to the padded size). False when none has a time or takes P.
+static bool pickScaled(const DispatchTable &T, const Problem &P,
+                       const std::vector<size_t> &Order, size_t &Kernel, bool &Pad,
+                       Pick &How) {
+  if (!T.SmCount || Order.empty())
+    return false;
+  double D0 = logDistance(T.Entries[Order.front()].Size, P);
+  for (int Padded = 0; Padded < 2; ++Padded) {
+    double Best = 0;
+    bool Found = false;
+    for (size_t I = 0; I < Order.size() && I < 3; ++I) {
+      const DispatchEntry &D = T.Entries[Order[I]];
+      if (logDistance(D.Size, P) > D0 + 1.0)
+        break;
+      for (size_t C = 0; C < D.Candidates.size(); ++C) {
+        if (!(D.TimeNs[C] > 0))
+          continue;
+        size_t K = D.Candidates[C];
+        Problem Run = P;
+        if (!Padded) {
+          if (checkProblem(T.Kernels[K], P))
+            continue;
+        } else {
+          if (paddedProblem(T.Kernels[K], P, Run) || Run == P || checkProblem(T.Kernels[K], Run))
+            continue;
+        }
+        double Est = scaledTimeNs(T, K, D.Size, D.TimeNs[C], Run);
+        if (Est > 0 && (!Found || Est < Best)) {
+          Found = true;
+          Best = Est;
+          Kernel = K;
+          How = Pick{Order[I], Est};
+        }
+      }
+    }
+    if (Found) {
+      Pad = Padded;
+      return true;
+    }
+  }
+  return false;
+}
+
 Error tilegen::run::pickKernel(const DispatchTable &T, const Problem &P,
-                               size_t &Kernel, bool &Pad) {
+                               size_t &Kernel, bool &Pad, Pick *HowOut) {
+  std::vector<size_t> Order = entriesByDistance(T, P);
+  Pick How;
+  if (!Order.empty())
+    How.Entry = Order.front();
+  if (HowOut)
+    *HowOut = How;
+  Pad = false;
+  // A size between entries: the scaled rule. The size of an entry: that entry's choice.
+  if (!Order.empty() && !(T.Entries[Order.front()].Size == P) &&
+      pickScaled(T, P, Order, Kernel, Pad, How)) {
+    if (HowOut)
+      *HowOut = How;
+    return Error::success();
+  }
   std::string Why;
   std::vector<bool> Tried(T.Kernels.size(), false);
   std::vector<size_t> Ranked;
-  for (size_t E : entriesByDistance(T, P)) {
+  for (size_t E : Order) {
     const DispatchEntry &D = T.Entries[E];
     Ranked.push_back(D.Kernel);
     Ranked.insert(Ranked.end(), D.Candidates.begin(), D.Candidates.end());
   }
-  Pad = false;
   // The first of Order that takes P as it is (each kernel tried once over both passes).
   auto firstAsIs = [&](const std::vector<size_t> &Order) {
     for (size_t K : Order) {

@@ -33,6 +33,9 @@ struct DispatchEntry {
   Problem Size;
   size_t Kernel = 0;                 ///< index into DispatchTable::Kernels
   std::vector<size_t> Candidates;    ///< the kernels considered, best first (Kernel among them)
+  /// Per candidate, its time at this size in ns: measured, else the model's prediction, else
+  /// negative (none given).
+  std::vector<double> TimeNs;
   std::string ChosenBy;              ///< "model" or "measured"
 };
 
@@ -42,6 +45,18 @@ struct DispatchTable {
   std::vector<Manifest> Kernels; ///< loaded and checked, cubins read
   std::vector<DispatchEntry> Entries;
   std::vector<size_t> Fallbacks; ///< tried last, in order (strides TMA cannot take)
+  /// The GPU the times are for: its SM count and the fixed time of one launch. With an SM
+  /// count, a size between entries takes the candidate of the near entries whose time, scaled
+  /// to the size by its waves, is least (docs/dispatch.md); without, the nearest entry's.
+  unsigned SmCount = 0;
+  double LaunchNs = 0;
+};
+
+/// How pickKernel chose: the entry it scaled from, the estimate (ns, negative when the
+/// nearest entry's order decided), and whether the size is that entry's own.
+struct Pick {
+  size_t Entry = 0;
+  double EstimateNs = -1;
 };
 
 /// Reads and checks a table: format and version, every kernel's manifest and
@@ -64,7 +79,13 @@ long nearestEntry(const DispatchTable &T, const Problem &P);
 /// takes P as it is, and the padding costs less than the fallbacks' slower
 /// loads (docs/dispatch.md).
 Error pickKernel(const DispatchTable &T, const Problem &P, size_t &Kernel,
-                 bool &Pad);
+                 bool &Pad, Pick *How = nullptr);
+
+/// The time of kernel K at size P scaled from its time TimeNs at size Q: the launch's fixed
+/// time plus the rest in proportion to the waves of tiles each size makes on the table's SMs
+/// (docs/dispatch.md). Negative when K's manifest has no tile.
+double scaledTimeNs(const DispatchTable &T, size_t K, const Problem &Q, double TimeNs,
+                    const Problem &P);
 
 } // namespace run
 } // namespace tilegen

@@ -112,17 +112,24 @@ int main(int Argc, char **Argv) {
     } else if (!Opts.Candidates) {
       size_t K = 0;
       bool Pad = false;
-      Error E = pickKernel(Table, P, K, Pad);
+      Pick How;
+      Error E = pickKernel(Table, P, K, Pad, &How);
       if (E && Opts.Sweep.empty())
         return fail(E);
       if (!E) {
-        const DispatchEntry &D = Table.Entries[nearestEntry(Table, P)];
+        const DispatchEntry &D = Table.Entries[How.Entry];
+        char Est[64] = "";
+        if (How.EstimateNs > 0)
+          std::snprintf(Est, sizeof Est, "%.1f", How.EstimateNs / 1e3);
         Picks.push_back(
             "dispatch " + P.str() + ": kernel " + Table.Kernels[K].Kernel +
-            (K == D.Kernel ? " (nearest entry " + D.Size.str() + ", chosen by " + D.ChosenBy + ")"
-                           : " (the nearest entry " + D.Size.str() + "'s kernel " +
-                                 Table.Kernels[D.Kernel].Kernel +
-                                 " breaks a constraint of this size)") +
+            (How.EstimateNs > 0
+                 ? " (least time scaled from the near entries: " + std::string(Est) +
+                       " us from entry " + D.Size.str() + ")"
+             : K == D.Kernel ? " (nearest entry " + D.Size.str() + ", chosen by " + D.ChosenBy + ")"
+                             : " (the nearest entry " + D.Size.str() + "'s kernel " +
+                                   Table.Kernels[D.Kernel].Kernel +
+                                   " breaks a constraint of this size)") +
             (Pad ? ", on zero-padded copies" : ""));
       }
       addRun(P, K, E, Pad);

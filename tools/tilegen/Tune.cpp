@@ -537,10 +537,15 @@ static std::string dispatchJSON(const std::vector<Variant> &variants,
       {"target", target.name()},
       {"description", description},
       {"tilegen_version", TILEGEN_VERSION_STRING},
-      {"rule", "the entry of the problem's size, else the nearest by the sum over M, N, K of "
-               "|log2(x / x_entry)|; its kernel, else its first candidate whose constraints "
-               "the problem meets, else the next nearest entry's, else the first fallback "
-               "whose constraints it meets"},
+      {"rule", "the entry of the problem's size; else, among the timed candidates of the "
+               "near entries (the nearest by the sum over M, N, K of |log2(x / x_entry)| and "
+               "those at most one octave farther, at most three), the one whose time scaled "
+               "to the problem by its waves of tiles on sm_count SMs is least; else the "
+               "nearest entry's kernel, else its first candidate whose constraints the "
+               "problem meets, else the next nearest entry's, else the first fallback whose "
+               "constraints it meets (docs/dispatch.md)"},
+      {"sm_count", static_cast<int64_t>(target.info().smCount)},
+      {"launch_ns", static_cast<int64_t>(std::llround(launchOverheadSeconds() * 1e9))},
       {"kernels", std::move(kernels)},
       {"fallbacks", std::move(fallbacks)},
       {"entries", std::move(rows)}};
