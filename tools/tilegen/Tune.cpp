@@ -709,12 +709,18 @@ int tilegen::tuneMain(int argc, char **argv) {
     });
     // The best --top, skipping variants the model cannot tell from one already taken (the
     // same prediction within 0.1%: measuring both would teach nothing the first does not),
-    // and the description as written.
+    // and the description as written. Then the best of each grid kind the top left out: the
+    // model's stream-K terms (fix-up traffic, the split of a short last wave) are its least
+    // certain, so each shape measures at least one kernel of each kind where both run.
     size_t taken = 0;
-    for (const Candidate &c : all) {
-      bool same = llvm::any_of(e.candidates, [&](const Candidate &o) {
-        return std::abs(o.predicted - c.predicted) <= 1e-3 * c.predicted;
+    auto gridOf = [&](const Candidate &c) { return variants[c.variant].op.getGrid(); };
+    auto isSame = [&](const Candidate &c) {
+      return llvm::any_of(e.candidates, [&](const Candidate &o) {
+        return o.variant == c.variant || std::abs(o.predicted - c.predicted) <= 1e-3 * c.predicted;
       });
+    };
+    for (const Candidate &c : all) {
+      bool same = isSame(c);
       if (variants[c.variant].asWritten) {
         e.candidates.push_back(c);
       } else if (taken < (size_t)topOption.getValue() && !same) {
@@ -722,6 +728,20 @@ int tilegen::tuneMain(int argc, char **argv) {
         ++taken;
       }
     }
+    for (tile::Grid grid : {tile::Grid::Persistent, tile::Grid::StreamK}) {
+      bool present = llvm::any_of(e.candidates, [&](const Candidate &o) {
+        return !variants[o.variant].asWritten && gridOf(o) == grid;
+      });
+      if (present)
+        continue;
+      for (const Candidate &c : all)
+        if (!variants[c.variant].asWritten && gridOf(c) == grid && !isSame(c)) {
+          e.candidates.push_back(c);
+          break;
+        }
+    }
+    std::stable_sort(e.candidates.begin(), e.candidates.end(),
+                     [](const Candidate &x, const Candidate &y) { return x.predicted < y.predicted; });
     if (e.candidates.empty())
       return fail(llvm::formatv("no variant fits on {0} for {1} x {2} x {3}", target->name(),
                                 size.m, size.n, size.k)
