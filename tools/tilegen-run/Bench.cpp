@@ -5,7 +5,8 @@
 // starts with a cold L2, as in a real model where the operands were evicted),
 // with a cuEventRecord pair around the launch alone. cuBLAS (cublasGemmEx,
 // same types, layouts, alpha and beta, default heuristics) is timed the same
-// way in the same process; for fp8 operands cuBLASLt is (cublasLtMatmul, same
+// way in the same process, its runs interleaved with ours (run I of each in
+// turn, after the warm-ups of both); for fp8 operands cuBLASLt is (cublasLtMatmul, same
 // types, scale modes, output type, alpha and beta, the heuristic's best
 // algorithm with a 32 MiB workspace). TFLOP/s = 2 M N K / median time.
 //
@@ -57,6 +58,18 @@ std::string fix(double V, int D) {
   return Buf;
 }
 
+/// Destroys the events it holds at scope exit.
+struct EventGuard {
+  Driver &Cu;
+  std::vector<CUevent> &A, &B;
+  ~EventGuard() {
+    for (auto *V : {&A, &B})
+      for (CUevent E : *V)
+        if (E)
+          Cu.cuEventDestroy(E);
+  }
+};
+
 } // namespace
 
 Error GpuSession::bench(Row &R) {
@@ -66,16 +79,7 @@ Error GpuSession::bench(Row &R) {
     TG_TRY(alloc("the L2 flush buffer (2 x L2)", FlushBytes, Flush));
 
   std::vector<CUevent> Start(Opts.Iters), Stop(Opts.Iters);
-  struct EventGuard {
-    Driver &Cu;
-    std::vector<CUevent> &A, &B;
-    ~EventGuard() {
-      for (auto *V : {&A, &B})
-        for (CUevent E : *V)
-          if (E)
-            Cu.cuEventDestroy(E);
-    }
-  } Guard{Cu, Start, Stop};
+  EventGuard Guard{Cu, Start, Stop};
   for (int I = 0; I < Opts.Iters; ++I) {
     Start[I] = Stop[I] = nullptr;
     TG_TRY(Cu.check(Cu.cuEventCreate(&Start[I], CU_EVENT_DEFAULT),
@@ -84,62 +88,85 @@ Error GpuSession::bench(Row &R) {
                     "cuEventCreate"));
   }
 
-  auto timeLoop = [&](const std::string &Who, bool Kernel,
-                      const std::function<Error()> &Run,
-                      std::vector<float> &Ms) -> Error {
-    reportPhase("--bench warm-up of " + Who, true);
-    for (int W = 0; W < Opts.Warmup; ++W)
-      TG_TRY(Run());
-    if (Kernel)
-      TG_TRY(sync("the --bench warm-up"));
-    else
-      TG_TRY(Cu.check(Cu.cuStreamSynchronize(Stream), "cuStreamSynchronize",
-                      "warming up " + Who));
-    reportPhase("--bench timed runs of " + Who, true);
-    for (int I = 0; I < Opts.Iters; ++I) {
-      TG_TRY(Cu.check(Cu.cuMemsetD8Async(Flush.Ptr,
-                                         static_cast<unsigned char>(I & 0xFF),
-                                         Flush.Bytes, Stream),
-                      "cuMemsetD8Async", "flushing L2"));
-      TG_TRY(Cu.check(Cu.cuEventRecord(Start[I], Stream), "cuEventRecord"));
-      TG_TRY(Run());
-      TG_TRY(Cu.check(Cu.cuEventRecord(Stop[I], Stream), "cuEventRecord"));
-    }
-    if (Kernel)
-      TG_TRY(sync("the --bench timed runs"));
-    else
-      TG_TRY(Cu.check(Cu.cuStreamSynchronize(Stream), "cuStreamSynchronize",
-                      "timing " + Who));
-    Ms.resize(Opts.Iters);
-    for (int I = 0; I < Opts.Iters; ++I)
-      TG_TRY(Cu.check(Cu.cuEventElapsedTime(&Ms[I], Start[I], Stop[I]),
-                      "cuEventElapsedTime"));
-    return Error::success();
-  };
-
-  std::vector<float> Ours;
-  TG_TRY(timeLoop("kernel " + Man.Kernel, true, [&] { return launch(); },
-                  Ours));
-  Stats S = stats(Ours);
-  double Tflops = Flops / (S.Median * 1e-3) / 1e12;
-
+  // The vendor's side, when it takes the case: its output goes to a copy of C.
   const bool Fp8 = Man.fp8();
   const std::string Vendor = vendorName();
   std::string BlasNo;
   bool BlasOk = false;
   TG_TRY(vendorSupports(BlasOk, BlasNo));
-  Stats SB;
-  double BlasTflops = 0;
+  std::vector<CUevent> StartB, StopB;
+  EventGuard GuardB{Cu, StartB, StopB};
   if (BlasOk) {
     if (!Ref.Ptr)
       TG_TRY(alloc("the cuBLAS output", D.Bytes, Ref));
     TG_TRY(Cu.check(Cu.cuMemcpyDtoD(Ref.Ptr, C.Ptr, C.Bytes), "cuMemcpyDtoD",
                     "copying C for cuBLAS"));
     TG_TRY(settle("the copy of C for cuBLAS"));
+    StartB.assign(Opts.Iters, nullptr);
+    StopB.assign(Opts.Iters, nullptr);
+    for (int I = 0; I < Opts.Iters; ++I) {
+      TG_TRY(Cu.check(Cu.cuEventCreate(&StartB[I], CU_EVENT_DEFAULT),
+                      "cuEventCreate"));
+      TG_TRY(Cu.check(Cu.cuEventCreate(&StopB[I], CU_EVENT_DEFAULT),
+                      "cuEventCreate"));
+    }
+  }
+  auto ours = [&] { return launch(); };
+  auto theirs = [&] { return vendorGemm(Ref.Ptr, /*ForTiming=*/true); };
+
+  // Warm-up: ours, then the vendor's.
+  reportPhase("--bench warm-up of kernel " + Man.Kernel, true);
+  for (int W = 0; W < Opts.Warmup; ++W)
+    TG_TRY(ours());
+  TG_TRY(sync("the --bench warm-up"));
+  if (BlasOk) {
+    reportPhase("--bench warm-up of " + Vendor, true);
+    for (int W = 0; W < Opts.Warmup; ++W)
+      TG_TRY(theirs());
+    TG_TRY(Cu.check(Cu.cuStreamSynchronize(Stream), "cuStreamSynchronize",
+                    "warming up " + Vendor));
+  }
+
+  // Timed runs, interleaved: run I of ours, then run I of the vendor's, each
+  // after its own L2 flush, so that both see the same clocks and temperature
+  // (a long sweep on a GPU at its power limit drifts by several percent).
+  auto timed = [&](CUevent Begin, CUevent End, int I,
+                   const std::function<Error()> &Run) -> Error {
+    TG_TRY(Cu.check(Cu.cuMemsetD8Async(Flush.Ptr,
+                                       static_cast<unsigned char>(I & 0xFF),
+                                       Flush.Bytes, Stream),
+                    "cuMemsetD8Async", "flushing L2"));
+    TG_TRY(Cu.check(Cu.cuEventRecord(Begin, Stream), "cuEventRecord"));
+    TG_TRY(Run());
+    return Cu.check(Cu.cuEventRecord(End, Stream), "cuEventRecord");
+  };
+  reportPhase(BlasOk ? "--bench timed runs of kernel " + Man.Kernel + " and " + Vendor
+                     : "--bench timed runs of kernel " + Man.Kernel,
+              true);
+  for (int I = 0; I < Opts.Iters; ++I) {
+    TG_TRY(timed(Start[I], Stop[I], I, ours));
+    if (BlasOk)
+      TG_TRY(timed(StartB[I], StopB[I], I, theirs));
+  }
+  TG_TRY(sync("the --bench timed runs"));
+  auto elapsed = [&](std::vector<CUevent> &B, std::vector<CUevent> &E,
+                     std::vector<float> &Ms) -> Error {
+    Ms.resize(Opts.Iters);
+    for (int I = 0; I < Opts.Iters; ++I)
+      TG_TRY(Cu.check(Cu.cuEventElapsedTime(&Ms[I], B[I], E[I]),
+                      "cuEventElapsedTime"));
+    return Error::success();
+  };
+
+  std::vector<float> Ours;
+  TG_TRY(elapsed(Start, Stop, Ours));
+  Stats S = stats(Ours);
+  double Tflops = Flops / (S.Median * 1e-3) / 1e12;
+  Stats SB;
+  double BlasTflops = 0;
+  if (BlasOk) {
     std::vector<float> Theirs;
-    TG_TRY(timeLoop(Vendor, false,
-                    [&] { return vendorGemm(Ref.Ptr, /*ForTiming=*/true); },
-                    Theirs));
+    TG_TRY(elapsed(StartB, StopB, Theirs));
     SB = stats(Theirs);
     BlasTflops = Flops / (SB.Median * 1e-3) / 1e12;
   }
