@@ -442,9 +442,16 @@ static LogicalResult compileVariant(MLIRContext &context, const Variant &v, cons
 
 /// Reads a tilegen-run --json file: median milliseconds per (kernel, m, n, k) of the rows that
 /// ran without failing, and the status of the others.
-static LogicalResult readMeasurements(const std::string &path,
-                                      std::map<std::tuple<std::string, int64_t, int64_t, int64_t>,
-                                               std::pair<double, std::string>> &out) {
+/// One candidate's run: its median (ms), the vendor's median timed in the same process (ms;
+/// cuBLAS or cuBLASLt, absent when not timed), or why it has no time.
+struct Measurement {
+  double ms = 0;
+  std::optional<double> vendorMs;
+  std::string failure;
+};
+using Measurements = std::map<std::tuple<std::string, int64_t, int64_t, int64_t>, Measurement>;
+
+static LogicalResult readMeasurements(const std::string &path, Measurements &out) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buffer) {
     fail("--measurements: cannot read '" + path + "': " + buffer.getError().message());
@@ -485,11 +492,16 @@ static LogicalResult readMeasurements(const std::string &path,
       continue;
     std::string status = row->getString("status").value_or("").str();
     auto ms = number(*row, "ms_median");
+    auto vendor = number(*row, "cublas_ms_median");
+    if (!vendor)
+      vendor = number(*row, "cublaslt_ms_median");
+    if (vendor && !(*vendor > 0))
+      vendor.reset();
     auto key = std::make_tuple(kernel->str(), (int64_t)*m, (int64_t)*n, (int64_t)*k);
     if ((status == "pass" || status == "ran") && ms && *ms > 0)
-      out[key] = {*ms, ""};
+      out[key] = {*ms, vendor, ""};
     else if (!out.count(key))
-      out[key] = {0, status.empty() ? "no time" : status};
+      out[key] = {0, std::nullopt, status.empty() ? "no time" : status};
   }
   return success();
 }
@@ -838,27 +850,36 @@ int tilegen::tuneMain(int argc, char **argv) {
     }
   }
   if (!measurements.empty()) {
-    std::map<std::tuple<std::string, int64_t, int64_t, int64_t>, std::pair<double, std::string>>
-        times;
+    Measurements times;
     if (failed(readMeasurements(measurements, times)))
       return 1;
     size_t measuredEntries = 0, changed = 0;
     for (Entry &e : entries) {
-      std::optional<size_t> best;
+      // Each candidate ran in its own process, minutes apart on a GPU whose clocks drift at
+      // its power limit; the vendor's GEMM timed beside it (alternating runs) in the same
+      // process measures that drift. When every timed candidate has it, they compete on
+      // their time relative to it (the ratio the runner reports), else on their own time.
+      std::vector<const Measurement *> got(e.candidates.size(), nullptr);
       for (size_t c = 0; c < e.candidates.size(); ++c) {
         Candidate &cand = e.candidates[c];
         auto it = times.find(
             {variants[cand.variant].name, e.size.m, e.size.n, e.size.k});
         if (it == times.end())
           continue;
-        if (!it->second.second.empty()) {
-          cand.failure = it->second.second;
+        if (!it->second.failure.empty()) {
+          cand.failure = it->second.failure;
           continue;
         }
-        cand.measured = it->second.first * 1e-3;
-        if (!best || *cand.measured < *e.candidates[*best].measured)
-          best = c;
+        cand.measured = it->second.ms * 1e-3;
+        got[c] = &it->second;
       }
+      bool relative = llvm::any_of(got, [](const Measurement *x) { return x; }) &&
+                      llvm::all_of(got, [](const Measurement *x) { return !x || x->vendorMs; });
+      std::optional<size_t> best;
+      auto score = [&](size_t c) { return relative ? got[c]->ms / *got[c]->vendorMs : got[c]->ms; };
+      for (size_t c = 0; c < e.candidates.size(); ++c)
+        if (got[c] && (!best || score(c) < score(*best)))
+          best = c;
       if (best) {
         e.measured = true;
         changed += *best != 0;
