@@ -234,21 +234,6 @@ def weight(n, k, gen):
         2.0, e.float()).repeat_interleave(32, 1)[:, :k]
 
 
-def fp8_blocks(x, bo, bk):
-    """x (outer x K) as E4M3 with one f32 scale per bo x bk block (amax / 448): the E4M3 tensor,
-    the scales in tilegen's layout (ceil(K / bk) x ceil(outer / bo), contiguous), and the
-    dequantised values (float64)."""
-    outer, k = x.shape
-    ob, kb = -(-outer // bo), -(-k // bk)
-    xp = torch.nn.functional.pad(x.float(), (0, kb * bk - k, 0, ob * bo - outer))
-    blocks = xp.reshape(ob, bo, kb, bk)
-    amax = blocks.abs().amax(dim=(1, 3))
-    scale = torch.where(amax > 0, amax / 448.0, torch.ones_like(amax))
-    q = (blocks / scale[:, None, :, None]).clamp(-448, 448).to(torch.float8_e4m3fn)
-    dq = (q.double() * scale.double()[:, None, :, None]).reshape(ob * bo, kb * bk)[:outer, :k]
-    return q.reshape(ob * bo, kb * bk)[:outer, :k].contiguous(), scale.t().contiguous(), dq
-
-
 class Bench:
     def __init__(self, args):
         self.args = args
@@ -410,8 +395,8 @@ class Bench:
             if kern is not None and kern.supports(m, n, k):
                 (bao, bak), (bbo, bbk) = (kern.manifest.a.scale["block"],
                                           kern.manifest.b.scale["block"])
-                aq, sa, adq = fp8_blocks(ops["x"], bao, bak)
-                wq, sb, wdq = fp8_blocks(ops["w"], bbo, bbk)
+                aq, sa, adq = mx.quantize_fp8_blocks(ops["x"], (bao, bak))
+                wq, sb, wdq = mx.quantize_fp8_blocks(ops["w"], (bbo, bbk))
                 out = torch.empty(m, n, device=DEV, dtype=torch.bfloat16)
                 self.run(shape, "fp8-f32-blocks", "tilegen", stem,
                          lambda: kern(aq, wq.t(), out=out, scale_a=sa, scale_b=sb),

@@ -316,3 +316,46 @@ def dequantize(elements, scales, fmt="e2m1", dtype=None):
     s = _table(torch, "e8m0", raw.device)[scales.contiguous().view(torch.uint8).to(torch.int64)]
     values = values * s.repeat_interleave(BLOCK, dim=1)[:, :k]
     return values.to(dtype)
+
+
+# FP8 with f32 block scales (per tensor, 1 x 128, 128 x 128, ...) ------------------------------
+def quantize_fp8_blocks(x, block, fmt="e4m3"):
+    """Quantises a 2-D floating-point tensor x (outer x K: M x K for A, N x K for a weight B) to
+    FP8 with one f32 scale per block of (outer, k) = `block` elements, the form of the sm_90a
+    block-scaled FP8 kernels (e.g. block (1, 128) for A and (128, 128) for B). A block's scale
+    is amax / the format's largest finite value (448 e4m3, 57344 e5m2), 1 for an all-zero
+    block; its codes are x / scale rounded to nearest even and clamped to that value. Returns
+    (codes, scales, dequantised):
+
+    - codes: outer x K, torch.float8_e4m3fn / float8_e5m2, contiguous (K-major);
+    - scales: ceil(K / k) x ceil(outer / o) float32, contiguous: the K blocks outermost, the
+      layout the kernels' scale pointers take (docs/manifest.md);
+    - dequantised: outer x K float64, codes x scale (the reference's inputs)."""
+    torch = _torch()
+    if fmt not in ("e4m3", "e5m2"):
+        raise ArgumentError("quantize_fp8_blocks takes fmt e4m3 or e5m2, got %r" % (fmt,))
+    if not isinstance(x, torch.Tensor):
+        raise DTypeError("x must be a torch.Tensor, got %s" % type(x).__name__)
+    if x.dim() != 2 or not x.is_floating_point():
+        raise ArgumentError("x must be a 2-D floating-point tensor (outer x K), got shape %s "
+                            "dtype %s" % (tuple(x.shape), x.dtype))
+    try:
+        bo, bk = (int(v) for v in block)
+    except (TypeError, ValueError):
+        raise ArgumentError("block must be two positive integers (outer, k), got %r" % (block,))
+    if bo < 1 or bk < 1:
+        raise ArgumentError("block must be two positive integers (outer, k), got %r" % (block,))
+    outer, k = x.shape
+    if outer < 1 or k < 1:
+        raise ArgumentError("x has shape %s; it needs at least one row and column" %
+                            (tuple(x.shape),))
+    dtype = torch.float8_e4m3fn if fmt == "e4m3" else torch.float8_e5m2
+    fmax = FORMATS[fmt].max_finite
+    ob, kb = -(-outer // bo), -(-k // bk)
+    xp = torch.nn.functional.pad(x.detach().float(), (0, kb * bk - k, 0, ob * bo - outer))
+    blocks = xp.reshape(ob, bo, kb, bk)
+    amax = blocks.abs().amax(dim=(1, 3))
+    scale = torch.where(amax > 0, amax / fmax, torch.ones_like(amax))
+    q = (blocks / scale[:, None, :, None]).clamp(-fmax, fmax).to(dtype)
+    dq = (q.double() * scale.double()[:, None, :, None]).reshape(ob * bo, kb * bk)[:outer, :k]
+    return q.reshape(ob * bo, kb * bk)[:outer, :k].contiguous(), scale.t().contiguous(), dq

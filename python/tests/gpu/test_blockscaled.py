@@ -230,21 +230,6 @@ class Mxfp4UpcastTest(unittest.TestCase):
         check(self, self.kern(a, wq.t(), scale_b=ws), ref, "after the bad inputs")
 
 
-def fp8_blocks(x, bo, bk):
-    """x (outer x K) in e4m3 with one f32 scale per bo x bk block (amax / 448): the e4m3 tensor,
-    the scales in the kernels' layout (ceil(K / bk) x ceil(outer / bo), contiguous) and the
-    dequantised values."""
-    outer, k = x.shape
-    ob, kb = -(-outer // bo), -(-k // bk)
-    xp = torch.nn.functional.pad(x.float(), (0, kb * bk - k, 0, ob * bo - outer))
-    blocks = xp.reshape(ob, bo, kb, bk)
-    amax = blocks.abs().amax(dim=(1, 3))
-    scale = torch.where(amax > 0, amax / 448.0, torch.ones_like(amax))
-    q = (blocks / scale[:, None, :, None]).clamp(-448, 448).to(torch.float8_e4m3fn)
-    dq = (q.double() * scale.double()[:, None, :, None]).reshape(ob * bo, kb * bk)[:outer, :k]
-    return q.reshape(ob * bo, kb * bk)[:outer, :k].contiguous(), scale.t().contiguous(), dq
-
-
 @unittest.skipUnless(os.path.exists(FP8_BLOCK), "no %s (scripts/gpu-prepare.sh)" % FP8_BLOCK)
 class Fp8BlockScaledTest(unittest.TestCase):
     def test_shapes(self):
@@ -257,8 +242,8 @@ class Fp8BlockScaledTest(unittest.TestCase):
                 ea = torch.randint(-4, 5, (m, 1), generator=gen, device=DEV).float()
                 a = torch.randn(m, k, generator=gen, device=DEV) * torch.pow(2.0, ea)
                 w = torch.randn(n, k, generator=gen, device=DEV)
-                aq, sa, adq = fp8_blocks(a, bao, bak)
-                wq, sb, wdq = fp8_blocks(w, bbo, bbk)
+                aq, sa, adq = mx.quantize_fp8_blocks(a, (bao, bak))
+                wq, sb, wdq = mx.quantize_fp8_blocks(w, (bbo, bbk))
                 d = kern(aq, wq.t(), scale_a=sa, scale_b=sb)
                 check(self, d, adq @ wdq.t(), "%dx%dx%d" % (m, n, k))
 
