@@ -889,9 +889,14 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
   // mma.sync stores D straight from registers. wgmma stages D through shared memory for a TMA
   // store: two 128-byte-wide column buffers per consumer warpgroup. The tcgen05 plan stages one
   // 128-byte-wide chunk of the tile.
+  // A wgmma description whose explicit stage count does not fit with 128-byte columns
+  // narrows them (64, then 32 bytes, within the widest that divides a row of D: more, smaller
+  // TMA stores, once per tile) when that makes the ring fit; the lowering reads the column
+  // width back from the staging size (SM90.cpp, epilogueChunkBytes).
+  int64_t wgmmaRows = 0;
   if (p.family == MmaFamily::Wgmma) {
-    int64_t rowsPerConsumer = p.accumulators == 1 ? p.tileM / p.warpsM : p.tileM;
-    m.epilogueBytes = p.warpsM * 2 * rowsPerConsumer * 128;
+    wgmmaRows = p.accumulators == 1 ? p.tileM / p.warpsM : p.tileM;
+    m.epilogueBytes = p.warpsM * 2 * wgmmaRows * 128;
   } else if (p.family == MmaFamily::Tcgen05) {
     m.epilogueBytes = p.tileM / op.getCtaGroup() * 128;
   } else if (p.tmaRing()) {
@@ -904,6 +909,20 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
     m.epilogueBytes = 0;
   }
   int64_t budget = target.smemPerBlock();
+  if (p.family == MmaFamily::Wgmma && !op.hasAutoStages() &&
+      p.smemFor(op.getStages()) > budget) {
+    const int64_t widest = tmaStoreChunkBytes(p.tileN, outBits);
+    const int64_t wide = m.epilogueBytes;
+    for (int64_t chunk : {64, 32}) {
+      if (chunk > widest)
+        continue;
+      m.epilogueBytes = p.warpsM * 2 * wgmmaRows * chunk;
+      if (p.smemFor(op.getStages()) <= budget)
+        break;
+    }
+    if (p.smemFor(op.getStages()) > budget)
+      m.epilogueBytes = wide; // the error below reports the usual staging
+  }
   if (op.hasAutoStages()) {
     p.stagesWereAuto = true;
     // The fewest stages that keep the tensor core fed (the same costs tilegen explain

@@ -92,6 +92,10 @@ private:
   Barriers full, empty, turn; ///< turn: ping-pong's MMA order between the two consumers
   int64_t bm = 0, bn = 0, bk = 0, stages = 0, slotBytes = 0, bOffset = 0, elemBytes = 2;
   int64_t consumers = 2, rowsPerConsumer = 0, mBlocks = 0;
+  /// Bytes of one staged column chunk of D (128, 64 or 32): the widest that divides a row of
+  /// the tile, or narrower where the plan sized the staging for narrower columns to fit the
+  /// ring (two buffers of rowsPerConsumer rows per consumer warpgroup).
+  int64_t epilogueChunk = 0;
   bool pingPong = false;
   /// upcast: the ring carries B packed (FP4); the converter turns each slice, its E8M0
   /// scales applied, into slot g mod convertSlots of the converted ring at `convert`, with
@@ -936,13 +940,13 @@ SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
 void WgmmaEmitter::storeThroughShared(ArrayRef<Value> values, Value c, Value warp, Value lane,
                                       Value leader, Value m0, Value n0, Value rowOff) {
   // Each consumer warpgroup owns two buffers of rowsPerConsumer rows x S bytes (S = 128, 64
-  // or 32: tmaStoreChunkBytes), laid out as the D tensor map's S-byte swizzle wants them: the
+  // or 32: epilogueChunk), laid out as the D tensor map's S-byte swizzle wants them: the
   // TMA XORs address bits 4.. with bits 7.., so 16-byte unit x of row r sits at unit
   // x ^ ((r S / 128) % (S / 16)) (x ^ (r % 8) for S = 128). Column chunk j of the tile (S bytes
   // wide) goes to buffer j % 2; before filling a buffer the leader waits until the TMA store
   // that last read it is done.
   int64_t outBytes = sizeInBytes(1, outType);
-  const int64_t S = tmaStoreChunkBytes(bn, outBytes * 8);
+  const int64_t S = epilogueChunk;
   int64_t chunkCols = S / outBytes, chunks = bn / chunkCols, fragsPerChunk = chunkCols / 8;
   int64_t bufBytes = rowsPerConsumer * S;
   // The XOR term of a row from row % 8 (the other terms of the rows below are multiples of 8,
@@ -1034,6 +1038,13 @@ LogicalResult WgmmaEmitter::emit() {
   mBlocks = rowsPerConsumer / 64;
   scalesInRing = v.blockScales() && promotedAccumulatorSets(mBlocks * bn / 2) == 2;
   outType = v.epilogueOp.getOutType();
+  epilogueChunk = std::min<int64_t>(tmaStoreChunkBytes(bn, sizeInBytes(1, outType) * 8),
+                           v.epilogueOp.getSmemBytes() / (consumers * 2 * rowsPerConsumer));
+  if (epilogueChunk < 32)
+    return v.epilogueOp.emitOpError()
+           << "not supported yet: an epilogue staging of " << v.epilogueOp.getSmemBytes()
+           << " bytes for " << consumers << " consumer warpgroups of " << rowsPerConsumer
+           << " rows and tile N = " << bn << " (chunks of at least 32 bytes)";
   if (r.getALayout() != tile::Layout::Row || r.getBLayout() != tile::Layout::Col)
     return r.emitOpError() << "not supported yet: wgmma with a = "
                            << tile::stringifyLayout(r.getALayout())
@@ -1056,7 +1067,7 @@ LogicalResult WgmmaEmitter::emit() {
   SmallVector<KernelParam> params = tmaKernelParams(
       b, v,
       TmaBoxes{bk, bm, v.op.getCluster()[0] == 2 ? bn / 2 : bn,
-               tmaStoreChunkBytes(bn, sizeInBytes(1, outType) * 8) / sizeInBytes(1, outType),
+               epilogueChunk / sizeInBytes(1, outType),
                rowsPerConsumer});
   unsigned scaleParams = appendScaleParams(b, v, params);
   upcast = static_cast<bool>(r.getUpcastScaleBAttr());
