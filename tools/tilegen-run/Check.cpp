@@ -77,9 +77,10 @@ void hostReference(const Manifest &Man, const Problem &P, double Alpha,
   // an f32 scale) is exact in double.
   const ScaledFp8 OpA = scaledOperand(Man, Tensor::A, P),
                   OpB = scaledOperand(Man, Tensor::B, P);
-  // An e2m1 operand is dequantised with its e8m0 scales (blockScaledValue, exact in double).
+  // A block-scaled operand (MXFP4, MXFP8, NVFP4) is dequantised with its e8m0 / e4m3 scales
+  // (blockScaledValue, exact in double).
   std::vector<double> Ar(size_t(M) * K), Bt(size_t(N) * K);
-  const bool MxAOp = Man.A.Scale.E8M0, MxBOp = Man.B.Scale.E8M0;
+  const bool MxAOp = Man.A.Scale.blockScaled(), MxBOp = Man.B.Scale.blockScaled();
   const BlockScaledOperand BsA = blockScaledOperand(Man, Tensor::A, P),
                            BsB = blockScaledOperand(Man, Tensor::B, P);
   for (int64_t I = 0; I < M; ++I)

@@ -298,18 +298,21 @@ Error readScale(const FieldReader &R, const Value &O, const std::string &Field,
     return R.expected(SField, "an object", *S);
   std::string Type, Gran;
   TG_TRY(R.getString(*S, SField, "type", Type));
-  // MXFP4: E8M0 scales per 1 x 32 (checked below, after the block is read).
-  if (Out.Type == ElemType::E2M1 && Type != "e8m0")
+  // MXFP4, NVFP4: E8M0 scales per 1 x 32 or E4M3 per 1 x 16; MXFP8: E8M0 per 1 x 32 (the
+  // blocks are checked below, after they are read).
+  if (Out.Type == ElemType::E2M1 && Type != "e8m0" && Type != "e4m3")
     return R.error(SField + ".type",
                    "not supported yet: " + quote(Type) + " scales of an e2m1 operand "
-                       "(tilegen-run runs MXFP4, e2m1 with \"e8m0\" scales per 1 x 32)");
-  if (Type == "e4m3" || (Type == "e8m0" && Out.Type != ElemType::E2M1))
+                       "(tilegen-run runs MXFP4 and NVFP4, e2m1 with \"e8m0\" scales per 1 x "
+                       "32 or \"e4m3\" scales per 1 x 16)");
+  if (Type == "e4m3" && Out.Type != ElemType::E2M1)
     return R.error(SField + ".type",
-                   "not supported yet: " + quote(Type) + " block scales of an " +
+                   "not supported yet: \"e4m3\" block scales of an " +
                        elemTypeName(Out.Type) +
-                       " operand (tilegen-run runs e8m0 scales of e2m1 operands only)");
+                       " operand (tilegen-run runs e4m3 scales of e2m1 operands only: NVFP4)");
   Out.Scale.E8M0 = Type == "e8m0";
-  if (Type != "f32" && !Out.Scale.E8M0)
+  Out.Scale.E4M3 = Type == "e4m3";
+  if (Type != "f32" && !Out.Scale.blockScaled())
     return R.error(SField + ".type",
                    "expected \"f32\" (scales are 32-bit floats), found " + quote(Type));
   TG_TRY(R.getString(*S, SField, "granularity", Gran));
@@ -340,6 +343,11 @@ Error readScale(const FieldReader &R, const Value &O, const std::string &Field,
   if (Out.Scale.E8M0 && (Out.Scale.BlockOuter != 1 || Out.Scale.BlockK != 32))
     return R.error(SField + ".block",
                    "e8m0 scales cover 1 x 32 elements (OCP MX), found [" +
+                       std::to_string(Out.Scale.BlockOuter) + ", " +
+                       std::to_string(Out.Scale.BlockK) + "]");
+  if (Out.Scale.E4M3 && (Out.Scale.BlockOuter != 1 || Out.Scale.BlockK != 16))
+    return R.error(SField + ".block",
+                   "e4m3 scales cover 1 x 16 elements (NVFP4), found [" +
                        std::to_string(Out.Scale.BlockOuter) + ", " +
                        std::to_string(Out.Scale.BlockK) + "]");
   return Error::success();
@@ -375,7 +383,7 @@ Error readOperand(const FieldReader &R, const Value &Ops, const char *Key,
     return R.error(Field + ".layout",
                    "expected \"row\" or \"col\", found " + quote(Lay));
   TG_TRY(readScale(R, *O, Field, Key, Out));
-  if (Out.Type == ElemType::E2M1 && !Out.Scale.E8M0)
+  if (Out.Type == ElemType::E2M1 && !Out.Scale.blockScaled())
     return R.error(Field + ".scale",
                    std::string("not supported yet: operand ") + Key +
                        " is e2m1 without e8m0 block scales (FP4 of kind::f8f6f4, loaded in "
@@ -394,6 +402,10 @@ Error readParam(const FieldReader &R, const Value &V, unsigned Index,
   auto readTensor = [&]() -> Error {
     std::string T;
     TG_TRY(R.getString(V, Field, "tensor", T));
+    if (T == "scale_a_tensor" || T == "scale_b_tensor")
+      return R.error(Field + ".tensor",
+                     "not supported yet: \"" + T + "\", NVFP4's per-tensor f32 (tilegen-run "
+                     "runs NVFP4 kernels without the '* f32 tensor' factor of the scales)");
     if (!parseTensorName(T, P.Tens))
       return R.error(Field + ".tensor", "expected \"A\", \"B\", \"C\", \"D\", "
                                         "\"scale_a\" or \"scale_b\", found " + quote(T));
@@ -952,7 +964,7 @@ std::string tilegen::run::operandText(const OperandInfo &O) {
 std::string tilegen::run::describeInputs(const Manifest &Man,
                                          const InputDistribution &Dist) {
   std::string S = Dist.describe();
-  if (Man.A.Scale.E8M0 || Man.B.Scale.E8M0)
+  if (Man.A.Scale.blockScaled() || Man.B.Scale.blockScaled())
     S += "; " + describeBlockScaled(Dist);
   else if (Man.A.Scale.present() || Man.B.Scale.present())
     S += "; " + describeScaledFp8(Dist);
@@ -978,8 +990,12 @@ BlockScaledOperand tilegen::run::blockScaledOperand(const Manifest &Man, Tensor 
                                                     const Problem &P) {
   const OperandInfo &O = Man.operand(Op);
   BlockScaledOperand S;
-  S.Elem = tilegen::mx::Format::E2M1;
-  S.Scale = tilegen::mx::Format::E8M0;
+  S.Elem = O.Type == ElemType::E4M3   ? tilegen::mx::Format::E4M3
+           : O.Type == ElemType::E5M2 ? tilegen::mx::Format::E5M2
+                                      : tilegen::mx::Format::E2M1;
+  S.Scale = O.Scale.E4M3 ? tilegen::mx::Format::E4M3 : tilegen::mx::Format::E8M0;
+  // The kernels tilegen-run runs take no NVFP4 per-tensor f32 (readParam refuses one).
+  S.SecondLevel = false;
   S.Outer = Op == Tensor::A ? P.M : P.N;
   S.K = P.K;
   S.Block = O.Scale.BlockK;
@@ -1002,7 +1018,7 @@ bool tilegen::run::scaleTensorBytes(const Manifest &Man, Tensor Op,
   uint64_t KB = uint64_t(P.K) / uint64_t(S.BlockK) + (uint64_t(P.K) % uint64_t(S.BlockK) != 0);
   uint64_t Count;
   return !__builtin_mul_overflow(OB, KB, &Count) &&
-         !__builtin_mul_overflow(Count, uint64_t(S.E8M0 ? 1 : 4), &Bytes);
+         !__builtin_mul_overflow(Count, uint64_t(S.blockScaled() ? 1 : 4), &Bytes);
 }
 
 uint64_t tilegen::run::tileCount(const Manifest &Man, const Problem &P) {

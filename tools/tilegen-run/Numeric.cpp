@@ -319,7 +319,7 @@ void tilegen::run::fillBlockScaled(uint8_t *Data, const BlockScaledOperand &Op,
   const bool Fp4 = mx::formatInfo(Op.Elem).bits == 4;
   Scales.assign(size_t(Op.scaleCount()), 0);
   TensorScale = 1.0f;
-  if (Nvfp4 && !Dist.IntegerValued) {
+  if (Nvfp4 && Op.SecondLevel && !Dist.IntegerValued) {
     double Amax = 0;
     std::mutex Lock;
     parallelChunks(Op.Outer, 1, uint64_t(Op.K), [&](int64_t B, int64_t E) {

@@ -275,8 +275,9 @@ Error GpuSession::prepare(const Problem &Size) {
     uint64_t Elems = tensorElems(S.T, P), Bytes = 0;
     storageBytes(S.Type, Elems, Bytes); // checkProblem checked the size
     Hosts[I]->resize(Bytes);
-    if (S.T != Tensor::C && Man.operand(S.T).Scale.E8M0) {
-      // MXFP4: the element codes here, the E8M0 scale codes beside them.
+    if (S.T != Tensor::C && Man.operand(S.T).Scale.blockScaled()) {
+      // MXFP4, MXFP8, NVFP4: the element codes here, the E8M0 / E4M3 scale codes beside
+      // them. NVFP4's second-level f32 is 1 (the kernels that run take no per-tensor factor).
       float TensorScale = 1;
       fillBlockScaled(Hosts[I]->data(), blockScaledOperand(Man, S.T, P), Dist, I,
                       S.T == Tensor::A ? HostMxScaleA : HostMxScaleB, TensorScale);
@@ -299,17 +300,17 @@ Error GpuSession::prepare(const Problem &Size) {
       continue;
     const bool IsA = T == Tensor::A;
     DeviceBuffer &Buf = IsA ? ScaleA : ScaleB;
-    if (Man.operand(T).Scale.E8M0) {
-      // E8M0 codes, one byte per (row, K block).
+    if (Man.operand(T).Scale.blockScaled()) {
+      // E8M0 / E4M3 codes, one byte per (row, K block).
       const std::vector<uint8_t> &Codes = IsA ? HostMxScaleA : HostMxScaleB;
       const BlockScaledOperand Op = blockScaledOperand(Man, T, P);
       if (Codes.size() != Bytes)
         return cudaError(std::string("internal error: ") + tensorName(T) + " has " +
-                         std::to_string(Codes.size()) + " e8m0 scales, expected " +
+                         std::to_string(Codes.size()) + " block scales, expected " +
                          std::to_string(Bytes));
       TG_TRY(alloc(std::string(IsA ? "scale_a" : "scale_b") + " (" +
                        std::to_string(Op.Outer) + " x " + std::to_string(Op.kBlocks()) +
-                       " e8m0)",
+                       (Man.operand(T).Scale.E4M3 ? " e4m3)" : " e8m0)"),
                    Bytes, Buf));
       TG_TRY(Cu.check(Cu.cuMemcpyHtoD(Buf.Ptr, Codes.data(), Bytes), "cuMemcpyHtoD",
                       std::string("uploading ") + (IsA ? "scale_a" : "scale_b")));
