@@ -1297,8 +1297,11 @@ LogicalResult WgmmaEmitter::emit() {
   addTmaConstraints(func, elemBits(r.getAType()), elemBits(outType));
   if (upcast && !upcastA)
     addConstraint(func, "K", 32,
-                  "packed FP4 rows of B are K / 2 bytes, which TMA needs in multiples of 16, "
-                  "and K is a whole number of E8M0 scale blocks of 32");
+                  nvfp4 ? "packed FP4 rows of B are K / 2 bytes, which TMA needs in multiples "
+                          "of 16, and the converter takes K in units of 32 (two E4M3 scale "
+                          "blocks of 16)"
+                        : "packed FP4 rows of B are K / 2 bytes, which TMA needs in multiples "
+                          "of 16, and K is a whole number of E8M0 scale blocks of 32");
   if (upcastA)
     addConstraint(func, "K", 32, "K is a whole number of E8M0 scale blocks of 32");
   Block &entry = func.getBody().front();
