@@ -307,7 +307,7 @@ Error readScale(const FieldReader &R, const Value &O, const std::string &Field,
                        "32 or \"e4m3\" scales per 1 x 16)");
   if (Type == "e4m3" && Out.Type != ElemType::E2M1)
     return R.error(SField + ".type",
-                   "not supported yet: \"e4m3\" block scales of an " +
+                   std::string("not supported yet: \"e4m3\" block scales of an ") +
                        elemTypeName(Out.Type) +
                        " operand (tilegen-run runs e4m3 scales of e2m1 operands only: NVFP4)");
   Out.Scale.E8M0 = Type == "e8m0";
@@ -402,10 +402,17 @@ Error readParam(const FieldReader &R, const Value &V, unsigned Index,
   auto readTensor = [&]() -> Error {
     std::string T;
     TG_TRY(R.getString(V, Field, "tensor", T));
-    if (T == "scale_a_tensor" || T == "scale_b_tensor")
+    if (T == "scale_a_tensor")
       return R.error(Field + ".tensor",
-                     "not supported yet: \"" + T + "\", NVFP4's per-tensor f32 (tilegen-run "
-                     "runs NVFP4 kernels without the '* f32 tensor' factor of the scales)");
+                     "not supported yet: \"scale_a_tensor\", NVFP4's per-tensor f32 of A "
+                     "(tilegen-run runs NVFP4 on B only)");
+    if (T == "scale_b_tensor") {
+      if (Kind != "ptr")
+        return R.error(Field + ".kind", "\"scale_b_tensor\" is passed by a \"ptr\" parameter");
+      P.Tens = Tensor::ScaleB;
+      P.SecondLevel = true;
+      return Error::success();
+    }
     if (!parseTensorName(T, P.Tens))
       return R.error(Field + ".tensor", "expected \"A\", \"B\", \"C\", \"D\", "
                                         "\"scale_a\" or \"scale_b\", found " + quote(T));
@@ -635,6 +642,18 @@ Error tilegen::run::parseManifest(const std::string &Text,
                        elemTypeName(AIs ? M.A.Type : M.B.Type) +
                        "\"): A and B are both fp8 (e4m3 or e5m2) or neither");
   }
+  // One MMA applies one kind of scale: block scales of a block-scaled format on both scaled
+  // operands, or f32 scales on both.
+  if (M.A.Scale.present() && M.B.Scale.present() &&
+      M.A.Scale.blockScaled() != M.B.Scale.blockScaled()) {
+    bool ABlock = M.A.Scale.blockScaled();
+    const ScaleInfo &Blk = ABlock ? M.A.Scale : M.B.Scale;
+    return R.error(ABlock ? "operands.b.scale.type" : "operands.a.scale.type",
+                   std::string("\"f32\" scales of operand ") + (ABlock ? "b" : "a") +
+                       " beside \"" + (Blk.E8M0 ? "e8m0" : "e4m3") +
+                       "\" block scales of operand " + (ABlock ? "a" : "b") +
+                       ": give both operands block scales of one format, or both f32 scales");
+  }
   std::string Acc;
   TG_TRY(R.getString(*Ops, "operands", "accumulator", Acc));
   if (Acc != "f32")
@@ -736,6 +755,16 @@ Error tilegen::run::parseManifest(const std::string &Text,
       const Param &P = M.Params[I];
       if (P.Kind != ParamKind::Ptr || P.Tens != ST)
         continue;
+      if (P.SecondLevel) {
+        std::string PField = "params[" + std::to_string(I) + "].tensor";
+        if (!M.B.Scale.E4M3)
+          return R.error(PField, "\"scale_b_tensor\" is NVFP4's per-tensor f32, but operand "
+                                 "b has no e4m3 block scales (field 'operands.b.scale')");
+        if (M.B.Scale.SecondLevel)
+          return R.error(PField, "\"scale_b_tensor\" is passed twice");
+        M.B.Scale.SecondLevel = true;
+        continue;
+      }
       std::string PField = "params[" + std::to_string(I) + "].tensor";
       if (!M.operand(Op).Scale.present())
         return R.error(PField, std::string("\"") + SName +
@@ -994,8 +1023,8 @@ BlockScaledOperand tilegen::run::blockScaledOperand(const Manifest &Man, Tensor 
            : O.Type == ElemType::E5M2 ? tilegen::mx::Format::E5M2
                                       : tilegen::mx::Format::E2M1;
   S.Scale = O.Scale.E4M3 ? tilegen::mx::Format::E4M3 : tilegen::mx::Format::E8M0;
-  // The kernels tilegen-run runs take no NVFP4 per-tensor f32 (readParam refuses one).
-  S.SecondLevel = false;
+  // NVFP4: the per-tensor f32 when the kernel takes one ("scale_b_tensor"), else 1.
+  S.SecondLevel = O.Scale.SecondLevel;
   S.Outer = Op == Tensor::A ? P.M : P.N;
   S.K = P.K;
   S.Block = O.Scale.BlockK;

@@ -27,7 +27,7 @@ GpuSession::~GpuSession() {
   // Best effort: after a kernel fault these fail, and the process is about to
   // exit anyway.
   if (Ctx) {
-    for (DeviceBuffer *Buf : {&A, &B, &C, &D, &Ref, &Flush, &Prod, &ScaleA, &ScaleB,
+    for (DeviceBuffer *Buf : {&A, &B, &C, &D, &Ref, &Flush, &Prod, &ScaleA, &ScaleB, &TensorScaleB,
                               &LtScaleA, &LtScaleB, &LtWorkspace, &PadA, &PadB, &PadC, &PadD})
       release(*Buf);
     for (DeviceBuffer &Buf : Scratch)
@@ -277,10 +277,12 @@ Error GpuSession::prepare(const Problem &Size) {
     Hosts[I]->resize(Bytes);
     if (S.T != Tensor::C && Man.operand(S.T).Scale.blockScaled()) {
       // MXFP4, MXFP8, NVFP4: the element codes here, the E8M0 / E4M3 scale codes beside
-      // them. NVFP4's second-level f32 is 1 (the kernels that run take no per-tensor factor).
+      // them, and NVFP4's per-tensor f32 where the kernel takes one (else 1).
       float TensorScale = 1;
       fillBlockScaled(Hosts[I]->data(), blockScaledOperand(Man, S.T, P), Dist, I,
                       S.T == Tensor::A ? HostMxScaleA : HostMxScaleB, TensorScale);
+      if (S.T == Tensor::B)
+        HostTensorScaleB = TensorScale;
     } else if (S.T != Tensor::C && Man.operand(S.T).Scale.present())
       fillScaledFp8(Hosts[I]->data(), scaledOperand(Man, S.T, P), Dist, I,
                     S.T == Tensor::A ? HostScaleA : HostScaleB);
@@ -329,6 +331,13 @@ Error GpuSession::prepare(const Problem &Size) {
     TG_TRY(Cu.check(Cu.cuMemcpyHtoD(Buf.Ptr, Host.data(), Bytes), "cuMemcpyHtoD",
                     std::string("uploading ") + (IsA ? "scale_a" : "scale_b")));
   }
+  // NVFP4's per-tensor f32 of B, one float.
+  if (Man.B.Scale.SecondLevel) {
+    TG_TRY(alloc("scale_b_tensor (1 f32)", 4, TensorScaleB));
+    TG_TRY(Cu.check(Cu.cuMemcpyHtoD(TensorScaleB.Ptr, &HostTensorScaleB, 4), "cuMemcpyHtoD",
+                    "uploading scale_b_tensor"));
+  }
+
   TG_TRY(Cu.check(Cu.cuMemsetD8(D.Ptr, 0xFF, D.Bytes), "cuMemsetD8",
                   "poisoning D"));
   // Padded copies of the tensors whose shape the padding changes: zero (the padding of A and
@@ -379,6 +388,7 @@ Error GpuSession::prepare(const Problem &Size) {
   Args.D = PadD.Ptr ? PadD.Ptr : D.Ptr;
   Args.ScaleA = ScaleA.Ptr;
   Args.ScaleB = ScaleB.Ptr;
+  Args.ScaleBTensor = TensorScaleB.Ptr;
   Args.Alpha = Opts.Alpha;
   Args.Beta = Opts.Beta;
   for (const DeviceBuffer &Buf : Scratch)
