@@ -166,7 +166,9 @@ def Tile_RingOp : Tile_Op<"ring", [HasParent<"PipelineOp">]> {
     into a second ring of `convert_slots` bf16 slices of B at `convert_offset` (slice g in
     slot g mod `convert_slots`, each laid out as a bf16 ring slot's B), with its own full and
     empty barriers after the ring's; the mma role waits on the converted slot and releases
-    both slots.
+    both slots. `upcast_scale_a` (MXFP8 x MXFP8) says that A is carried narrow as well: each
+    converted slot then holds the bf16 A slice (laid out as a bf16 ring slot's A) followed by
+    the bf16 B slice, and the mma role reads both from it.
   }];
   let arguments = (ins I64Attr:$slots, I64Attr:$slice_k,
                        TypeAttr:$a_type, Tile_LayoutAttr:$a_layout, DenseI64ArrayAttr:$a_shape,
@@ -177,7 +179,8 @@ def Tile_RingOp : Tile_Op<"ring", [HasParent<"PipelineOp">]> {
                        OptionalAttr<DenseI64ArrayAttr>:$align,
                        OptionalAttr<Tile_ScaleAttr>:$upcast_scale_b,
                        OptionalAttr<I64Attr>:$convert_offset,
-                       OptionalAttr<I64Attr>:$convert_slots);
+                       OptionalAttr<I64Attr>:$convert_slots,
+                       OptionalAttr<Tile_ScaleAttr>:$upcast_scale_a);
   let assemblyFormat = [{
     `slots` $slots `slice_k` $slice_k
     `a` $a_shape $a_type custom<Keyword>($a_layout) `b` $b_shape $b_type custom<Keyword>($b_layout)

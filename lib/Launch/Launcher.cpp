@@ -122,12 +122,12 @@ static Error argumentError(std::string Message) {
 }
 
 uint64_t tilegen::run::scaleAlignment(const ScaleInfo &S) {
-  return S.E8M0 ? 1 : ScaleAlignment;
+  return S.blockScaled() ? 1 : ScaleAlignment;
 }
 
-/// "f32" or "e8m0 bytes", for messages about a scale pointer.
+/// "f32", "e8m0 bytes" or "e4m3 bytes", for messages about a scale pointer.
 static const char *scaleTypeText(const ScaleInfo &S) {
-  return S.E8M0 ? "e8m0 bytes" : "f32";
+  return S.E8M0 ? "e8m0 bytes" : S.E4M3 ? "e4m3 bytes" : "f32";
 }
 
 Error tilegen::run::checkGemmArgs(const Manifest &Man, const GemmArgs &Args,
@@ -187,6 +187,17 @@ Error tilegen::run::checkGemmArgs(const Manifest &Man, const GemmArgs &Args,
                            (IsScale ? " (f32 scales)"
                                     : " (the kernels move tensors in 16-byte pieces)"));
   }
+
+  // NVFP4's per-tensor f32 of B.
+  if (Man.B.Scale.SecondLevel && !Args.ScaleBTensor)
+    return argumentError("pointer scale_b_tensor is null, but kernel " + Man.Kernel +
+                         " multiplies B by NVFP4's per-tensor f32 (one float in global memory)");
+  if (!Man.B.Scale.SecondLevel && Args.ScaleBTensor)
+    return argumentError("pointer scale_b_tensor is given, but kernel " + Man.Kernel +
+                         " takes no per-tensor f32 of B; pass 0");
+  if (Args.ScaleBTensor % ScaleAlignment != 0)
+    return argumentError("pointer scale_b_tensor = " + hexText(Args.ScaleBTensor) +
+                         " is not " + std::to_string(ScaleAlignment) + "-byte aligned (f32)");
 
   for (Tensor T : {Tensor::A, Tensor::B, Tensor::C, Tensor::D}) {
     const int64_t Given = Args.Ld[static_cast<int>(T)];
@@ -510,7 +521,7 @@ Error LoadedKernel::buildParams(const GemmArgs &Args, uint64_t Grid, ParamBlock 
     std::memset(Dst, 0, sizeof(ParamBlock::Slot));
     switch (Pa.Kind) {
     case ParamKind::Ptr: {
-      uint64_t Addr = tensorPtr(Pa.Tens, Args);
+      uint64_t Addr = Pa.SecondLevel ? Args.ScaleBTensor : tensorPtr(Pa.Tens, Args);
       std::memcpy(Dst, &Addr, 8);
       break;
     }

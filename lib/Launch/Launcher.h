@@ -58,6 +58,9 @@ struct GemmArgs {
   /// dense (the manifest's layout with no padding).
   int64_t Ld[4] = {0, 0, 0, 0};
   CUdeviceptr A = 0, B = 0, C = 0, D = 0, ScaleA = 0, ScaleB = 0;
+  /// NVFP4: B's per-tensor f32 (one float in global memory), for a kernel with a
+  /// "scale_b_tensor" parameter.
+  CUdeviceptr ScaleBTensor = 0;
   double Alpha = 1, Beta = 0;
   /// One buffer per parameter of kind scratch, indexed like Manifest::Params
   /// (entries of other parameters are ignored); each of at least

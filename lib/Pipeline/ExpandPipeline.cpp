@@ -71,7 +71,8 @@ PipelineOp tilegen::buildPlan(OpBuilder &builder, GemmOp op, const GemmPlan &p) 
                                    : DenseI64ArrayAttr(),
                  p.upcastB ? op.getScaleBAttr() : ScaleAttr(),
                  p.upcastB ? b.getI64IntegerAttr(p.smem.convertOffset) : IntegerAttr(),
-                 p.upcastB ? b.getI64IntegerAttr(p.smem.convertSlots) : IntegerAttr());
+                 p.upcastB ? b.getI64IntegerAttr(p.smem.convertSlots) : IntegerAttr(),
+                 p.upcastA ? op.getScaleAAttr() : ScaleAttr());
   // Per CTA, like the ring's slices: a CTA pair (cta_group = 2) splits the tile's M, each CTA
   // holding its rows of the accumulator in its own TMEM.
   AccumulatorsOp::create(b, loc, p.accumulators, ArrayRef<int64_t>{p.tileM / ctaGroup, p.tileN},
@@ -81,9 +82,11 @@ PipelineOp tilegen::buildPlan(OpBuilder &builder, GemmOp op, const GemmPlan &p) 
   int64_t warps = p.threads / 32;
   // The MMA role's instruction: the table row at the shape it is issued (tcgen05 with
   // cta_group::2: the pair's M, half of it in each CTA's TMEM), with the scales it applies.
-  // The upcast issues bf16 x bf16; B's scales are applied by the conversion (the ring's).
+  // The upcast issues bf16 x bf16; the block scales are applied by the conversion (the
+  // ring's).
   auto instr = MmaInstrAttr::get(b.getContext(), p.family, p.mmaM, p.mmaN, p.mmaK,
-                                 op.getAType(), p.upcastB ? b.getBF16Type() : op.getBType(),
+                                 p.upcastA ? b.getBF16Type() : op.getAType(),
+                                 p.upcastB ? b.getBF16Type() : op.getBType(),
                                  op.getAccType(), ctaGroup,
                                  p.upcastB ? ScaleAttr() : op.getScaleAAttr(),
                                  p.upcastB ? ScaleAttr() : op.getScaleBAttr(), p.accumulation,
@@ -113,8 +116,10 @@ PipelineOp tilegen::buildPlan(OpBuilder &builder, GemmOp op, const GemmPlan &p) 
     // setmaxnreg shares the 168 x 384 registers of the launch: 40 x 128 + 232 x 256. The
     // upcast's converter (warps 1 to 3 of the producer warpgroup) needs more than 40: 56 for
     // the producer warpgroup leaves 224 for the consumers (56 x 128 + 224 x 256, the same
-    // total).
-    int64_t producerRegs = p.upcastB ? 56 : 40, consumerRegs = p.upcastB ? 224 : 232;
+    // total). The MXFP8 converter (both operands, twice the scale codes in flight) spills in
+    // 56: 72 and 216 (72 x 128 + 216 x 256).
+    int64_t producerRegs = p.upcastA ? 72 : p.upcastB ? 56 : 40;
+    int64_t consumerRegs = p.upcastA ? 216 : p.upcastB ? 224 : 232;
     role(RoleKind::Producer, 0, 4, {}, producerRegs);
     role(RoleKind::Mma, 4, warps - 4, {p.warpsM, p.warpsN}, consumerRegs);
     role(RoleKind::Epilogue, 4, warps - 4, {p.warpsM, 1}, consumerRegs);
@@ -170,6 +175,8 @@ static GemmOp descriptionOf(OpBuilder &b, PipelineOp plan) {
     props.scale_b = up;
     props.upcast = TypeAttr::get(mma.getBType());
   }
+  if (ScaleAttr up = ring.getUpcastScaleAAttr())
+    props.scale_a = up;
   // Block-scaled MMAs (E8M0 / E4M3 scales) accumulate in f32: no accumulation field.
   bool micro = mma.getScaleA() && mma.getScaleA().isMicroScaled();
   if (fp8 && !micro)

@@ -29,15 +29,30 @@ static int64_t alignTo(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 /// block-scaled row the lowerings emit (tcgen05 on the sm_100a family, mma.sync on sm_120a), or
 /// null for the sm_90a upcast (upcastSupported), which converts B and multiplies with bf16
 /// wgmma; what is not written yet fails here, with the reason.
-/// The upcast combination the sm_90a lowering converts: MXFP4 weights (B = f4E2M1FN, K-major,
-/// E8M0 scales per 32 of K) beside bf16 activations (A, K-major, no scales).
+/// The upcast combinations the sm_90a lowering converts (docs/types.md), all K-major (a =
+/// row, b = col): MXFP4 weights (B = f4E2M1FN with f8E8M0FNU [1, 32] scales) or NVFP4 weights
+/// (B = f4E2M1FN with f8E4M3FN [1, 16] scales, optionally times an f32 per tensor) beside bf16
+/// activations (A, no scales); MXFP8 x MXFP8 (A and B f8E4M3FN or f8E5M2, each with
+/// f8E8M0FNU [1, 32] scales).
 static bool upcastSupported(GemmOp op) {
   std::optional<Type> upcast = op.getUpcast();
-  ScaleAttr sb = op.getScaleBAttr();
-  return upcast && upcast->isBF16() && op.getAType().isBF16() &&
-         isa<Float4E2M1FNType>(op.getBType()) && op.getALayout() == Layout::Row &&
-         op.getBLayout() == Layout::Col && !op.getScaleAAttr() && sb && sb.isMicroScaled() &&
-         isa<Float8E8M0FNUType>(sb.getType()) && sb.blockOuter() == 1 && sb.blockK() == 32;
+  ScaleAttr sa = op.getScaleAAttr(), sb = op.getScaleBAttr();
+  if (!upcast || !upcast->isBF16() || op.getALayout() != Layout::Row ||
+      op.getBLayout() != Layout::Col)
+    return false;
+  auto mx = [](ScaleAttr s) {
+    return s && s.isMicroScaled() && isa<Float8E8M0FNUType>(s.getType()) &&
+           s.blockOuter() == 1 && s.blockK() == 32 && !s.getTensorType();
+  };
+  auto nvfp4 = [](ScaleAttr s) {
+    return s && s.isMicroScaled() && isa<Float8E4M3FNType>(s.getType()) &&
+           s.blockOuter() == 1 && s.blockK() == 16 &&
+           (!s.getTensorType() || s.getTensorType().isF32());
+  };
+  if (op.getAType().isBF16() && isa<Float4E2M1FNType>(op.getBType()))
+    return !sa && (mx(sb) || nvfp4(sb));
+  bool fp8A = elemInfo(*elemOf(op.getAType())).fp8, fp8B = elemInfo(*elemOf(op.getBType())).fp8;
+  return fp8A && fp8B && mx(sa) && mx(sb);
 }
 
 static FailureOr<const MmaInstr *> resolveBlockScaled(GemmOp op, const NVTarget &target) {
@@ -73,7 +88,9 @@ static FailureOr<const MmaInstr *> resolveBlockScaled(GemmOp op, const NVTarget 
                           << ", a = " << stringifyLayout(op.getALayout()) << ", b = "
                           << stringifyLayout(op.getBLayout()) << ") on target " << tname
                           << ": the converting wgmma pipeline takes a = bf16 row, b = f4E2M1FN "
-                             "col with scale_b = f8E8M0FNU [1, 32] only";
+                             "col with scale_b = f8E8M0FNU [1, 32] (MXFP4) or f8E4M3FN [1, 16] "
+                             "(NVFP4), and a, b = f8E4M3FN or f8E5M2 (row, col) with scale_a, "
+                             "scale_b = f8E8M0FNU [1, 32] (MXFP8)";
   }
 
   // Native block-scaled kinds: tcgen05 (sm_100a family) or mma.sync (sm_120a).
@@ -207,11 +224,13 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
       scaledRow = *row;
       p.microScales = true;
     } else {
-      // The upcast: B is converted to bf16 in shared memory and multiplied by the bf16 wgmma.
+      // The upcast: B (and with MXFP8 A) is converted to bf16 in shared memory and multiplied
+      // by the bf16 wgmma.
       p.upcastB = true;
+      p.upcastA = elemInfo(*elemOf(op.getAType())).narrow;
     }
   }
-  Elem elemA = *elemOf(op.getAType());
+  Elem elemA = p.upcastA ? Elem::BF16 : *elemOf(op.getAType());
   Elem elemB = p.upcastB ? Elem::BF16 : *elemOf(op.getBType());
   bool fp8 = elemInfo(elemA).fp8;
   // The instruction K: 32 bytes of K per instruction for every type tilegen takes (64 packed
@@ -875,12 +894,16 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
     m.scaleBytes = alignTo((p.tileM + bScales) * 4, 16);
   }
   if (p.upcastB) {
-    // The packed FP4 slice of B in the ring (two elements per byte), and the converted ring:
-    // three bf16 slices of B (SM90.cpp's converter says why three), each 1024-byte aligned
-    // for the 128-byte swizzle (tile N is a multiple of 32, so each is).
+    // The narrow slice of B in the ring (packed FP4: two elements per byte; FP8), and the
+    // converted ring: three bf16 slices of B (SM90.cpp's converter says why three), each
+    // 1024-byte aligned for the 128-byte swizzle (tile N is a multiple of 32, so each is).
+    // MXFP8: A is narrow in the ring too, and each converted slot holds its bf16 A slice
+    // before B.
     m.bSliceBytes = p.tileN * p.tileK * elemInfo(*elemOf(op.getBType())).bits / 8;
+    if (p.upcastA)
+      m.aSliceBytes = p.tileM * p.tileK * elemInfo(*elemOf(op.getAType())).bits / 8;
     m.convertSlots = 3;
-    m.convertBytes = m.convertSlots * p.tileN * rowBytes;
+    m.convertBytes = m.convertSlots * (p.tileN + (p.upcastA ? p.tileM : 0)) * rowBytes;
   }
   m.slotBytes =
       alignTo(alignTo(m.aSliceBytes, slotAlign) + m.bSliceBytes + m.scaleBytes, slotAlign);
@@ -1038,6 +1061,6 @@ void tilegen::recordPlan(GemmOp op, const GemmPlan &plan) {
   op.setMma(ArrayRef<int64_t>{plan.mmaM, plan.mmaN, plan.mmaK});
   op.setTarget(plan.target.name());
   // Block-scaled MMAs accumulate in f32: the field does not apply to them.
-  if (elemInfo(*elemOf(op.getAType())).fp8 && !plan.microScales)
+  if (elemInfo(*elemOf(op.getAType())).fp8 && !plan.microScales && !plan.upcastA)
     op.setAccumulationAttr(AccumulationAttr::get(op.getContext(), plan.accumulation));
 }

@@ -43,9 +43,9 @@ tile.gemm @g { a = bf16 row, b = f4E2M1FN col, c = bf16 row, scale_b = f8E8M0FNU
 
 // -----
 
-// MXFP8 x MXFP8 with upcast on sm_90a: the converting pipeline takes MXFP4 B beside bf16 A only
-// expected-error @+1 {{'tile.gemm' op not supported yet: upcast = 'bf16' (a = e4m3, b = e4m3 with e8m0 scales per 32, a = row, b = col) on target sm_90a: the converting wgmma pipeline takes a = bf16 row, b = f4E2M1FN col with scale_b = f8E8M0FNU [1, 32] only}}
-tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], upcast = bf16, tile = [128, 128, 64], target = "sm_90a" }
+// MXFP8 x MXFP8 with upcast on sm_90a and A MN-major: the converter reads K-major rows only
+// expected-error @+1 {{'tile.gemm' op not supported yet: upcast = 'bf16' (a = e4m3, b = e4m3 with e8m0 scales per 32, a = col, b = col) on target sm_90a: the converting wgmma pipeline takes a = bf16 row, b = f4E2M1FN col with scale_b = f8E8M0FNU [1, 32] (MXFP4) or f8E4M3FN [1, 16] (NVFP4), and a, b = f8E4M3FN or f8E5M2 (row, col) with scale_a, scale_b = f8E8M0FNU [1, 32] (MXFP8)}}
+tile.gemm @g { a = f8E4M3FN col, b = f8E4M3FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], upcast = bf16, tile = [128, 128, 64], target = "sm_90a" }
 
 // -----
 

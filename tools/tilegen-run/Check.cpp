@@ -70,16 +70,17 @@ void hostReference(const Manifest &Man, const Problem &P, double Alpha,
                    const std::vector<unsigned char> &HC,
                    const std::vector<float> &SA, const std::vector<float> &SB,
                    const std::vector<uint8_t> &MxA, const std::vector<uint8_t> &MxB,
-                   std::vector<double> &Ref) {
+                   float TensorScaleB, std::vector<double> &Ref) {
   const int64_t M = P.M, N = P.N, K = P.K;
   // Unscaled inputs are exact in float, and a product of two floats is exact in
   // double; a dequantised fp8 value (a code of at most 4 significant bits times
   // an f32 scale) is exact in double.
   const ScaledFp8 OpA = scaledOperand(Man, Tensor::A, P),
                   OpB = scaledOperand(Man, Tensor::B, P);
-  // An e2m1 operand is dequantised with its e8m0 scales (blockScaledValue, exact in double).
+  // A block-scaled operand (MXFP4, MXFP8, NVFP4) is dequantised with its e8m0 / e4m3 scales
+  // (blockScaledValue, exact in double).
   std::vector<double> Ar(size_t(M) * K), Bt(size_t(N) * K);
-  const bool MxAOp = Man.A.Scale.E8M0, MxBOp = Man.B.Scale.E8M0;
+  const bool MxAOp = Man.A.Scale.blockScaled(), MxBOp = Man.B.Scale.blockScaled();
   const BlockScaledOperand BsA = blockScaledOperand(Man, Tensor::A, P),
                            BsB = blockScaledOperand(Man, Tensor::B, P);
   for (int64_t I = 0; I < M; ++I)
@@ -91,7 +92,7 @@ void hostReference(const Manifest &Man, const Problem &P, double Alpha,
   for (int64_t Kk = 0; Kk < K; ++Kk)
     for (int64_t J = 0; J < N; ++J)
       Bt[size_t(J) * K + Kk] =
-          MxBOp ? blockScaledValue(HB.data(), MxB.data(), 1.0f, BsB, J, Kk)
+          MxBOp ? blockScaledValue(HB.data(), MxB.data(), TensorScaleB, BsB, J, Kk)
                 : loadElem(HB.data(), elemIndex(Man.B.Lay, Kk, J, K, N), Man.B.Type) *
                       (SB.empty() ? 1.0 : double(SB[OpB.scaleIndex(J, Kk)]));
   Ref.assign(size_t(M) * N, 0.0);
@@ -324,7 +325,7 @@ Error GpuSession::check(Row &R, bool &Passed) {
     }
     reportPhase("host fp64 reference", false);
     hostReference(Man, P, Opts.Alpha, Opts.Beta, HostA, HostB, HostC, HostScaleA,
-                  HostScaleB, HostMxScaleA, HostMxScaleB, HostRef);
+                  HostScaleB, HostMxScaleA, HostMxScaleB, HostTensorScaleB, HostRef);
     reportPhase("comparing", false);
     auto At = [&](int64_t I, int64_t J) { return HostRef[size_t(I) * N + J]; };
     Cmp = compare(Man, P, HD, At, Exact, Tol.ElemRtol);

@@ -75,6 +75,13 @@ bool GpuSession::cublasLtSupports(std::string &Why) const {
   }
   for (Tensor T : {Tensor::A, Tensor::B}) {
     const ScaleInfo &S = Man.operand(T).Scale;
+    if (S.blockScaled()) {
+      Why = std::string("tilegen-run calls no cuBLASLt GEMM with block scales of a "
+                        "block-scaled format (operand ") +
+            (T == Tensor::A ? "a" : "b") + " has " + (S.E8M0 ? "e8m0" : "e4m3") +
+            " scales per 1x" + std::to_string(S.BlockK) + ")";
+      return false;
+    }
     if (S.Gran == ScaleGranularity::Block && !isBlock(S, 1, 128) &&
         !isBlock(S, 128, 128)) {
       Why = std::string("cuBLASLt's f32 block scales are 1x128 (VEC128_32F) and "

@@ -298,18 +298,21 @@ Error readScale(const FieldReader &R, const Value &O, const std::string &Field,
     return R.expected(SField, "an object", *S);
   std::string Type, Gran;
   TG_TRY(R.getString(*S, SField, "type", Type));
-  // MXFP4: E8M0 scales per 1 x 32 (checked below, after the block is read).
-  if (Out.Type == ElemType::E2M1 && Type != "e8m0")
+  // MXFP4, NVFP4: E8M0 scales per 1 x 32 or E4M3 per 1 x 16; MXFP8: E8M0 per 1 x 32 (the
+  // blocks are checked below, after they are read).
+  if (Out.Type == ElemType::E2M1 && Type != "e8m0" && Type != "e4m3")
     return R.error(SField + ".type",
                    "not supported yet: " + quote(Type) + " scales of an e2m1 operand "
-                       "(tilegen-run runs MXFP4, e2m1 with \"e8m0\" scales per 1 x 32)");
-  if (Type == "e4m3" || (Type == "e8m0" && Out.Type != ElemType::E2M1))
+                       "(tilegen-run runs MXFP4 and NVFP4, e2m1 with \"e8m0\" scales per 1 x "
+                       "32 or \"e4m3\" scales per 1 x 16)");
+  if (Type == "e4m3" && Out.Type != ElemType::E2M1)
     return R.error(SField + ".type",
-                   "not supported yet: " + quote(Type) + " block scales of an " +
+                   std::string("not supported yet: \"e4m3\" block scales of an ") +
                        elemTypeName(Out.Type) +
-                       " operand (tilegen-run runs e8m0 scales of e2m1 operands only)");
+                       " operand (tilegen-run runs e4m3 scales of e2m1 operands only: NVFP4)");
   Out.Scale.E8M0 = Type == "e8m0";
-  if (Type != "f32" && !Out.Scale.E8M0)
+  Out.Scale.E4M3 = Type == "e4m3";
+  if (Type != "f32" && !Out.Scale.blockScaled())
     return R.error(SField + ".type",
                    "expected \"f32\" (scales are 32-bit floats), found " + quote(Type));
   TG_TRY(R.getString(*S, SField, "granularity", Gran));
@@ -340,6 +343,11 @@ Error readScale(const FieldReader &R, const Value &O, const std::string &Field,
   if (Out.Scale.E8M0 && (Out.Scale.BlockOuter != 1 || Out.Scale.BlockK != 32))
     return R.error(SField + ".block",
                    "e8m0 scales cover 1 x 32 elements (OCP MX), found [" +
+                       std::to_string(Out.Scale.BlockOuter) + ", " +
+                       std::to_string(Out.Scale.BlockK) + "]");
+  if (Out.Scale.E4M3 && (Out.Scale.BlockOuter != 1 || Out.Scale.BlockK != 16))
+    return R.error(SField + ".block",
+                   "e4m3 scales cover 1 x 16 elements (NVFP4), found [" +
                        std::to_string(Out.Scale.BlockOuter) + ", " +
                        std::to_string(Out.Scale.BlockK) + "]");
   return Error::success();
@@ -375,7 +383,7 @@ Error readOperand(const FieldReader &R, const Value &Ops, const char *Key,
     return R.error(Field + ".layout",
                    "expected \"row\" or \"col\", found " + quote(Lay));
   TG_TRY(readScale(R, *O, Field, Key, Out));
-  if (Out.Type == ElemType::E2M1 && !Out.Scale.E8M0)
+  if (Out.Type == ElemType::E2M1 && !Out.Scale.blockScaled())
     return R.error(Field + ".scale",
                    std::string("not supported yet: operand ") + Key +
                        " is e2m1 without e8m0 block scales (FP4 of kind::f8f6f4, loaded in "
@@ -394,6 +402,17 @@ Error readParam(const FieldReader &R, const Value &V, unsigned Index,
   auto readTensor = [&]() -> Error {
     std::string T;
     TG_TRY(R.getString(V, Field, "tensor", T));
+    if (T == "scale_a_tensor")
+      return R.error(Field + ".tensor",
+                     "not supported yet: \"scale_a_tensor\", NVFP4's per-tensor f32 of A "
+                     "(tilegen-run runs NVFP4 on B only)");
+    if (T == "scale_b_tensor") {
+      if (Kind != "ptr")
+        return R.error(Field + ".kind", "\"scale_b_tensor\" is passed by a \"ptr\" parameter");
+      P.Tens = Tensor::ScaleB;
+      P.SecondLevel = true;
+      return Error::success();
+    }
     if (!parseTensorName(T, P.Tens))
       return R.error(Field + ".tensor", "expected \"A\", \"B\", \"C\", \"D\", "
                                         "\"scale_a\" or \"scale_b\", found " + quote(T));
@@ -623,6 +642,18 @@ Error tilegen::run::parseManifest(const std::string &Text,
                        elemTypeName(AIs ? M.A.Type : M.B.Type) +
                        "\"): A and B are both fp8 (e4m3 or e5m2) or neither");
   }
+  // One MMA applies one kind of scale: block scales of a block-scaled format on both scaled
+  // operands, or f32 scales on both.
+  if (M.A.Scale.present() && M.B.Scale.present() &&
+      M.A.Scale.blockScaled() != M.B.Scale.blockScaled()) {
+    bool ABlock = M.A.Scale.blockScaled();
+    const ScaleInfo &Blk = ABlock ? M.A.Scale : M.B.Scale;
+    return R.error(ABlock ? "operands.b.scale.type" : "operands.a.scale.type",
+                   std::string("\"f32\" scales of operand ") + (ABlock ? "b" : "a") +
+                       " beside \"" + (Blk.E8M0 ? "e8m0" : "e4m3") +
+                       "\" block scales of operand " + (ABlock ? "a" : "b") +
+                       ": give both operands block scales of one format, or both f32 scales");
+  }
   std::string Acc;
   TG_TRY(R.getString(*Ops, "operands", "accumulator", Acc));
   if (Acc != "f32")
@@ -724,6 +755,16 @@ Error tilegen::run::parseManifest(const std::string &Text,
       const Param &P = M.Params[I];
       if (P.Kind != ParamKind::Ptr || P.Tens != ST)
         continue;
+      if (P.SecondLevel) {
+        std::string PField = "params[" + std::to_string(I) + "].tensor";
+        if (!M.B.Scale.E4M3)
+          return R.error(PField, "\"scale_b_tensor\" is NVFP4's per-tensor f32, but operand "
+                                 "b has no e4m3 block scales (field 'operands.b.scale')");
+        if (M.B.Scale.SecondLevel)
+          return R.error(PField, "\"scale_b_tensor\" is passed twice");
+        M.B.Scale.SecondLevel = true;
+        continue;
+      }
       std::string PField = "params[" + std::to_string(I) + "].tensor";
       if (!M.operand(Op).Scale.present())
         return R.error(PField, std::string("\"") + SName +
@@ -952,7 +993,7 @@ std::string tilegen::run::operandText(const OperandInfo &O) {
 std::string tilegen::run::describeInputs(const Manifest &Man,
                                          const InputDistribution &Dist) {
   std::string S = Dist.describe();
-  if (Man.A.Scale.E8M0 || Man.B.Scale.E8M0)
+  if (Man.A.Scale.blockScaled() || Man.B.Scale.blockScaled())
     S += "; " + describeBlockScaled(Dist);
   else if (Man.A.Scale.present() || Man.B.Scale.present())
     S += "; " + describeScaledFp8(Dist);
@@ -978,8 +1019,12 @@ BlockScaledOperand tilegen::run::blockScaledOperand(const Manifest &Man, Tensor 
                                                     const Problem &P) {
   const OperandInfo &O = Man.operand(Op);
   BlockScaledOperand S;
-  S.Elem = tilegen::mx::Format::E2M1;
-  S.Scale = tilegen::mx::Format::E8M0;
+  S.Elem = O.Type == ElemType::E4M3   ? tilegen::mx::Format::E4M3
+           : O.Type == ElemType::E5M2 ? tilegen::mx::Format::E5M2
+                                      : tilegen::mx::Format::E2M1;
+  S.Scale = O.Scale.E4M3 ? tilegen::mx::Format::E4M3 : tilegen::mx::Format::E8M0;
+  // NVFP4: the per-tensor f32 when the kernel takes one ("scale_b_tensor"), else 1.
+  S.SecondLevel = O.Scale.SecondLevel;
   S.Outer = Op == Tensor::A ? P.M : P.N;
   S.K = P.K;
   S.Block = O.Scale.BlockK;
@@ -1002,7 +1047,7 @@ bool tilegen::run::scaleTensorBytes(const Manifest &Man, Tensor Op,
   uint64_t KB = uint64_t(P.K) / uint64_t(S.BlockK) + (uint64_t(P.K) % uint64_t(S.BlockK) != 0);
   uint64_t Count;
   return !__builtin_mul_overflow(OB, KB, &Count) &&
-         !__builtin_mul_overflow(Count, uint64_t(S.E8M0 ? 1 : 4), &Bytes);
+         !__builtin_mul_overflow(Count, uint64_t(S.blockScaled() ? 1 : 4), &Bytes);
 }
 
 uint64_t tilegen::run::tileCount(const Manifest &Man, const Problem &P) {

@@ -43,10 +43,16 @@ enum class ScaleGranularity { None, Tensor, Block };
 struct ScaleInfo {
   ScaleGranularity Gran = ScaleGranularity::None;
   int64_t BlockOuter = 1, BlockK = 1; ///< Block only
-  /// OCP MX E8M0 block scales (one byte each, 2^(code - 127)) of an e2m1 operand; otherwise
+  /// OCP MX E8M0 block scales (one byte each, 2^(code - 127)) of an e2m1 or fp8 operand
+  /// (MXFP4, MXFP8); E4M3 block scales (one byte each) of an e2m1 operand (NVFP4); otherwise
   /// f32 scales.
-  bool E8M0 = false;
+  bool E8M0 = false, E4M3 = false;
+  /// NVFP4: the kernel also takes the per-tensor f32 (a "ptr" parameter with tensor
+  /// "scale_b_tensor", Param::SecondLevel).
+  bool SecondLevel = false;
   bool present() const { return Gran != ScaleGranularity::None; }
+  /// Block scales of a block-scaled format (one byte each), not f32 scales.
+  bool blockScaled() const { return E8M0 || E4M3; }
 };
 
 struct OperandInfo {
@@ -79,6 +85,8 @@ struct Param {
   std::string Name;
   ParamKind Kind = ParamKind::Ptr;
   Tensor Tens = Tensor::A; ///< ptr, tensormap
+  /// ptr "scale_b_tensor": NVFP4's per-tensor f32 of B (Tens is ScaleB), GemmArgs::ScaleBTensor.
+  bool SecondLevel = false;
   /// i32: "M", "N" or "K"; f32: "alpha" or "beta".
   std::string ValueName;
   // tensormap only.

@@ -291,7 +291,8 @@ std::string tilegen::run::describeBlockScaled(const InputDistribution &Dist) {
            "scale of 1), exact";
   return "block-scaled: x = n * 2^e with n ~ N(0, 1) and e uniform in [-4, 4] per scale "
          "block, quantised per block (OCP MX v1.0 6.3: scale 2^(floor(log2 amax) - emax); "
-         "NVFP4: f32 amax_tensor / 2688, E4M3 amax_block / (6 x that)), elements rounded to "
+         "NVFP4: f32 amax_tensor / 2688, or 1 for a kernel without the per-tensor f32, E4M3 "
+         "amax_block / (6 x that)), elements rounded to "
          "nearest even with saturation";
 }
 
@@ -319,7 +320,7 @@ void tilegen::run::fillBlockScaled(uint8_t *Data, const BlockScaledOperand &Op,
   const bool Fp4 = mx::formatInfo(Op.Elem).bits == 4;
   Scales.assign(size_t(Op.scaleCount()), 0);
   TensorScale = 1.0f;
-  if (Nvfp4 && !Dist.IntegerValued) {
+  if (Nvfp4 && Op.SecondLevel && !Dist.IntegerValued) {
     double Amax = 0;
     std::mutex Lock;
     parallelChunks(Op.Outer, 1, uint64_t(Op.K), [&](int64_t B, int64_t E) {

@@ -166,6 +166,9 @@ struct ScaledFp8 {
   ElemType Type = ElemType::E4M3;
   int64_t Outer = 0, K = 0;
   bool KContiguous = true; ///< element (o, k) at o*K + k, else at o + k*Outer
+  /// NVFP4: whether the kernel takes the per-tensor f32; without it TensorScale is 1 and the
+  /// E4M3 block scales are amax_block / 6.
+  bool SecondLevel = true;
   bool PerTensor = true;
   int64_t BlockOuter = 1, BlockK = 1; ///< block granularity only
 
@@ -213,6 +216,9 @@ struct BlockScaledOperand {
   int64_t Outer = 0, K = 0;
   int64_t Block = 32;      ///< K elements per scale: 32 (E8M0) or 16 (E4M3)
   bool KContiguous = true; ///< element (o, k) at o*K + k, else at o + k*Outer
+  /// NVFP4: whether the kernel takes the per-tensor f32; without it TensorScale is 1 and the
+  /// E4M3 block scales are amax_block / 6.
+  bool SecondLevel = true;
 
   int64_t kBlocks() const { return (K + Block - 1) / Block; }
   size_t elemIndex(int64_t O, int64_t Kk) const {

@@ -27,7 +27,7 @@ GpuSession::~GpuSession() {
   // Best effort: after a kernel fault these fail, and the process is about to
   // exit anyway.
   if (Ctx) {
-    for (DeviceBuffer *Buf : {&A, &B, &C, &D, &Ref, &Flush, &Prod, &ScaleA, &ScaleB,
+    for (DeviceBuffer *Buf : {&A, &B, &C, &D, &Ref, &Flush, &Prod, &ScaleA, &ScaleB, &TensorScaleB,
                               &LtScaleA, &LtScaleB, &LtWorkspace, &PadA, &PadB, &PadC, &PadD})
       release(*Buf);
     for (DeviceBuffer &Buf : Scratch)
@@ -275,11 +275,14 @@ Error GpuSession::prepare(const Problem &Size) {
     uint64_t Elems = tensorElems(S.T, P), Bytes = 0;
     storageBytes(S.Type, Elems, Bytes); // checkProblem checked the size
     Hosts[I]->resize(Bytes);
-    if (S.T != Tensor::C && Man.operand(S.T).Scale.E8M0) {
-      // MXFP4: the element codes here, the E8M0 scale codes beside them.
+    if (S.T != Tensor::C && Man.operand(S.T).Scale.blockScaled()) {
+      // MXFP4, MXFP8, NVFP4: the element codes here, the E8M0 / E4M3 scale codes beside
+      // them, and NVFP4's per-tensor f32 where the kernel takes one (else 1).
       float TensorScale = 1;
       fillBlockScaled(Hosts[I]->data(), blockScaledOperand(Man, S.T, P), Dist, I,
                       S.T == Tensor::A ? HostMxScaleA : HostMxScaleB, TensorScale);
+      if (S.T == Tensor::B)
+        HostTensorScaleB = TensorScale;
     } else if (S.T != Tensor::C && Man.operand(S.T).Scale.present())
       fillScaledFp8(Hosts[I]->data(), scaledOperand(Man, S.T, P), Dist, I,
                     S.T == Tensor::A ? HostScaleA : HostScaleB);
@@ -299,17 +302,17 @@ Error GpuSession::prepare(const Problem &Size) {
       continue;
     const bool IsA = T == Tensor::A;
     DeviceBuffer &Buf = IsA ? ScaleA : ScaleB;
-    if (Man.operand(T).Scale.E8M0) {
-      // E8M0 codes, one byte per (row, K block).
+    if (Man.operand(T).Scale.blockScaled()) {
+      // E8M0 / E4M3 codes, one byte per (row, K block).
       const std::vector<uint8_t> &Codes = IsA ? HostMxScaleA : HostMxScaleB;
       const BlockScaledOperand Op = blockScaledOperand(Man, T, P);
       if (Codes.size() != Bytes)
         return cudaError(std::string("internal error: ") + tensorName(T) + " has " +
-                         std::to_string(Codes.size()) + " e8m0 scales, expected " +
+                         std::to_string(Codes.size()) + " block scales, expected " +
                          std::to_string(Bytes));
       TG_TRY(alloc(std::string(IsA ? "scale_a" : "scale_b") + " (" +
                        std::to_string(Op.Outer) + " x " + std::to_string(Op.kBlocks()) +
-                       " e8m0)",
+                       (Man.operand(T).Scale.E4M3 ? " e4m3)" : " e8m0)"),
                    Bytes, Buf));
       TG_TRY(Cu.check(Cu.cuMemcpyHtoD(Buf.Ptr, Codes.data(), Bytes), "cuMemcpyHtoD",
                       std::string("uploading ") + (IsA ? "scale_a" : "scale_b")));
@@ -328,6 +331,13 @@ Error GpuSession::prepare(const Problem &Size) {
     TG_TRY(Cu.check(Cu.cuMemcpyHtoD(Buf.Ptr, Host.data(), Bytes), "cuMemcpyHtoD",
                     std::string("uploading ") + (IsA ? "scale_a" : "scale_b")));
   }
+  // NVFP4's per-tensor f32 of B, one float.
+  if (Man.B.Scale.SecondLevel) {
+    TG_TRY(alloc("scale_b_tensor (1 f32)", 4, TensorScaleB));
+    TG_TRY(Cu.check(Cu.cuMemcpyHtoD(TensorScaleB.Ptr, &HostTensorScaleB, 4), "cuMemcpyHtoD",
+                    "uploading scale_b_tensor"));
+  }
+
   TG_TRY(Cu.check(Cu.cuMemsetD8(D.Ptr, 0xFF, D.Bytes), "cuMemsetD8",
                   "poisoning D"));
   // Padded copies of the tensors whose shape the padding changes: zero (the padding of A and
@@ -378,6 +388,7 @@ Error GpuSession::prepare(const Problem &Size) {
   Args.D = PadD.Ptr ? PadD.Ptr : D.Ptr;
   Args.ScaleA = ScaleA.Ptr;
   Args.ScaleB = ScaleB.Ptr;
+  Args.ScaleBTensor = TensorScaleB.Ptr;
   Args.Alpha = Opts.Alpha;
   Args.Beta = Opts.Beta;
   for (const DeviceBuffer &Buf : Scratch)

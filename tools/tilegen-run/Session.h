@@ -105,6 +105,9 @@ private:
   std::vector<float> HostScaleA, HostScaleB;
   /// E8M0 scale codes of e2m1 operands (fillBlockScaled).
   std::vector<uint8_t> HostMxScaleA, HostMxScaleB;
+  /// NVFP4's per-tensor f32 of B (1 without a "scale_b_tensor" parameter) and its device copy.
+  float HostTensorScaleB = 1;
+  DeviceBuffer TensorScaleB;
   std::vector<DeviceBuffer> Scratch; ///< per parameter; empty buffers for other kinds
   std::vector<unsigned char> HostA, HostB, HostC;
   uint64_t HostInputBytes = 0; ///< host copies of A, B, C and D (see prepare)

@@ -260,12 +260,17 @@ static void printBudget(llvm::raw_ostream &os, const Explained &ex) {
   int64_t total = p.smemFor(ex.shape.stages);
   os << "shared memory per block (target " << p.target.name() << " allows " << formatBytes(limit)
      << ")\n";
-  os << llvm::formatv("  A slice   {0} x {1} x {2} B = {3}\n", rowsA, p.tileK, elem,
-                      formatBytes(m.aSliceBytes));
+  if (p.upcastA)
+    os << llvm::formatv("  A slice   {0} x {1} x {2} bits = {3} (converted to bf16)\n", rowsA,
+                        p.tileK, tilegen::elemBits(ex.op.getAType()), formatBytes(m.aSliceBytes));
+  else
+    os << llvm::formatv("  A slice   {0} x {1} x {2} B = {3}\n", rowsA, p.tileK, elem,
+                        formatBytes(m.aSliceBytes));
   if (p.upcastB)
-    os << llvm::formatv("  B slice   {0} x {1} x {2} bits = {3} (packed; converted to bf16)\n",
+    os << llvm::formatv("  B slice   {0} x {1} x {2} bits = {3} ({4}converted to bf16)\n",
                         colsB, p.tileK, tilegen::elemBits(ex.op.getBType()),
-                        formatBytes(m.bSliceBytes));
+                        formatBytes(m.bSliceBytes),
+                        tilegen::elemBits(ex.op.getBType()) < 8 ? "packed; " : "");
   else
     os << llvm::formatv("  B slice   {0} x {1} x {2} B = {3}\n", colsB, p.tileK, elem,
                         formatBytes(m.bSliceBytes));
@@ -283,10 +288,11 @@ static void printBudget(llvm::raw_ostream &os, const Explained &ex) {
     os << llvm::formatv("  epilogue  {0} (C staging for the TMA store)\n",
                         formatBytes(m.epilogueBytes));
   if (m.convertBytes)
-    os << llvm::formatv("  convert   {0} ({1} bf16 slices of B that warps 1-3 of the producer "
+    os << llvm::formatv("  convert   {0} ({1} bf16 slices of {2} that warps 1-3 of the producer "
                         "warpgroup convert into beside the MMAs; the conversion's time is not "
                         "in the costs below)\n",
-                        formatBytes(m.convertBytes), m.convertSlots);
+                        formatBytes(m.convertBytes), m.convertSlots,
+                        p.upcastA ? "A and B" : "B");
   os << llvm::formatv("  total     {0} of {1}: {2}; at most {3} stages fit\n", formatBytes(total),
                       formatBytes(limit), total <= limit ? "fits" : "DOES NOT FIT", ex.stagesFit);
   if (p.family == MmaFamily::Tcgen05) {

@@ -46,6 +46,8 @@ static uint16_t bf16Round(double x) {
   int lead = std::max(e - 1, -126);
   double quantum = std::ldexp(1.0, lead - 7);
   double r = std::nearbyint(a / quantum) * quantum; // ties to even (default rounding mode)
+  if (r == 0) // below half the smallest subnormal
+    return sign;
   if (r >= std::ldexp(1.0, 128))
     return sign | 0x7F80;
   std::frexp(r, &e);
@@ -97,6 +99,77 @@ int main() {
                             code, 2 * j + half, word, s, y, got, exact);
             }
           }
+  }
+  // NVFP4: every E2M1 code in every position times every E4M3 scale code but NaN (0x7F,
+  // 0xFF): the exact product, always.
+  for (unsigned s = 0; s < 256; ++s) {
+    if ((s & 0x7F) == 0x7F)
+      continue;
+    uint32_t sb = upcast::e4m3ScaleBits(uint8_t(s));
+    double scaleValue = mx::decode(uint8_t(s), mx::Format::E4M3);
+    for (unsigned half = 0; half < 2; ++half) {
+      uint16_t scale = mulBf16(uint16_t(sb >> (16 * half)), upcast::kE4M3.unbias);
+      if (bf16Value(scale) != scaleValue || std::signbit(bf16Value(scale)) != std::signbit(scaleValue)) {
+        if (++failed <= 20)
+          std::printf("FAIL: e4m3 scale 0x%x half %u: bf16 0x%04x, expected %.17g\n", s, half,
+                      scale, scaleValue);
+        continue;
+      }
+      ++passed;
+      for (unsigned j = 0; j < 4; ++j)
+        for (unsigned code = 0; code < 16; ++code) {
+          uint32_t word = 0x9E3779B9u & ~(0xFFu << (8 * j));
+          word |= half ? (code << (8 * j + 4)) : (code << (8 * j));
+          uint16_t x = uint16_t(upcast::pairBits(word, j) >> (16 * half));
+          uint16_t y = mulBf16(mulBf16(x, upcast::kTwo126), scale);
+          double exact = mx::decode(uint8_t(code), mx::Format::E2M1) * scaleValue;
+          double got = bf16Value(y);
+          if (got == exact && std::signbit(got) == std::signbit(exact)) {
+            ++passed;
+            continue;
+          }
+          if (++failed <= 20)
+            std::printf("FAIL: e2m1 0x%x x e4m3 0x%x: got %.17g, expected %.17g\n", code, s,
+                        got, exact);
+        }
+    }
+  }
+  // MXFP8: every E4M3 and E5M2 code but NaN and infinity, in every byte of a word, times every
+  // E8M0 scale code: the product rounded once to bf16 (exact where bf16 holds it), NaN for
+  // scale code 255.
+  for (auto [format, f] : {std::pair<mx::Format, upcast::Fp8Format>{mx::Format::E4M3, upcast::kE4M3},
+                           {mx::Format::E5M2, upcast::kE5M2}}) {
+    for (unsigned code = 0; code < 256; ++code) {
+      double value = mx::decode(uint8_t(code), format);
+      if (std::isnan(value) || std::isinf(value))
+        continue;
+      for (unsigned pos = 0; pos < 4; ++pos) {
+        uint32_t word = (0x9E3779B9u & ~(0xFFu << (8 * pos))) | (code << (8 * pos));
+        uint16_t x = uint16_t(upcast::fp8PairBits(word, pos / 2, f) >> (16 * (pos % 2)));
+        uint16_t v = mulBf16(x, f.unbias);
+        if (bf16Value(v) != value || std::signbit(bf16Value(v)) != std::signbit(value)) {
+          if (++failed <= 20)
+            std::printf("FAIL: fp8 0x%x in byte %u: bf16 0x%04x, expected %.17g\n", code, pos,
+                        v, value);
+          continue;
+        }
+        for (unsigned s = 0; s < 256; ++s) {
+          uint16_t y = mulBf16(v, upcast::scaleBits(uint8_t(s)));
+          double exact = value * mx::decode(uint8_t(s), mx::Format::E8M0);
+          double got = bf16Value(y);
+          bool ok = std::isnan(exact) ? std::isnan(got)
+                                      : y == bf16Round(exact) &&
+                                            std::signbit(got) == std::signbit(exact);
+          if (ok) {
+            ++passed;
+            continue;
+          }
+          if (++failed <= 20)
+            std::printf("FAIL: fp8 0x%x x e8m0 %u: got bf16 0x%04x, expected %.17g\n", code, s,
+                        y, exact);
+        }
+      }
+    }
   }
   // The bf16 values the trick leans on.
   auto expect = [&](bool ok, const char *what) {

@@ -60,6 +60,9 @@ struct GemmPlan {
   /// sm_90a upcast: B (packed FP4 with E8M0 block scales) is converted to bf16 in shared
   /// memory, its scales applied, and multiplied by the bf16 wgmma; blockScales stays false.
   bool upcastB = false;
+  /// MXFP8 x MXFP8 upcast: A (FP8 with E8M0 block scales) is converted as well (upcastB is
+  /// set with it).
+  bool upcastA = false;
   int64_t scaleBlockK = 0;   ///< K extent of one scale block
   /// Block-scaled kinds (E8M0 / E4M3 scales applied by the MMA; `instr` is their row): the
   /// scale atoms ride in the ring (SmemMap::scaleBytes).

@@ -1,7 +1,8 @@
-//===- UpcastBits.h - the sm_90a upcast's packed E2M1 -> bf16x2 bit trick -*- C++ -*-===//
+//===- UpcastBits.h - the sm_90a upcast's narrow -> bf16x2 bit tricks -*- C++ -*-===//
 //
 // The integer and bf16x2 steps by which the sm_90a upcast (SM90.cpp's converter) turns packed
-// E2M1 codes with an E8M0 block scale into bf16. One definition of the constants for the
+// E2M1 codes with an E8M0 (MXFP4) or E4M3 (NVFP4) block scale, and FP8 codes with an E8M0 block
+// scale (MXFP8), into bf16. One definition of the constants for the
 // emitter and for the host test that replays the kernel's arithmetic over every code and
 // scale (unittests/Support/UpcastBitsTest.cpp). Plain C++, no LLVM.
 //
@@ -33,6 +34,32 @@
 //
 // PTX's mul.rn.bf16x2 keeps subnormal inputs and results (it has no .ftz form), which steps 4
 // and 5 rely on.
+//
+// NVFP4 (E4M3 block scales per 16): steps 1 to 4 as above, and in step 5 the scale is the E4M3
+// code as a bf16 (e4m3ScaleBits' steps below, then a multiply by 2^120): every E4M3 value is a
+// bf16 value, and an E2M1 value (two significant bits) times an E4M3 value (four) is one as
+// well (at most 6 x 448 = 2688, at least 0.5 x 2^-9), so the product is exact. The E4M3 code
+// 0x7F / 0xFF (NaN) becomes 480 / -480: NaN scales are not propagated.
+//
+// FP8 elements (MXFP8: E4M3 or E5M2 with an E8M0 block scale), one per byte, four to a 32-bit
+// word (element i in byte i). Output word j (0 or 1) holds elements 2j and 2j + 1:
+//
+//   1. z = prmt(word, 0, fp8Selector(j)): bytes {2j, sign of 2j, 2j + 1, sign of 2j + 1}, each
+//      half the element as a sign-extended 16-bit integer;
+//   2. bits = (z << shift) & mask: the sign at bit 15 (a copy of the sign, shifted in from
+//      bit 15 - shift) and the seven exponent and mantissa bits below bf16's sign, with the
+//      FP8 exponent in the low bits of bf16's exponent field (shift 4 for E4M3, 5 for E5M2);
+//      the sign copies that the shift carries out of the low half land in the high half's low
+//      bits, which the mask clears. As a bf16 that is the FP8 value times 2^(bias - 127);
+//      exponent field 0 gives the FP8 subnormals as bf16 subnormals;
+//   3. x = bits * 2^(127 - bias) (2^120 for E4M3, 2^112 for E5M2): exact, the FP8 value;
+//   4. y = x * scale (scaleBits): exact unless the product leaves bf16's range: |value| x
+//      2^(code - 127) >= 2^128 overflows to infinity, and products below 2^-126 (bf16's
+//      normals) with more significant bits than the subnormals keep are rounded.
+//
+// FP8 NaN and infinity codes (E4M3 S.1111.111, E5M2 S.11111.xx) become finite values
+// (480 x 2^(code - 127); 2^16 x (1 ... 1.75) x 2^(code - 127)): the conversion does not
+// propagate them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -77,6 +104,32 @@ constexpr uint32_t prmt(uint32_t a, uint32_t b, uint32_t sel) {
 constexpr uint32_t pairBits(uint32_t word, unsigned j) {
   uint32_t lo = word & kNibbleMask, hi = (word >> 4) & kNibbleMask;
   return (prmt(lo, hi, selector(j)) * kSpread) & kFieldMask;
+}
+
+/// FP8 element formats: the shift and mask of step 2 and 2^(127 - bias) as a bf16 (step 3).
+struct Fp8Format {
+  uint32_t shift, mask;
+  uint16_t unbias;
+};
+constexpr Fp8Format kE4M3{4, 0x87F087F0u, 0x7B80}; ///< 2^120
+constexpr Fp8Format kE5M2{5, 0x8FE08FE0u, 0x7780}; ///< 2^112
+
+/// prmt selector of FP8 output word j (0 or 1): bytes {2j, sign of 2j, 2j + 1, sign of 2j + 1}.
+constexpr uint32_t fp8Selector(unsigned j) {
+  return (2 * j) | ((8u | (2 * j)) << 4) | ((2 * j + 1) << 8) | ((8u | (2 * j + 1)) << 12);
+}
+
+/// FP8 steps 1 and 2: the bf16x2 bits (value x 2^(bias - 127)) of elements 2j and 2j + 1.
+constexpr uint32_t fp8PairBits(uint32_t word, unsigned j, Fp8Format f) {
+  return (prmt(word, 0, fp8Selector(j)) << f.shift) & f.mask;
+}
+
+/// prmt selector that puts an E4M3 scale code (byte 0) in both halves, sign-extended.
+constexpr uint32_t kE4M3ScaleSelector = 0x8080u;
+
+/// NVFP4's E4M3 block scale code, before the multiply by 2^120, in both halves of a bf16x2.
+constexpr uint32_t e4m3ScaleBits(uint8_t code) {
+  return (prmt(code, 0, kE4M3ScaleSelector) << kE4M3.shift) & kE4M3.mask;
 }
 
 } // namespace upcast

@@ -160,6 +160,8 @@ LLVM::LLVMFuncOp lowering::createKernel(KernelBuilder &b, PipelineView &view,
     operands.append("a_scale", scaleDict(view.instr.getScaleA()));
   if (view.instr.getScaleB())
     operands.append("b_scale", scaleDict(view.instr.getScaleB()));
+  if (tile::ScaleAttr up = view.ring.getUpcastScaleAAttr())
+    operands.append("a_scale", scaleDict(up));
   if (tile::ScaleAttr up = view.ring.getUpcastScaleBAttr()) {
     operands.append("b_scale", scaleDict(up));
     operands.append("upcast", typeName(view.instr.getBType()));

@@ -101,12 +101,19 @@ private:
   /// scales applied, into slot g mod convertSlots of the converted ring at `convert`, with
   /// full / empty barriers convFull / convEmpty (converter()).
   bool upcast = false;
+  /// MXFP8 x MXFP8: A is carried as FP8 too, and each converted slot holds the bf16 A slice
+  /// before the bf16 B slice (converterFp8()).
+  bool upcastA = false;
+  /// NVFP4 weights: E4M3 scales per 16 elements of K (else E8M0 per 32).
+  bool nvfp4 = false;
   Value convert;
   Barriers convFull, convEmpty;
-  int64_t convertSlots = 0;
-  Value convSlot(Value slot) { return b.gep(convert, b.mul(slot, bn * bk * 2)); }
+  int64_t convertSlots = 0, convSlotBytes = 0;
+  Value convSlot(Value slot) { return b.gep(convert, b.mul(slot, convSlotBytes)); }
   void converter(Value bid, Value grid, Value numTiles, Value tilesM, Value tilesN,
                  Value kTiles);
+  void converterFp8(Value bid, Value grid, Value numTiles, Value tilesM, Value tilesN,
+                    Value kTiles);
   bool pair = false;         ///< cluster [2, 1, 1]: two CTAs along M share B (multicast)
   /// grid = stream_k: whole tiles in the persistent order, then the K-slices of a short last
   /// wave split over the CTAs (StreamK.cpp).
@@ -146,10 +153,11 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
     return ProducerUnit{unit.kb, unit.ke, m0, n0};
   };
   int64_t bBytes = upcast ? sizeInBytes(bn * bk, v.ring.getBType()) : bn * bk * elemBytes;
+  int64_t aBytes = upcastA ? sizeInBytes(bm * bk, v.ring.getAType()) : bm * bk * elemBytes;
   TmaProducer p{b.eq(tid, 0), bid, numTiles, grid, unit, full, empty, stages, ring, slotBytes,
-                bOffset, tmapA, tmapB, bk, bk * elemBytes, bm * bk * elemBytes + bBytes};
+                bOffset, tmapA, tmapB, bk, bk * elemBytes, aBytes + bBytes};
   // The packed FP4 B is a byte tensor to TMA: two elements of K per byte.
-  if (upcast)
+  if (upcast && elemBits(v.ring.getBType()) == 4)
     p.bKDivisor = 2;
   if (pair) {
     p.pairing = TmaPairing::MulticastB;
@@ -163,7 +171,10 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
     auto conv = scf::IfOp::create(b, b.ult(b.c32(31), tid), false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&conv.getThenRegion().front());
-    converter(bid, grid, numTiles, tilesM, tilesN, kTiles);
+    if (upcastA)
+      converterFp8(bid, grid, numTiles, tilesM, tilesN, kTiles);
+    else
+      converter(bid, grid, numTiles, tilesM, tilesN, kTiles);
   }
   if (scalesInRing)
     scaleLoader(bid, grid, numTiles, unit);
@@ -311,7 +322,7 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
   Value g0Tile = tileLoop.getRegionIterArgs()[0];
   auto slice = [&](SmallVector<Value> acc, Value g, bool zeroAcc, bool releasePrevious) {
     auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
-    Value bBase = slotB(slot);
+    Value bBase = slotB(slot), aSlot;
     if (upcast) {
       // The converted slice (the converter waited for the slot's TMA loads before it wrote
       // it); A still comes from the ring slot, whose full phase has completed by then: the
@@ -319,10 +330,15 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
       auto conv = ringPosition(b, g, convertSlots);
       waitBarrier(b, convFull.at(b, conv.slot), conv.fullParity);
       bBase = convSlot(conv.slot);
+      // MXFP8: A converted as well, the converted slot's first bm rows.
+      if (upcastA) {
+        aSlot = bBase;
+        bBase = b.gep(bBase, b.c32(bm * bk * elemBytes));
+      }
     }
     waitBarrier(b, full.at(b, slot), fullParity);
     NVVM::WgmmaFenceAlignedOp::create(b);
-    Value aBase = b.gep(slotA(slot), b.mul(rowOff, bk * elemBytes));
+    Value aBase = b.gep(aSlot ? aSlot : slotA(slot), b.mul(rowOff, bk * elemBytes));
     int64_t instrK = v.instr.getK();
     auto shape = NVVM::MMAShapeAttr::get(b.getContext(), 64, bn, instrK);
     NVVM::WGMMATypes ta = v.row->wgmmaA, tb = v.row->wgmmaB;
@@ -506,14 +522,22 @@ void WgmmaEmitter::converter(Value bid, Value grid, Value numTiles, Value tilesM
   for (int64_t i = 0; i < steps; ++i)
     rows.push_back(b.add(row0, i * rowStep));
   // The scale codes of the units of slice k (a K block past K reads the last block's).
+  // NVFP4: two codes per unit, of its two blocks of 16 (rows 2 kBlk and 2 kBlk + 1 of scale_b).
+  const int64_t codesPerUnit = nvfp4 ? 2 : 1;
   auto loadCodes = [&](Value k) {
     Value kBlk = b.minu(b.add(b.mul(k, blocksPerRow), blk), lastKb);
-    Value scaleRow = b.gep(scaleB, arith::MulIOp::create(b, b.zext64(kBlk), b.zext64(N)));
+    SmallVector<Value, 2> scaleRows;
+    for (int64_t c = 0; c < codesPerUnit; ++c) {
+      Value scaleBlk = nvfp4 ? b.add(b.mul(kBlk, 2), c) : kBlk;
+      scaleRows.push_back(
+          b.gep(scaleB, arith::MulIOp::create(b, b.zext64(scaleBlk), b.zext64(N))));
+    }
     SmallVector<Value> codes;
     for (int64_t i = 0; i < steps; ++i) {
       Value row = (i + 1) * threads > units ? b.minu(rows[i], b.c32(bn - 1)) : rows[i];
       Value col = b.minu(b.add(n0, row), lastN);
-      codes.push_back(LLVM::LoadOp::create(b, i8, b.gep(scaleRow, b.zext64(col)), 1));
+      for (Value scaleRow : scaleRows)
+        codes.push_back(LLVM::LoadOp::create(b, i8, b.gep(scaleRow, b.zext64(col)), 1));
     }
     return codes;
   };
@@ -549,12 +573,27 @@ void WgmmaEmitter::converter(Value bid, Value grid, Value numTiles, Value tilesM
         auto inside = scf::IfOp::create(b, b.ult(rows[i], b.c32(bn)), false);
         b.setInsertionPointToStart(&inside.getThenRegion().front());
       }
-      // The block's scale as a bf16x2 power of two (UpcastBits.h's scaleBits).
-      Value code = arith::ExtUIOp::create(b, i32, codes[i]);
-      Value sbits = b.select(b.eq(code, 0), b.c32(tilegen::upcast::kScaleOfCode0),
-                             arith::ShLIOp::create(b, code, b.c32(7)));
-      sbits = b.select(b.eq(code, 255), b.c32(tilegen::upcast::kScaleNaN), sbits);
-      Value scale = LLVM::BitcastOp::create(b, v2bf16, b.mul(sbits, b.c32(0x10001)));
+      // The block's scale as a bf16x2 power of two (UpcastBits.h's scaleBits); NVFP4: the two
+      // blocks' E4M3 scales as bf16x2 values (e4m3ScaleBits, times 2^120).
+      SmallVector<Value, 2> unitScales;
+      for (int64_t c = 0; c < codesPerUnit; ++c) {
+        Value code = arith::ExtUIOp::create(b, i32, codes[i * codesPerUnit + c]);
+        if (nvfp4) {
+          Value z = NVVM::PermuteOp::create(b, i32, code, b.c32(0),
+                                            b.c32(int32_t(tilegen::upcast::kE4M3ScaleSelector)),
+                                            NVVM::PermuteMode::DEFAULT);
+          Value bits = b.andi(arith::ShLIOp::create(
+                                  b, z, b.c32(int32_t(tilegen::upcast::kE4M3.shift))),
+                              b.c32(int32_t(tilegen::upcast::kE4M3.mask)));
+          unitScales.push_back(arith::MulFOp::create(
+              b, LLVM::BitcastOp::create(b, v2bf16, bits), splat(tilegen::upcast::kE4M3.unbias)));
+          continue;
+        }
+        Value sbits = b.select(b.eq(code, 0), b.c32(tilegen::upcast::kScaleOfCode0),
+                               arith::ShLIOp::create(b, code, b.c32(7)));
+        sbits = b.select(b.eq(code, 255), b.c32(tilegen::upcast::kScaleNaN), sbits);
+        unitScales.push_back(LLVM::BitcastOp::create(b, v2bf16, b.mul(sbits, b.c32(0x10001))));
+      }
       Value packed = LLVM::LoadOp::create(
           b, v4i32, b.gep(src, b.add(b.c32(i * rowStep * packedRow), b.mul(blk, 16))), 16);
       for (int64_t w = 0; w < 4; ++w) {
@@ -569,11 +608,176 @@ void WgmmaEmitter::converter(Value bid, Value grid, Value numTiles, Value tilesM
           Value bits = b.andi(b.mul(z, spread), fields);
           Value x = LLVM::BitcastOp::create(b, v2bf16, bits);
           x = arith::MulFOp::create(b, x, two126);
-          x = arith::MulFOp::create(b, x, scale);
+          // Words 0, 1 are the unit's first 16 elements, 2, 3 its last 16.
+          x = arith::MulFOp::create(b, x, unitScales[nvfp4 ? w / 2 : 0]);
           out = LLVM::InsertElementOp::create(b, out, LLVM::BitcastOp::create(b, i32, x),
                                               b.c32(j));
         }
         LLVM::StoreOp::create(b, out, b.gep(dstWord[w], b.c32(i * rowStep * 128)), 16);
+      }
+    }
+    NVVM::FenceProxyOp::create(
+        b, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+    NVVM::MBarrierArriveOp::create(b, Type(), convFull.at(b, conv.slot), Value());
+    SmallVector<Value> yield{b.add(g, 1)};
+    yield.append(next);
+    scf::YieldOp::create(b, yield);
+  }
+  scf::YieldOp::create(b, ValueRange{kLoop.getResults()[0]});
+}
+
+// The MXFP8 converter: as converter(), but both operands are FP8 in the ring and both are
+// converted, A into the first bm rows of the converted slot and B after it, each laid out as
+// the bf16 kernel's slot (128-byte rows, 16-byte chunk j of row n at chunk j ^ (n mod 8)). A
+// slot's A and B are one sequence of bm + bn rows of 64 bytes (B follows A at bm x 64 bytes),
+// written by TMA with the 64-byte swizzle (chunk c of row r at c ^ ((r / 2) mod 4)), and so is
+// the converted slot's (B follows A at bm x 128 bytes); unit q of the slice is row q / 2 of
+// that sequence, block q mod 2, one E8M0 block of 32 FP8 elements: two 16-byte shared loads,
+// one scale, four 16-byte shared stores. Thread t takes units t, t + 96, ...: rows t / 2 + 48 i
+// of block t mod 2, so that the swizzle terms (r / 2) mod 4 and r mod 8 are the same in every
+// step (48 is a multiple of 8, and so is bm). A quarter-warp's loads (four rows, both blocks)
+// hit the eight 16-byte bank groups once each thanks to the 64-byte swizzle, and its stores
+// too (as converter()'s). Each 32-bit word (four elements) becomes two bf16x2 words by
+// UpcastBits.h's FP8 steps: a prmt, a shift and a mask, and two bf16x2 multiplies (by
+// 2^(127 - bias), then by the block's scale). The scale of row m of A is byte kb x M + m of
+// scale_a, of column n of B byte kb x N + n of scale_b (docs/manifest.md), loaded one slice
+// ahead; rows past M or N read the last row's scale and blocks past K the last block's. A
+// warp's 16 rows of a step are all A or all B (bm is a multiple of 16); the steps whose rows
+// straddle the two choose by a warp-uniform select.
+void WgmmaEmitter::converterFp8(Value bid, Value grid, Value numTiles, Value tilesM,
+                                Value tilesN, Value kTiles) {
+  constexpr int64_t threads = 96;
+  const int64_t blocksPerRow = bk / 32, rowsAll = bm + bn, units = rowsAll * blocksPerRow;
+  const int64_t steps = (units + threads - 1) / threads;
+  const int64_t ringRow = bk;                     // bytes of one FP8 row of the slice
+  const int64_t rowStep = threads / blocksPerRow; // 48
+  Value t = b.sub(tid, b.c32(32));
+  Type i8 = b.getI8Type(), i32 = b.i32();
+  auto v2bf16 = VectorType::get({2}, b.getBF16Type());
+  auto v4i32 = VectorType::get({4}, i32);
+  Value lastKb = b.sub(b.ceilDiv(K, 32), b.c32(1));
+  Value lastM = b.sub(M, b.c32(1)), lastN = b.sub(N, b.c32(1));
+  auto format = [](Type type) {
+    return isa<Float8E5M2Type>(type) ? tilegen::upcast::kE5M2 : tilegen::upcast::kE4M3;
+  };
+  tilegen::upcast::Fp8Format fa = format(v.ring.getAType()), fb = format(v.ring.getBType());
+  bool sameFormat = fa.shift == fb.shift;
+
+  auto tileLoop = scf::ForOp::create(b, bid, numTiles, grid, ValueRange{b.c32(0)});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(tileLoop.getBody());
+  Unit unit = streamK.unitAt(tileLoop.getInductionVar(), kTiles);
+  auto [tm, tn] = rasterTile(b, v, unit.tile, tilesM, tilesN);
+  Value m0 = b.mul(tm, bm), n0 = b.mul(tn, bn);
+  Value blk = b.remu(t, blocksPerRow), row0 = b.divu(t, blocksPerRow);
+  // Step i: rows row0 + 48 i; whether they are A's is known for the steps that do not
+  // straddle bm (kind 0: A, 1: B), else a warp-uniform condition (kind 2).
+  SmallVector<Value> rows, isA;
+  SmallVector<int> kinds;
+  for (int64_t i = 0; i < steps; ++i) {
+    rows.push_back(b.add(row0, i * rowStep));
+    int64_t lo = i * rowStep, hi = std::min(lo + rowStep, rowsAll) - 1;
+    kinds.push_back(hi < bm ? 0 : lo >= bm ? 1 : 2);
+    isA.push_back(kinds.back() == 2 ? b.ult(rows.back(), b.c32(bm)) : Value());
+  }
+  auto pick = [&](int64_t i, llvm::function_ref<Value()> a, llvm::function_ref<Value()> bb) {
+    if (kinds[i] == 0)
+      return a();
+    if (kinds[i] == 1)
+      return bb();
+    Value x = a(), y = bb();
+    return b.select(isA[i], x, y);
+  };
+  // The scale codes of the units of slice k (a K block past K reads the last block's).
+  auto loadCodes = [&](Value k) {
+    Value kBlk = b.zext64(b.minu(b.add(b.mul(k, blocksPerRow), blk), lastKb));
+    Value rowA = b.gep(scaleA, arith::MulIOp::create(b, kBlk, b.zext64(M)));
+    Value rowB = b.gep(scaleB, arith::MulIOp::create(b, kBlk, b.zext64(N)));
+    SmallVector<Value> codes;
+    for (int64_t i = 0; i < steps; ++i) {
+      Value r = (i + 1) * threads > units ? b.minu(rows[i], b.c32(rowsAll - 1)) : rows[i];
+      Value ptr = pick(
+          i, [&] { return b.gep(rowA, b.zext64(b.minu(b.add(m0, r), lastM))); },
+          [&] {
+            // (For an A row of a straddling step this is some valid column, not used.)
+            Value col = b.minu(b.add(n0, b.sub(r, b.c32(bm))), lastN);
+            return b.gep(rowB, b.zext64(col));
+          });
+      codes.push_back(LLVM::LoadOp::create(b, i8, ptr, 1));
+    }
+    return codes;
+  };
+  SmallVector<Value> init{tileLoop.getRegionIterArgs()[0]};
+  init.append(loadCodes(unit.kb));
+  auto kLoop = scf::ForOp::create(b, unit.kb, unit.ke, b.c32(1), init);
+  {
+    OpBuilder::InsertionGuard g1(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value g = kLoop.getRegionIterArgs()[0], k = kLoop.getInductionVar();
+    SmallVector<Value> codes(kLoop.getRegionIterArgs().begin() + 1,
+                             kLoop.getRegionIterArgs().end());
+    SmallVector<Value> next = loadCodes(b.add(k, 1));
+    auto raw = ringPosition(b, g, stages);
+    auto conv = ringPosition(b, g, convertSlots);
+    waitBarrier(b, full.at(b, raw.slot), raw.fullParity);
+    waitBarrier(b, convEmpty.at(b, conv.slot), conv.emptyParity);
+    // Step 0's addresses; step i adds 48 rows (an immediate offset).
+    Value src = b.gep(slotA(raw.slot), b.mul(row0, ringRow)), dst = convSlot(conv.slot);
+    Value srcSwizzle = b.remu(b.divu(row0, 2), 4), dstSwizzle = b.remu(row0, 8);
+    SmallVector<Value, 2> srcChunk;
+    for (int64_t q = 0; q < 2; ++q)
+      srcChunk.push_back(b.mul(b.xori(b.add(b.mul(blk, 2), q), srcSwizzle), 16));
+    SmallVector<Value, 4> dstWord;
+    for (int64_t w = 0; w < 4; ++w) {
+      Value chunk = b.xori(b.add(b.mul(blk, 4), w), dstSwizzle);
+      dstWord.push_back(b.gep(dst, b.add(b.mul(row0, 128), b.mul(chunk, 16))));
+    }
+    for (int64_t i = 0; i < steps; ++i) {
+      OpBuilder::InsertionGuard g2(b);
+      if ((i + 1) * threads > units) {
+        auto inside = scf::IfOp::create(b, b.ult(rows[i], b.c32(rowsAll)), false);
+        b.setInsertionPointToStart(&inside.getThenRegion().front());
+      }
+      // The block's scale as a bf16x2 power of two (UpcastBits.h's scaleBits).
+      Value code = arith::ExtUIOp::create(b, i32, codes[i]);
+      Value sbits = b.select(b.eq(code, 0), b.c32(tilegen::upcast::kScaleOfCode0),
+                             arith::ShLIOp::create(b, code, b.c32(7)));
+      sbits = b.select(b.eq(code, 255), b.c32(tilegen::upcast::kScaleNaN), sbits);
+      Value scale = LLVM::BitcastOp::create(b, v2bf16, b.mul(sbits, b.c32(0x10001)));
+      // The element format's constants (a select only where A and B differ and the step
+      // straddles them).
+      auto constant = [&](auto field) -> Value {
+        if (sameFormat || kinds[i] != 2)
+          return b.c32(int32_t(field(kinds[i] == 1 ? fb : fa)));
+        return b.select(isA[i], b.c32(int32_t(field(fa))), b.c32(int32_t(field(fb))));
+      };
+      Value shift = constant([](tilegen::upcast::Fp8Format f) { return f.shift; });
+      Value mask = constant([](tilegen::upcast::Fp8Format f) { return f.mask; });
+      Value unbias = LLVM::BitcastOp::create(
+          b, v2bf16, b.mul(constant([](tilegen::upcast::Fp8Format f) { return uint32_t(f.unbias); }),
+                           b.c32(0x10001)));
+      for (int64_t q = 0; q < 2; ++q) {
+        Value packed = LLVM::LoadOp::create(
+            b, v4i32, b.gep(src, b.add(b.c32(i * rowStep * ringRow), srcChunk[q])), 16);
+        // Source words 0, 1 of the load become destination chunk 2q, words 2, 3 chunk 2q + 1.
+        for (int64_t h = 0; h < 2; ++h) {
+          Value out = LLVM::UndefOp::create(b, v4i32);
+          for (int64_t e = 0; e < 4; ++e) {
+            Value word = LLVM::ExtractElementOp::create(b, packed, b.c32(2 * h + e / 2));
+            Value z = NVVM::PermuteOp::create(
+                b, i32, word, b.c32(0), b.c32(int32_t(tilegen::upcast::fp8Selector(e % 2))),
+                NVVM::PermuteMode::DEFAULT);
+            Value bits = b.andi(arith::ShLIOp::create(b, z, shift), mask);
+            Value x = LLVM::BitcastOp::create(b, v2bf16, bits);
+            x = arith::MulFOp::create(b, x, unbias);
+            x = arith::MulFOp::create(b, x, scale);
+            out = LLVM::InsertElementOp::create(b, out, LLVM::BitcastOp::create(b, i32, x),
+                                                b.c32(e));
+          }
+          LLVM::StoreOp::create(b, out, b.gep(dstWord[2 * q + h], b.c32(i * rowStep * 128)),
+                                16);
+        }
       }
     }
     NVVM::FenceProxyOp::create(
@@ -1031,7 +1235,8 @@ LogicalResult WgmmaEmitter::emit() {
   stages = r.getSlots();
   slotBytes = r.getSlotBytes();
   bOffset = r.getBOffset();
-  elemBytes = sizeInBytes(1, r.getAType());
+  // The MMA's element (the ring's, except for an upcast A: FP8 in the ring, bf16 to wgmma).
+  elemBytes = sizeInBytes(1, v.instr.getAType());
   pingPong = v.accumulators.getCount() == 2;
   consumers = v.mma.getLayout()[0];
   rowsPerConsumer = pingPong ? bm : bm / consumers;
@@ -1071,13 +1276,28 @@ LogicalResult WgmmaEmitter::emit() {
                rowsPerConsumer});
   unsigned scaleParams = appendScaleParams(b, v, params);
   upcast = static_cast<bool>(r.getUpcastScaleBAttr());
-  if (upcast) {
-    // Packed FP4 B: loaded without swizzle (32-byte rows); its E8M0 scales are bytes.
+  upcastA = static_cast<bool>(r.getUpcastScaleAAttr());
+  nvfp4 = upcast && isa<Float8E4M3FNType>(r.getUpcastScaleBAttr().getType());
+  bool nvfp4Tensor = nvfp4 && r.getUpcastScaleBAttr().getTensorType();
+  if (upcast && !upcastA) {
+    // Packed FP4 B: loaded without swizzle (32-byte rows); its E8M0 / E4M3 scales are bytes.
     for (NamedAttribute &a : params[1].extra)
       if (a.getName() == "swizzle")
         a = b.getNamedAttr("swizzle", b.getI64IntegerAttr(0));
     params.push_back({"scale_b", "ptr", "scale_b", "", b.ptr(1)});
     ++scaleParams;
+    // NVFP4: the per-tensor f32, applied once with alpha.
+    if (nvfp4Tensor) {
+      params.push_back({"scale_b_tensor", "ptr", "scale_b_tensor", "", b.ptr(1)});
+      ++scaleParams;
+    }
+  }
+  // MXFP8: A and B FP8 in the ring with the 64-byte swizzle of their 64-byte rows (the
+  // tensor maps' own), each with its E8M0 scale bytes.
+  if (upcastA) {
+    params.push_back({"scale_a", "ptr", "scale_a", "", b.ptr(1)});
+    params.push_back({"scale_b", "ptr", "scale_b", "", b.ptr(1)});
+    scaleParams += 2;
   }
   streamK.enabled = v.schedule.getGrid() == tile::Grid::StreamK;
   streamK.threads = consumers * 128;
@@ -1086,10 +1306,15 @@ LogicalResult WgmmaEmitter::emit() {
   // One CTA per SM: the register cap at entry that setmaxnreg redistributes.
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
   addTmaConstraints(func, elemBits(r.getAType()), elemBits(outType));
-  if (upcast)
+  if (upcast && !upcastA)
     addConstraint(func, "K", 32,
-                  "packed FP4 rows of B are K / 2 bytes, which TMA needs in multiples of 16, "
-                  "and K is a whole number of E8M0 scale blocks of 32");
+                  nvfp4 ? "packed FP4 rows of B are K / 2 bytes, which TMA needs in multiples "
+                          "of 16, and the converter takes K in units of 32 (two E4M3 scale "
+                          "blocks of 16)"
+                        : "packed FP4 rows of B are K / 2 bytes, which TMA needs in multiples "
+                          "of 16, and K is a whole number of E8M0 scale blocks of 32");
+  if (upcastA)
+    addConstraint(func, "K", 32, "K is a whole number of E8M0 scale blocks of 32");
   Block &entry = func.getBody().front();
   tmapA = entry.getArgument(0), tmapB = entry.getArgument(1), tmapD = entry.getArgument(2),
   ptrC = entry.getArgument(3), ptrD = entry.getArgument(4), M = entry.getArgument(5),
@@ -1102,8 +1327,13 @@ LogicalResult WgmmaEmitter::emit() {
   alpha = perTensorAlpha(b, v, alpha, scales);
   if (v.blockScales())
     scaleA = scales[0], scaleB = scales[1];
-  if (upcast)
+  if (upcast && !upcastA)
     scaleB = scales[0];
+  if (upcastA)
+    scaleA = scales[0], scaleB = scales[1];
+  // NVFP4's per-tensor f32 multiplies alpha.
+  if (nvfp4Tensor)
+    alpha = arith::MulFOp::create(b, alpha, LLVM::LoadOp::create(b, b.f32(), scales[1], 4));
   pair = v.op.getCluster()[0] == 2;
   rank = pair ? Value(NVVM::ClusterId::create(b, i32)) : b.c32(0);
   Value smem = dynamicSmemBase(b, module);
@@ -1112,6 +1342,12 @@ LogicalResult WgmmaEmitter::emit() {
   if (upcast) {
     convert = b.gep(smem, b.c32(*r.getConvertOffset()));
     convertSlots = *r.getConvertSlots();
+    convSlotBytes = (bn + (upcastA ? bm : 0)) * bk * 2;
+    // The converter reads A and B of a slot as one sequence of rows.
+    if (upcastA && bOffset != bm * bk)
+      return r.emitOpError() << "not supported yet: the MXFP8 upcast with B at " << bOffset
+                             << " in the slot (the converter needs it right after A, at "
+                             << bm * bk << ")";
   }
   Value barBase = b.gep(smem, b.c32(r.getBarrierOffset()));
   full = Barriers{barBase};

@@ -1113,7 +1113,14 @@ LogicalResult PipelineOp::verify() {
   if (ring.getUpcastScaleB() && !upcast)
     return ring.emitOpError() << "upcast_scale_b needs convert_offset, convert_slots, a narrow "
                                  "ring B type and a bf16 mma role without scales";
-  if (ring.getAType() != mma.getAType() || (!upcast && ring.getBType() != mma.getBType()))
+  // MXFP8 x MXFP8: A is carried narrow and converted as well.
+  bool upcastA = upcast && ring.getUpcastScaleA() && mma.getAType().isBF16() &&
+                 elemBits(ring.getAType()) < 16;
+  if (ring.getUpcastScaleA() && !upcastA)
+    return ring.emitOpError() << "upcast_scale_a needs upcast_scale_b, a narrow ring A type and "
+                                 "a bf16 mma role";
+  if ((!upcastA && ring.getAType() != mma.getAType()) ||
+      (!upcast && ring.getBType() != mma.getBType()))
     return ring.emitOpError() << "carries " << ring.getAType() << " x " << ring.getBType()
                               << " but the mma role issues " << mma.getAType() << " x "
                               << mma.getBType();
@@ -1204,11 +1211,12 @@ LogicalResult PipelineOp::verify() {
   // memory, before the barriers.
   if (std::optional<uint64_t> conv = ring.getConvertOffset()) {
     uint64_t slots = ring.getConvertSlots().value_or(0);
+    uint64_t elems = uint64_t(bShape[0] * bShape[1]) + (upcastA ? aShape[0] * aShape[1] : 0);
     if (*conv % 1024 != 0 || slots < 1 || slots > 8 ||
-        *conv + slots * uint64_t(bShape[0] * bShape[1]) * 2 > ring.getBarrierOffset())
+        *conv + slots * elems * 2 > ring.getBarrierOffset())
       return ring.emitOpError() << "convert_offset " << *conv << " must be 1024-byte aligned "
-                                << "and leave convert_slots = " << slots
-                                << " (1 to 8) bf16 slices of B before the barriers at "
+                                << "and leave convert_slots = " << slots << " (1 to 8) bf16 slices of "
+                                << (upcastA ? "A and B" : "B") << " before the barriers at "
                                 << ring.getBarrierOffset();
   }
   if (accs.getShape() != ArrayRef<int64_t>{tile[0] / ctaGroup, tile[1]})

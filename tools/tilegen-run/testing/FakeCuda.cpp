@@ -18,8 +18,11 @@
 //   a=bf16/row b=bf16/row c=bf16/row   (a, b may be e4m3 or e5m2; b may be e2m1)
 //   sa=tensor sb=1x128          optional: the scales of fp8 A and B, per tensor
 //                               or per OUTERxK block (docs/manifest.md layout);
-//                               sb=e8m0: B's E8M0 codes per 1 x 32 (MXFP4)
-//   params=A,B,C,D,M,N,K,alpha,beta,tmap,tmapb,scale_a,scale_b
+//                               sb=e8m0: B's E8M0 codes per 1 x 32 (MXFP4, MXFP8);
+//                               sa=e8m0: A's (MXFP8); sb=e4m3: B's E4M3 codes per 1 x 16
+//                               (NVFP4)
+//   params=A,B,C,D,M,N,K,alpha,beta,tmap,tmapb,scale_a,scale_b,scale_b_tensor
+//                               (scale_b_tensor: NVFP4's per-tensor f32 of B, one float)
 //                               (tmap: A's tensor map; tmapb: B's, whose inner dim and
 //                               box an e2m1 B counts in bytes)
 // The fake "kernel" computes D = alpha (sa A)(sb B) + beta C in fp32 on the
@@ -60,6 +63,8 @@ struct FakeKernel {
   // Scales of fp8 A and B: none, per tensor (BO = 0) or per BO x BK block.
   bool HasSA = false, HasSB = false;
   bool MxB = false; ///< sb=e8m0: B's scales are E8M0 codes per 1 x 32
+  bool MxA = false; ///< sa=e8m0: A's scales are E8M0 codes per 1 x 32
+  bool NvB = false; ///< sb=e4m3: B's scales are E4M3 codes per 1 x 16
   int64_t SABO = 0, SABK = 0, SBBO = 0, SBBK = 0;
 };
 
@@ -284,10 +289,14 @@ CUresult fModuleLoadData(CUmodule *M, const void *Image) {
       parseOperand(V, K->TB, K->RowB);
     else if (Key == "c")
       parseOperand(V, K->TC, K->RowC);
+    else if (Key == "sa" && V == "e8m0")
+      K->HasSA = K->MxA = true;
     else if (Key == "sa")
       parseScale(V, K->HasSA, K->SABO, K->SABK);
     else if (Key == "sb" && V == "e8m0")
       K->HasSB = K->MxB = true;
+    else if (Key == "sb" && V == "e4m3")
+      K->HasSB = K->NvB = true;
     else if (Key == "sb")
       parseScale(V, K->HasSB, K->SBBO, K->SBBK);
     else if (Key == "params") {
@@ -469,7 +478,7 @@ CUresult fLaunchKernelEx(const CUlaunchConfig *Cfg, CUfunction F,
     return CUDA_SUCCESS;
   }
   const void *A = nullptr, *B = nullptr, *C = nullptr;
-  const float *SA = nullptr, *SB = nullptr;
+  const float *SA = nullptr, *SB = nullptr, *SBT = nullptr;
   void *D = nullptr;
   int32_t M = 0, N = 0, Kk = 0;
   float Alpha = 0, Beta = 0;
@@ -491,6 +500,10 @@ CUresult fLaunchKernelEx(const CUlaunchConfig *Cfg, CUfunction F,
         D = Ptr;
     } else if (P == "scale_a" || P == "scale_b") {
       std::memcpy(P == "scale_a" ? &SA : &SB, V, 8);
+    } else if (P == "scale_b_tensor") {
+      std::memcpy(&SBT, V, 8);
+      if (!SBT)
+        return CUDA_ERROR_INVALID_VALUE;
     } else if (P == "M" || P == "N" || P == "K") {
       std::memcpy(P == "M" ? &M : P == "N" ? &N : &Kk, V, 4);
     } else if (P == "alpha" || P == "beta") {
@@ -532,11 +545,21 @@ CUresult fLaunchKernelEx(const CUlaunchConfig *Cfg, CUfunction F,
         for (int L = 0; L < Kk; ++L) {
           size_t IA = K->RowA ? size_t(I) * Kk + L : size_t(I) + size_t(L) * M;
           size_t IB = K->RowB ? size_t(L) * N + J : size_t(L) + size_t(J) * Kk;
-          float Sa = fakeScale(SA, K->SABO, K->SABK, M, I, L, KBlockZero);
-          float Sb = K->MxB ? std::ldexp(1.0f, int(reinterpret_cast<const uint8_t *>(
-                                                    SB)[size_t(KBlockZero ? 0 : L / 32) * N + J]) -
+          const auto *CodesA = reinterpret_cast<const uint8_t *>(SA);
+          const auto *CodesB = reinterpret_cast<const uint8_t *>(SB);
+          float Sa = K->MxA ? std::ldexp(1.0f, int(CodesA[size_t(KBlockZero ? 0 : L / 32) * M +
+                                                          I]) -
                                                     127)
-                            : fakeScale(SB, K->SBBO, K->SBBK, N, J, L, KBlockZero);
+                            : fakeScale(SA, K->SABO, K->SABK, M, I, L, KBlockZero);
+          float Sb = K->MxB ? std::ldexp(1.0f, int(CodesB[size_t(KBlockZero ? 0 : L / 32) * N +
+                                                          J]) -
+                                                    127)
+                     : K->NvB ? float(tilegen::mx::decode(
+                                    CodesB[size_t(KBlockZero ? 0 : L / 16) * N + J],
+                                    tilegen::mx::Format::E4M3))
+                              : fakeScale(SB, K->SBBO, K->SBBK, N, J, L, KBlockZero);
+          if (SBT)
+            Sb *= *SBT;
           Acc += (Sa * float(loadElem(A, IA, K->TA))) *
                  (Sb * float(loadElem(B, IB, K->TB)));
         }
