@@ -454,7 +454,7 @@ LogicalResult MmaSyncEmitter::setUp() {
                                  NVVM::stringifyMMATypes(v.row->mmaSyncB))
                        .str();
   for (auto [unpack, e] : {std::pair<Unpack *, Elem>{&unpackA, v.row->a}, {&unpackB, v.row->b}})
-    if (!sf.on && paddedSubByte(*v.row, e)) {
+    if (paddedSubByte(*v.row, e)) {
       unpack->on = true;
       unpack->form = elemInfo(e).bits == 4 ? NVVM::LdStMatrixEltType::B8X16_B4X16_P64
                                            : NVVM::LdStMatrixEltType::B8X16_B6X16_P32;
@@ -498,14 +498,6 @@ LogicalResult MmaSyncEmitter::setUpScales() {
                               << "multistage on target " << v.target.name()
                               << " (block scales are loaded by TMA into the warp-specialised "
                                  "ring: use schedule = warp_specialized)";
-  if (row.blockKind == NVVM::MMABlockScaleKind::MXF8F6F4 &&
-      (elemInfo(row.a).bits != 8 || elemInfo(row.b).bits != 8))
-    return v.op.emitOpError()
-           << "not supported yet: " << row.ptx << " with " << elemInfo(row.a).manifest << " x "
-           << elemInfo(row.b).manifest << " on target " << v.target.name()
-           << " (6- and 4-bit operands of .kind::mxf8f6f4 sit in 8-bit containers in "
-              "registers, loaded with ldmatrix's unpacking forms, which this lowering does not "
-              "emit yet; e2m1 x e2m1 takes .kind::mxf4nvf4)";
   sf.vec = row.scaleVec == 1 ? ScaleVec::X1 : row.scaleVec == 2 ? ScaleVec::X2 : ScaleVec::X4;
   // The scale atoms advance like tcgen05's: 4 instructions per atom with 1X, 2 with 2X, 1 with
   // 4X (the byte-id selects the byte, the half word, or 0).

@@ -380,14 +380,6 @@ LogicalResult Tcgen05Emitter::setUpScales() {
     break;
   }
   sf.vec = row.scaleVec == 1 ? ScaleVec::X1 : row.scaleVec == 2 ? ScaleVec::X2 : ScaleVec::X4;
-  if (sf.kind == Tcgen05ScaledKind::MXF8F6F4 &&
-      (elemInfo(row.a).bits != 8 || elemInfo(row.b).bits != 8))
-    return v.op.emitOpError()
-           << "not supported yet: " << row.ptx << " with " << elemInfo(row.a).manifest << " x "
-           << elemInfo(row.b).manifest << " on target " << v.target.name()
-           << " (6- and 4-bit operands of .kind::mxf8f6f4 are read from 16-byte chunks padded "
-              "in shared memory, which the TMA loads do not produce yet; e2m1 x e2m1 takes "
-              ".kind::mxf4)";
   if (bn % kScaleAtomRows != 0)
     return r.emitOpError() << "not supported yet: block scales with tile N = " << bn
                            << " on target " << v.target.name()
