@@ -130,26 +130,37 @@ static FailureOr<const MmaInstr *> resolveBlockScaled(GemmOp op, const NVTarget 
              << ".kind::mxf8f6f4 takes e4m3, e5m2, e2m3, e3m2, e2m1 for each operand with e8m0 "
                 "scales per 32)";
   }
-  // Operand majors: MN-major (a = col, b = row) only where the kind transposes.
-  if (!row->mnMajor && (op.getALayout() != Layout::Row || op.getBLayout() != Layout::Col)) {
-    bool aBad = op.getALayout() != Layout::Row;
+  // Operand majors: MN-major (a = col, b = row) only where the kind transposes. tcgen05's
+  // .kind::mxf8f6f4 transposes its 8-bit operands only (PTX ISA 9.7.16.10.3, Table 54): an
+  // MN-major 6- or 4-bit operand is illegal, an MN-major 8-bit one beside it is not lowered.
+  bool aMN = op.getALayout() != Layout::Row, bMN = op.getBLayout() != Layout::Col;
+  if (!row->mnMajor && (aMN || bMN)) {
+    bool narrowKind = row->family == MmaFamily::Tcgen05 &&
+                      row->blockKind == mlir::NVVM::MMABlockScaleKind::MXF8F6F4;
+    bool subA = elemInfo(a).bits < 8, subB = elemInfo(b).bits < 8;
+    if (narrowKind && !(aMN && subA) && !(bMN && subB))
+      return fail(aMN ? "a" : "b")
+             << "not supported yet: " << (aMN ? "a = " : "b = ")
+             << (aMN ? op.getAType() : op.getBType()) << " "
+             << stringifyLayout(aMN ? op.getALayout() : op.getBLayout()) << " beside the "
+             << (subA ? "6- or 4-bit a" : "6- or 4-bit b") << " of " << row->ptx
+             << " on target " << tname
+             << " (the ISA transposes an 8-bit operand there; the tcgen05 lowering takes "
+                "K-major operands only: a = row, b = col)";
+    bool aBad = narrowKind ? aMN && subA : aMN;
+    const char *why = row->family != MmaFamily::Tcgen05 ? " (.row.col)"
+                      : narrowKind ? " (6- and 4-bit operands have no transpose, PTX ISA "
+                                     "9.7.16.10.3 Table 54: only 8-bit A and B may be MN-major)"
+                                   : " (the FP4 kinds have no transpose, PTX ISA Table 49)";
     return fail(aBad ? "a" : "b")
            << (aBad ? "a = " : "b = ") << (aBad ? op.getAType() : op.getBType()) << " "
            << stringifyLayout(aBad ? op.getALayout() : op.getBLayout()) << ": " << row->ptx
-           << " reads its operands K-major only (a = row, b = col) on target " << tname
-           << (row->family == MmaFamily::Tcgen05
-                   ? " (the FP4 kinds have no transpose, PTX ISA Table 49)"
-                   : " (.row.col)");
+           << " reads its operands K-major only (a = row, b = col) on target " << tname << why;
   }
-  // .kind::mxf8f6f4 reads 6- and 4-bit operands from a padded form (16 elements per 16 bytes
-  // in shared memory for tcgen05, 8-bit containers in registers for mma.sync) that the
-  // lowerings do not produce yet.
-  if (row->blockKind == mlir::NVVM::MMABlockScaleKind::MXF8F6F4 &&
-      (elemInfo(a).bits != 8 || elemInfo(b).bits != 8))
-    return fail(elemInfo(a).bits != 8 ? "a" : "b")
-           << "not supported yet: " << row->ptx << " with " << formats << " on " << tname
-           << " (6- and 4-bit operands of .kind::mxf8f6f4 are read in a padded form the "
-              "lowering does not produce; e2m1 x e2m1 takes the FP4 kinds)";
+  // .kind::mxf8f6f4 reads 6- and 4-bit operands in 8-bit containers (paddedSubByte): the
+  // padded 16U6_ALIGN16B / 16U4_ALIGN16B forms TMA writes into shared memory, read as they are
+  // by tcgen05 and widened by ldmatrix's .b8x16 forms for mma.sync; the ring's rules for them
+  // (TMA-fed, tile K = 128) are those of .kind::f8f6f4 below.
   return row;
 }
 
@@ -254,6 +265,16 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
   if (!mma.empty()) {
     int64_t m = mma[0], n = mma[1], k = mma[2], ctaGroup = op.getCtaGroup();
     std::string shape = listString(mma);
+    // K = 32 is .kind::mxf8f6f4's, whose e2m1 operands sit one per byte; e2m1 x e2m1 always
+    // takes the packed FP4 kinds (K = 64), the rule findBlockScaledMma follows.
+    if (scaledRow && k == 32 && k != instrK &&
+        scaledRow->blockKind != mlir::NVVM::MMABlockScaleKind::MXF8F6F4)
+      return fail("mma") << "mma = " << shape << " has the K of .kind::mxf8f6f4 (32); "
+                         << "e2m1 x e2m1 with " << elemInfo(scaledRow->scaleElem).manifest
+                         << " scales per " << scaledRow->scaleBlock << " takes "
+                         << scaledRow->ptx << " (packed FP4, K = " << instrK
+                         << ") on target " << tname << ": give K = " << instrK
+                         << " or leave mma out";
     bool mmaSyncShape = m == 16 && n == 8 && k == instrK;
     bool nInRange = n % 8 == 0 && n >= 8 && n <= 256;
     bool wgmmaShape = m == 64 && k == instrK && nInRange;

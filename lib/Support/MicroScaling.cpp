@@ -182,3 +182,12 @@ void tilegen::mx::packE2M1(const uint8_t *codes, size_t n, uint8_t *out) {
     out[i / 2] = uint8_t(lo | (hi << 4));
   }
 }
+
+std::vector<uint8_t> tilegen::mx::packScaleAtoms(const uint8_t *codes, uint64_t rows,
+                                                 uint64_t kBlocks) {
+  std::vector<uint8_t> out(scaleAtomTensorBytes(rows, kBlocks), 0);
+  for (uint64_t r = 0; r < rows; ++r)
+    for (uint64_t c = 0; c < kBlocks; ++c)
+      out[scaleAtomByteOffset(r, c, kBlocks)] = codes[r * kBlocks + c];
+  return out;
+}

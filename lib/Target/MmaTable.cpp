@@ -214,10 +214,13 @@ MmaInstr blockScaled(MmaFamily family, InstrSet set, MMABlockScaleKind kind, Ele
   bool fp4Kind = kind != MMABlockScaleKind::MXF8F6F4;
   unsigned k = fp4Kind ? 64 : 32;
   bool mmaSyncRow = family == MmaFamily::MmaSync;
+  bool subByte = elemInfo(a).bits < 8 || elemInfo(b).bits < 8;
   MmaInstr row{family, set, a, b, Elem::F32, mmaSyncRow ? 16u : 0u, mmaSyncRow ? 8u : 0u, k,
-               // MN-major operands: tcgen05 transposes .kind::mxf8f6f4 only (Table 49);
-               // mma.sync is .row.col.
-               /*mnMajor=*/!mmaSyncRow && !fp4Kind, elemInfo(a).mmaSync, elemInfo(b).mmaSync,
+               // MN-major operands: tcgen05 transposes .kind::mxf8f6f4 only (Table 49), and
+               // there only 8-bit A and B (a 6- or 4-bit operand is K-major, Table 54, as for
+               // .kind::f8f6f4); mma.sync is .row.col.
+               /*mnMajor=*/!mmaSyncRow && !fp4Kind && !subByte, elemInfo(a).mmaSync,
+               elemInfo(b).mmaSync,
                kNoWgmma, kNoWgmma, Tcgen05MMAKind::F8F6F4, elemInfo(a).tcgen05,
                elemInfo(b).tcgen05, kNoScales,
                // Dense rates relative to BF16 (B200 datasheet: FP8/FP6 2x, FP4 4x; RTX 50: FP4

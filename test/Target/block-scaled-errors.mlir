@@ -1,4 +1,4 @@
-// tile-check-target rejects each block-scaled description its target cannot build (no block-scaled kind, no kind for the pair or the scales, an operand major the kind cannot read, upcast where it does not apply), naming field, value, target and reason; what the native lowerings do not take yet (6- and 4-bit .kind::mxf8f6f4, the cp.async schedule, partial scale atoms, scale columns beyond Tensor Memory) and the upcast combinations and schedules the sm_90a pipeline does not take stop with "not supported yet" or the budget.
+// tile-check-target rejects each block-scaled description its target cannot build (no block-scaled kind, no kind for the pair or the scales, an operand major the kind cannot read, a 6- or 4-bit operand of .kind::mxf8f6f4 that is MN-major, e2m1 x e2m1 given the K of .kind::mxf8f6f4, upcast where it does not apply), naming field, value, target and reason; what the native lowerings do not take yet (an MN-major 8-bit operand beside a 6- or 4-bit one, the cp.async schedule, partial scale atoms, scale columns beyond Tensor Memory) and the upcast combinations and schedules the sm_90a pipeline does not take stop with "not supported yet" or the budget.
 // RUN: %tilegen-opt %s --tile-check-target -split-input-file -verify-diagnostics
 //
 // Not covered because the tile.gemm verifier stops such descriptions first (kept as a guard,
@@ -61,9 +61,21 @@ tile.gemm @g { a = bf16 row, b = f4E2M1FN col, c = bf16 row, scale_b = f8E8M0FNU
 
 // -----
 
-// MXFP8 x MXFP6 on sm_100a: .kind::mxf8f6f4 reads 6-bit operands padded, which is not lowered
-// expected-error @+1 {{'tile.gemm' op not supported yet: tcgen05.mma.kind::mxf8f6f4.block_scale.scale_vec::1X with a = e4m3, b = e2m3 with e8m0 scales per 32 on sm_100a (6- and 4-bit operands of .kind::mxf8f6f4 are read in a padded form the lowering does not produce; e2m1 x e2m1 takes the FP4 kinds)}}
+// MXFP6 MN-major on tcgen05's .kind::mxf8f6f4: only 8-bit operands transpose
+// expected-error @+1 {{'tile.gemm' op a = 'f6E2M3FN' col: tcgen05.mma.kind::mxf8f6f4.block_scale.scale_vec::1X reads its operands K-major only (a = row, b = col) on target sm_100a (6- and 4-bit operands have no transpose, PTX ISA 9.7.16.10.3 Table 54: only 8-bit A and B may be MN-major)}}
+tile.gemm @g { a = f6E2M3FN col, b = f8E4M3FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], tile = [128, 128, 128], target = "sm_100a" }
+
+// -----
+
+// An MN-major MXFP8 A beside an MXFP6 B: legal in the ISA, not lowered
+// expected-error @+1 {{'tile.gemm' op not supported yet: a = 'f8E4M3FN' col beside the 6- or 4-bit b of tcgen05.mma.kind::mxf8f6f4.block_scale.scale_vec::1X on target sm_100a (the ISA transposes an 8-bit operand there; the tcgen05 lowering takes K-major operands only: a = row, b = col)}}
 tile.gemm @g { a = f8E4M3FN col, b = f6E2M3FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], tile = [128, 128, 128], target = "sm_100a" }
+
+// -----
+
+// MXFP4 x MXFP4 with the K of .kind::mxf8f6f4: e2m1 x e2m1 takes the packed FP4 kinds
+// expected-error @+1 {{'tile.gemm' op mma = [16, 8, 32] has the K of .kind::mxf8f6f4 (32); e2m1 x e2m1 with e8m0 scales per 32 takes mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0 (packed FP4, K = 64) on target sm_120a: give K = 64 or leave mma out}}
+tile.gemm @g { a = f4E2M1FN row, b = f4E2M1FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], tile = [128, 128, 256], mma = [16, 8, 32], target = "sm_120a" }
 
 // -----
 

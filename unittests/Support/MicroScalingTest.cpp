@@ -38,7 +38,70 @@ static void expectCode(unsigned got, unsigned want, const char *what, int line) 
 #define EQ(got, want) expectEq((got), (want), #got, __LINE__)
 #define CODE(got, want) expectCode((got), (want), #got, __LINE__)
 
+// The global layout of block scales the native block-scaled kernels read (scale atoms of 128 x
+// 4). PTX ISA 9.1, 9.7.16.10.7.2-3 (the scale factor matrices in Tensor Memory for M = 128 and
+// .scale_vec::1X/2X/4X: row r's scales at lane r % 32 of each 32-lane partition, column r / 32
+// of the 4 that hold them, one byte per scale block selected by the scale factor ID) with
+// 9.7.16.8.3 (tcgen05.cp .32x128b.warpx4: 16-byte source row i to lane i of every partition,
+// bytes 4 c .. 4 c + 3 to column c). Hand-worked: row 0 block 0 -> byte 0; row 1 -> 16 (the
+// next source row); row 32 -> 4 (the next TMEM column); row 33 block 2 -> 16 + 4 + 2 = 22; row
+// 127 block 3 -> 31 * 16 + 3 * 4 + 3 = 511; with 10 blocks per row (3 atoms along K), block 4
+// is the second atom (512) and row 128 the second row of atoms (3 x 512 = 1536).
+static void testScaleAtoms() {
+  EQ(double(scaleAtomByteOffset(0, 0, 4)), 0);
+  EQ(double(scaleAtomByteOffset(1, 0, 4)), 16);
+  EQ(double(scaleAtomByteOffset(32, 0, 4)), 4);
+  EQ(double(scaleAtomByteOffset(33, 2, 4)), 22);
+  EQ(double(scaleAtomByteOffset(127, 3, 4)), 511);
+  EQ(double(scaleAtomByteOffset(0, 4, 10)), 512);
+  EQ(double(scaleAtomByteOffset(128, 0, 10)), 1536);
+  EQ(double(scaleAtomByteOffset(130, 9, 10)), 1536 + 1024 + 2 * 16 + 1);
+  EQ(double(scaleAtomTensorBytes(128, 4)), 512);
+  EQ(double(scaleAtomTensorBytes(129, 10)), 2 * 3 * 512);
+  // Every (row, block) of a 300 x 10 tensor: within its atom, the byte a tcgen05.cp source row
+  // holds maps to the lane, column and byte the ISA's figures give, and no two scales share a
+  // byte.
+  const uint64_t rows = 300, blocks = 10;
+  std::vector<int> seen(scaleAtomTensorBytes(rows, blocks), 0);
+  bool layout = true, distinct = true;
+  for (uint64_t r = 0; r < rows; ++r)
+    for (uint64_t c = 0; c < blocks; ++c) {
+      uint64_t off = scaleAtomByteOffset(r, c, blocks);
+      uint64_t atom = off / 512, in = off % 512;
+      layout &= atom == (r / 128) * 3 + c / 4;
+      layout &= in / 16 == r % 32 && (in % 16) / 4 == (r % 128) / 32 && in % 4 == c % 4;
+      distinct &= seen[off]++ == 0;
+    }
+  EQ(layout, true);
+  EQ(distinct, true);
+  // The kernels' 3-D tensor map over it (manifest dims atom_row_bytes, atom_rows, M_atoms:
+  // strides 1, 16 and 16 x 32 x atomsK bytes) addresses the same byte: element (b, 32 kAtom +
+  // r % 32, r / 128) with b = ((r % 128) / 32) * 4 + c % 4.
+  bool tma = true;
+  for (uint64_t r = 0; r < rows; ++r)
+    for (uint64_t c = 0; c < blocks; ++c) {
+      uint64_t b = ((r % 128) / 32) * 4 + c % 4, y = 32 * (c / 4) + r % 32, z = r / 128;
+      tma &= b + 16 * y + 16 * 32 * 3 * z == scaleAtomByteOffset(r, c, blocks);
+    }
+  EQ(tma, true);
+  // packScaleAtoms: codes land at their offsets, padding (rows 300..383, blocks 10, 11) is 0.
+  std::vector<uint8_t> codes(rows * blocks);
+  for (uint64_t i = 0; i < codes.size(); ++i)
+    codes[i] = uint8_t(1 + i % 251);
+  std::vector<uint8_t> atoms = packScaleAtoms(codes.data(), rows, blocks);
+  bool placed = atoms.size() == scaleAtomTensorBytes(rows, blocks);
+  unsigned nonzero = 0;
+  for (uint64_t r = 0; placed && r < rows; ++r)
+    for (uint64_t c = 0; c < blocks; ++c)
+      placed &= atoms[scaleAtomByteOffset(r, c, blocks)] == codes[r * blocks + c];
+  for (uint8_t a : atoms)
+    nonzero += a != 0;
+  EQ(placed, true);
+  EQ(double(nonzero), double(rows * blocks));
+}
+
 int main() {
+  testScaleAtoms();
   const double nan = std::nan("");
 
   // MX v1.0 5.3.3: FP4 E2M1, bias 1; codes 0..7 are 0, 0.5 (subnormal), 1, 1.5, 2, 3, 4, 6;

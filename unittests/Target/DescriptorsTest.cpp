@@ -609,6 +609,99 @@ static void testTcgen05ScaledInstrDesc() {
 }
 
 //===----------------------------------------------------------------------===//
+// 6- and 4-bit operands of the block-scaled .kind::mxf8f6f4 (sm_100a family). Sources, PTX ISA
+// 9.1: the instruction-descriptor table for .kind::mxf8f6f4 in 9.7.16.4.2 (atype 7-9 / btype
+// 10-12 with E4M3 0, E5M2 1, E2M3 3, E3M2 4, E2M1 5 for A and B independently, bit 23 the
+// scale type, UE8M0 = 1, scale factor B ID 4-5, scale factor A ID 29-30, M >> 7 at 27-28);
+// 9.7.16.10.3, Table 54 (only 8-bit operands transpose); 9.7.16.2.1, Table 39 (K = 32 for
+// every type of the kind); 9.7.16.10.7.1 (.ue8m0 with .scale_vec::1X only); 9.7.16.4.1,
+// Table 40 (the shared-memory descriptor, the same for the padded 6- and 4-bit rows as for
+// FP8: 16 elements per 16 bytes, so a 128-element K-slice row is 128 bytes, one 128B swizzle
+// span). Second source: CUTLASS's UMMA::MXF8F6F4Format (cute/arch/mma_sm100_desc.hpp) has the
+// same codes, E4M3 0, E5M2 1, E2M3 3, E3M2 4, E2M1 5.
+//===----------------------------------------------------------------------===//
+
+static void testTcgen05ScaledNarrowOperands() {
+  auto desc = [](MmaElem a, MmaElem b, unsigned m, unsigned n, unsigned group, unsigned id,
+                 Major am = Major::K, Major bm = Major::K) {
+    Tcgen05ScaledInstrDesc d;
+    d.kind = Tcgen05ScaledKind::MXF8F6F4;
+    d.aType = a;
+    d.bType = b;
+    d.scaleType = ScaleElem::UE8M0;
+    d.scaleVec = ScaleVec::X1;
+    d.m = m;
+    d.n = n;
+    d.ctaGroup = group;
+    d.sfaId = d.sfbId = id;
+    d.aMajor = am;
+    d.bMajor = bm;
+    return encodeTcgen05ScaledInstrDesc(d);
+  };
+  using E = MmaElem;
+  // The table's codes, written out from the ISA (not from the encoder).
+  const struct {
+    E e;
+    unsigned code;
+  } codes[] = {{E::E4M3, 0}, {E::E5M2, 1}, {E::E2M3, 3}, {E::E3M2, 4}, {E::E2M1, 5}};
+  // Every pair, cta_group::1 M = 128 N = 256: ue8m0 (1 << 23) | N >> 3 = 32 at 17 | M >> 7 = 1
+  // at 27, the type codes at 7 and 10.
+  for (auto ca : codes)
+    for (auto cb : codes)
+      EXPECT_VALUE(desc(ca.e, cb.e, 128, 256, 1, 0),
+                   0x08C00000u | ca.code << 7 | cb.code << 10);
+  // MXFP6 x MXFP8 as the sm_100a example issues it: e2m3 (3 << 7 = 0x180) x e4m3, N = 256,
+  // each of the slice's four MMAs with scale factor IDs i (bytes 0..3 of the scale column):
+  // ID 1 sets bit 29 (0x20000000) and bit 4 (0x10), ID 3 bits 29-30 (0x60000000) and 4-5
+  // (0x30).
+  EXPECT_VALUE(desc(E::E2M3, E::E4M3, 128, 256, 1, 0), 0x08C00180u);
+  EXPECT_VALUE(desc(E::E2M3, E::E4M3, 128, 256, 1, 1), 0x28C00190u);
+  EXPECT_VALUE(desc(E::E2M3, E::E4M3, 128, 256, 1, 3), 0x68C001B0u);
+  // MXFP8 x MXFP4 on a CTA pair: e4m3 x e2m1 (5 << 10 = 0x1400), cta_group::2, M = 256
+  // (2 << 27), N = 256.
+  EXPECT_VALUE(desc(E::E4M3, E::E2M1, 256, 256, 2, 0), 0x10C01400u);
+  // e3m2 x e3m2 (4 << 7 | 4 << 10 = 0x1200), cta_group::2 M = 128, N = 128, ID 2.
+  EXPECT_VALUE(desc(E::E3M2, E::E3M2, 128, 128, 2, 2), 0x48A01220u);
+  // Table 54: an 8-bit operand beside a 6- or 4-bit one may still be MN-major (bit 15 for A;
+  // e4m3 x e2m3 N = 128: 0x08A00000 | 3 << 10 | 1 << 15); the 6- and 4-bit ones may not.
+  EXPECT_VALUE(desc(E::E4M3, E::E2M3, 128, 128, 1, 0, Major::MN, Major::K), 0x08A08C00u);
+  EXPECT_ERROR(desc(E::E4M3, E::E3M2, 128, 128, 1, 0, Major::K, Major::MN),
+               "kind::mxf8f6f4: B type e3m2 (6-bit) is MN-major");
+  EXPECT_ERROR(desc(E::E2M3, E::E4M3, 128, 128, 1, 0, Major::MN, Major::K),
+               "kind::mxf8f6f4: A type e2m3 (6-bit) is MN-major");
+  EXPECT_ERROR(desc(E::E2M1, E::E2M1, 128, 128, 2, 0, Major::K, Major::MN),
+               "kind::mxf8f6f4: B type e2m1 (4-bit) is MN-major");
+  // 9.7.16.10.7.1: .kind::mxf8f6f4 takes .ue8m0 with .scale_vec::1X only, whatever the types.
+  {
+    Tcgen05ScaledInstrDesc d;
+    d.aType = E::E2M3;
+    d.bType = E::E2M1;
+    d.scaleType = ScaleElem::UE4M3;
+    d.scaleVec = ScaleVec::X4;
+    EXPECT_ERROR(encodeTcgen05ScaledInstrDesc(d),
+                 "kind::mxf8f6f4: scale type ue4m3 with scale_vec::4X is not a valid combination");
+  }
+  // Table 39: K = 32 per instruction and one byte per element in shared memory for every
+  // type of the kind (6- and 4-bit padded), so a K-slice of 128 elements is four MMAs, each
+  // 32 bytes further along the row, reading scale bytes 0..3 of one atom (1X).
+  EXPECT_TRUE(tcgen05ScaledK(Tcgen05ScaledKind::MXF8F6F4) == 32 &&
+              tcgen05SmemElemBits(Tcgen05ScaledKind::MXF8F6F4) == 8);
+  for (unsigned i = 0; i < 4; ++i) {
+    auto st = tcgen05ScaleStep(Tcgen05ScaledKind::MXF8F6F4, ScaleVec::X1, i);
+    EXPECT_TRUE(st && st->atom == 0 && st->id == i);
+    if (!st)
+      llvm::consumeError(st.takeError());
+  }
+  // The padded rows' shared-memory descriptor (Table 40): K-major, 128B swizzle, rows of 128
+  // bytes, SBO = 8 rows = 1024 bytes (64 at bit 32), LBO 16 (1 at bit 16), fixed 0b001 at 46,
+  // swizzle 2 at 61: the FP8 row's descriptor. A slot at 0x8000: start 0x800; the k-th MMA of
+  // the slice starts 32 k bytes further (start + 2 k).
+  EXPECT_VALUE(encodeTcgen05SmemDesc(0x8000, 16, 1024, Swizzle::B128), 0x4000404000010800ull);
+  EXPECT_VALUE(encodeTcgen05SmemDesc(0x8000 + 3 * 32, 16, 1024, Swizzle::B128),
+               0x4000404000010806ull);
+}
+
+//===----------------------------------------------------------------------===//
 // Scale factors in shared memory / TMEM (9.7.16.10.7.2-3, tcgen05.cp 9.7.16.8.3)
 //===----------------------------------------------------------------------===//
 
@@ -732,6 +825,7 @@ int main() {
   testTcgen05InstrDescF8F6F4();
   testTmem();
   testTcgen05ScaledInstrDesc();
+  testTcgen05ScaledNarrowOperands();
   testScaleLayout();
   testMmaSyncScales();
   llvm::outs() << passed << " passed, " << failed << " failed\n";

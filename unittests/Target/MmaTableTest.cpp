@@ -75,9 +75,22 @@ int main() {
         continue; // resolves to .kind::mxf4 (above)
       const MmaInstr *r =
           findBlockScaledMma(MmaFamily::Tcgen05, a, b, Elem::F32, Elem::E8M0, 32);
-      // .kind::mxf8f6f4 transposes (9.7.16.10.1, Table 49), K = 32, scale_vec::1X.
+      // .kind::mxf8f6f4 transposes (9.7.16.10.1, Table 49), but only its 8-bit operands
+      // (9.7.16.10.3, Table 54: MN-major for 8-, 16- and 32-bit types; a 6- or 4-bit operand is
+      // K-major); K = 32, scale_vec::1X.
+      bool subByte = elemInfo(a).bits < 8 || elemInfo(b).bits < 8;
       EXPECT_TRUE(r && r->blockKind == MMABlockScaleKind::MXF8F6F4 && r->k == 32 &&
-                  r->scaleVec == 1 && r->mnMajor);
+                  r->scaleVec == 1 && r->mnMajor == !subByte);
+      // 9.7.16.4.3 / Table 39: every operand of .kind::mxf8f6f4 takes one byte of shared
+      // memory (the 6- and 4-bit ones padded, 16 elements per 16 bytes: TMA's 16U6_ALIGN16B
+      // = 15 and 16U4_ALIGN16B = 14), so one instruction's K = 32 is 32 bytes of each row.
+      for (Elem e : {a, b}) {
+        unsigned bits = elemInfo(e).bits;
+        EXPECT_TRUE(r && smemElemBits(*r, e) == 8 && paddedSubByte(*r, e) == (bits < 8) &&
+                    unsigned(tmaDataType(*r, e)) == (bits == 4 ? 14u : bits == 6 ? 15u : 0u));
+      }
+      EXPECT_TRUE(r && target("sm_100a").offers(*r) && target("sm_103a").offers(*r) &&
+                  !target("sm_120a").offers(*r) && !target("sm_90a").offers(*r));
       // E4M3 scales per 16 are NVFP4's, for e2m1 x e2m1 only; E8M0 scales per 16 no kind's.
       EXPECT_TRUE(!findBlockScaledMma(MmaFamily::Tcgen05, a, b, Elem::F32, Elem::E4M3, 16));
       EXPECT_TRUE(!findBlockScaledMma(MmaFamily::Tcgen05, a, b, Elem::F32, Elem::E8M0, 16));
@@ -93,7 +106,15 @@ int main() {
       const MmaInstr *r =
           findBlockScaledMma(MmaFamily::MmaSync, a, b, Elem::F32, Elem::E8M0, 32);
       EXPECT_TRUE(r && r->m == 16 && r->n == 8 && r->k == 32 && r->scaleVec == 1 &&
-                  !r->mnMajor && target("sm_120a").offers(*r));
+                  !r->mnMajor && target("sm_120a").offers(*r) && !target("sm_120").offers(*r));
+      // The 6- and 4-bit operands sit in 8-bit containers (9.7.14.5.14: "with .kind::f8f6f4
+      // or .kind::mxf8f6f4", e2m1 in bits 5..2, e3m2 / e2m3 in bits 5..0), written into shared
+      // memory by the padded TMA forms and widened by ldmatrix's .b8x16 forms.
+      for (Elem e : {a, b}) {
+        unsigned bits = elemInfo(e).bits;
+        EXPECT_TRUE(r && smemElemBits(*r, e) == 8 && paddedSubByte(*r, e) == (bits < 8) &&
+                    unsigned(tmaDataType(*r, e)) == (bits == 4 ? 14u : bits == 6 ? 15u : 0u));
+      }
     }
   const MmaInstr *sync2x = findBlockScaledMma(MmaFamily::MmaSync, Elem::E2M1, Elem::E2M1,
                                               Elem::F32, Elem::E8M0, 32);

@@ -112,6 +112,30 @@ inline uint8_t unpackE2M1(const uint8_t *packed, size_t i) {
   return (packed[i / 2] >> ((i % 2) * 4)) & 0xF;
 }
 
+/// Block scales as the native block-scaled kernels read them from global memory (tcgen05 on the
+/// sm_100a family, mma.sync on sm_120a; the manifest's "layout": "scale_atoms_128x4",
+/// docs/sm100a.md "Scale atoms"). The scales of a tensor of `rows` rows (rows of A, columns of
+/// B) with `kBlocks` scale blocks along K each are stored as atoms of 128 rows x 4 blocks, 512
+/// bytes: atom (i, j) holds rows 128 i ... 128 i + 127 and blocks 4 j ... 4 j + 3 and starts at
+/// byte (i * ceil(kBlocks / 4) + j) * 512; inside it row r, block c is at byte
+/// (r % 32) * 16 + ((r % 128) / 32) * 4 + c. That puts, after tcgen05.cp.32x128b.warpx4 (16-byte
+/// source row i to TMEM lane i, 4 bytes per column), row r's scale c at lane r % 32, column
+/// r / 32, byte c: the layout of PTX ISA 9.7.16.10.7.2-3 for M = 128 (and the 128 x 4 blocks
+/// cuBLAS documents for its block-scaling factors). Atoms past the last row or block are
+/// padding (0 here). Byte offset of (row, block) in such a tensor:
+inline uint64_t scaleAtomByteOffset(uint64_t row, uint64_t block, uint64_t kBlocks) {
+  uint64_t atomsK = (kBlocks + 3) / 4;
+  return ((row / 128) * atomsK + block / 4) * 512 + (row % 32) * 16 + ((row % 128) / 32) * 4 +
+         block % 4;
+}
+/// Bytes of the atom tensor: ceil(rows / 128) x ceil(kBlocks / 4) atoms of 512 bytes.
+inline uint64_t scaleAtomTensorBytes(uint64_t rows, uint64_t kBlocks) {
+  return (rows + 127) / 128 * ((kBlocks + 3) / 4) * 512;
+}
+/// Rearranges row-major scale codes (`codes[r * kBlocks + c]`) into the atom tensor, padding
+/// zero.
+std::vector<uint8_t> packScaleAtoms(const uint8_t *codes, uint64_t rows, uint64_t kBlocks);
+
 } // namespace mx
 } // namespace tilegen
 

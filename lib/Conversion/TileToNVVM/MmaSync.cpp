@@ -41,7 +41,8 @@
 // loads: one address scheme for both. ldmatrix puts a 4-bit value in bits 3..0 of its byte
 // (CUTLASS's cute/atom/mma_traits_sm120.hpp shifts it, fp4_shift_A/B), so e2m1 registers are
 // shifted left by 2 and masked to 0x3C per byte before the MMA; the 6-bit values are where the
-// MMA wants them.
+// MMA wants them. The block-scaled .kind::mxf8f6f4 reads its 6- and 4-bit operands from the
+// same containers (9.7.14.5.14), so they are loaded the same way, with the scales of MXFP8.
 //
 // Rows of A or B aligned to less than 16 bytes (the ring's `align`, from the description's
 // `alignment`) are copied in pieces of the alignment into the same 16-byte chunks, each piece
@@ -115,8 +116,9 @@ private:
   /// FP8 operands: NVVM's mma op has no e4m3/e5m2 form for m16n8k32, so the kernel calls the
   /// LLVM intrinsic by name (llvm.nvvm.mma.m16n8k32.row.col.f32.<a>.<b>.f32).
   std::string fp8Intrinsic;
-  /// Operands in 8-bit containers (.kind::f8f6f4 with 6- and 4-bit types): the ldmatrix form
-  /// that unpacks them, and whether the registers move the 4-bit value to bits 5..2.
+  /// Operands in 8-bit containers (.kind::f8f6f4 and .kind::mxf8f6f4 with 6- and 4-bit types):
+  /// the ldmatrix form that unpacks them, and whether the registers move the 4-bit value to
+  /// bits 5..2.
   struct Unpack {
     bool on = false;
     NVVM::LdStMatrixEltType form = NVVM::LdStMatrixEltType::B8X16_B4X16_P64;
@@ -454,7 +456,7 @@ LogicalResult MmaSyncEmitter::setUp() {
                                  NVVM::stringifyMMATypes(v.row->mmaSyncB))
                        .str();
   for (auto [unpack, e] : {std::pair<Unpack *, Elem>{&unpackA, v.row->a}, {&unpackB, v.row->b}})
-    if (!sf.on && paddedSubByte(*v.row, e)) {
+    if (paddedSubByte(*v.row, e)) {
       unpack->on = true;
       unpack->form = elemInfo(e).bits == 4 ? NVVM::LdStMatrixEltType::B8X16_B4X16_P64
                                            : NVVM::LdStMatrixEltType::B8X16_B6X16_P32;
@@ -498,14 +500,6 @@ LogicalResult MmaSyncEmitter::setUpScales() {
                               << "multistage on target " << v.target.name()
                               << " (block scales are loaded by TMA into the warp-specialised "
                                  "ring: use schedule = warp_specialized)";
-  if (row.blockKind == NVVM::MMABlockScaleKind::MXF8F6F4 &&
-      (elemInfo(row.a).bits != 8 || elemInfo(row.b).bits != 8))
-    return v.op.emitOpError()
-           << "not supported yet: " << row.ptx << " with " << elemInfo(row.a).manifest << " x "
-           << elemInfo(row.b).manifest << " on target " << v.target.name()
-           << " (6- and 4-bit operands of .kind::mxf8f6f4 sit in 8-bit containers in "
-              "registers, loaded with ldmatrix's unpacking forms, which this lowering does not "
-              "emit yet; e2m1 x e2m1 takes .kind::mxf4nvf4)";
   sf.vec = row.scaleVec == 1 ? ScaleVec::X1 : row.scaleVec == 2 ? ScaleVec::X2 : ScaleVec::X4;
   // The scale atoms advance like tcgen05's: 4 instructions per atom with 1X, 2 with 2X, 1 with
   // 4X (the byte-id selects the byte, the half word, or 0).

@@ -46,7 +46,10 @@
 // same thread is one of the ISA's implicitly pipelined pairs, so no wait separates them. Every
 // stage has its own scale columns (after the accumulators): slot s's columns are rewritten
 // only after the full barrier of a later round, which the producer armed after the MMAs that
-// read them had committed the slot empty.
+// read them had committed the slot empty. 6- and 4-bit operands of .kind::mxf8f6f4 arrive as
+// for the plain .kind::f8f6f4 (below, in emit: TMA's padded forms, 128-byte K-slice rows); only
+// the instruction descriptor's type codes and the full barrier's packed byte count tell them
+// from MXFP8.
 //
 // None of this has run on a Blackwell GPU: it is checked by ptxas (sm_100a, sm_103a), FileCheck
 // census tests of the PTX and the descriptor unit tests (docs/sm100a.md).
@@ -113,7 +116,7 @@ private:
   Type outType;
   int64_t rowBytes = 0; ///< bytes of one K-slice row of A or B in shared memory
   int64_t txBytes = 0;  ///< bytes TMA completes for the CTA's slices of A and B (packed)
-  bool padded = false;  ///< a 6- or 4-bit operand in 8-bit containers (kind::f8f6f4)
+  bool padded = false;  ///< a 6- or 4-bit operand in 8-bit containers ((mx)f8f6f4)
   /// Block scales (v.row->blockScaled): the slot's scale atoms and their TMEM columns.
   struct Scales {
     bool on = false;
@@ -380,14 +383,6 @@ LogicalResult Tcgen05Emitter::setUpScales() {
     break;
   }
   sf.vec = row.scaleVec == 1 ? ScaleVec::X1 : row.scaleVec == 2 ? ScaleVec::X2 : ScaleVec::X4;
-  if (sf.kind == Tcgen05ScaledKind::MXF8F6F4 &&
-      (elemInfo(row.a).bits != 8 || elemInfo(row.b).bits != 8))
-    return v.op.emitOpError()
-           << "not supported yet: " << row.ptx << " with " << elemInfo(row.a).manifest << " x "
-           << elemInfo(row.b).manifest << " on target " << v.target.name()
-           << " (6- and 4-bit operands of .kind::mxf8f6f4 are read from 16-byte chunks padded "
-              "in shared memory, which the TMA loads do not produce yet; e2m1 x e2m1 takes "
-              ".kind::mxf4)";
   if (bn % kScaleAtomRows != 0)
     return r.emitOpError() << "not supported yet: block scales with tile N = " << bn
                            << " on target " << v.target.name()
@@ -531,9 +526,9 @@ LogicalResult Tcgen05Emitter::emit() {
                                  "warp, epilogue warpgroup), not "
                               << v.threads();
   // Bits, not bytes: a K-slice of packed e2m1 is bk / 2 bytes; 6- and 4-bit operands of
-  // kind::f8f6f4 take one byte each in shared memory (TMA's 16U4_ALIGN16B / 16U6_ALIGN16B
-  // padded form, PTX ISA 9.7.16.10.4.4), so their rows are bk bytes, read by the same
-  // descriptors as FP8 rows. The full barrier counts the packed bytes TMA brings (txBytes).
+  // kind::f8f6f4 and kind::mxf8f6f4 take one byte each in shared memory (TMA's 16U4_ALIGN16B /
+  // 16U6_ALIGN16B padded form, PTX ISA 9.7.16.10.4.4), so their rows are bk bytes, read by the
+  // same descriptors as FP8 rows. The full barrier counts the packed bytes TMA brings (txBytes).
   rowBytes = bk * smemElemBits(*v.row, v.row->a) / 8;
   padded = paddedSubByte(*v.row, v.row->a) || paddedSubByte(*v.row, v.row->b);
   txBytes = (ctaRows * elemBits(r.getAType()) + bRows * elemBits(r.getBType())) * bk / 8;

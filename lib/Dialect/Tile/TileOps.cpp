@@ -833,9 +833,13 @@ LogicalResult GemmOp::verifyOperandsAndScales() {
       return emitFieldError(*this, field)
              << "field '" << field << "' = " << st << " [" << scale.blockOuter() << ", "
              << scale.blockK() << "]: " << (e8m0 ? "OCP MX" : "NVFP4") << " block scales cover "
-             << want << " elements of K of one row, [1, " << want << "]"
-             << (e8m0 ? " (E8M0 scales per 16 are no kind's)"
-                      : " (E4M3 scales per 32 are no kind's)");
+             << want << " elements of K of one row, [1, " << want << "] ("
+             << (e8m0 ? "E8M0" : "E4M3") << " scales per "
+             << (scale.blockOuter() == 1
+                     ? std::to_string(scale.blockK())
+                     : "[" + std::to_string(scale.blockOuter()) + ", " +
+                           std::to_string(scale.blockK()) + "] block")
+             << " are no kind's)";
     if (getTileK() % want != 0)
       return emitFieldError(*this, "tile")
              << "tile K = " << getTileK() << " is not a multiple of the " << field << " block ("

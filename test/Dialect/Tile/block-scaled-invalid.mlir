@@ -43,6 +43,12 @@ tile.gemm @g { a = f4E2M1FN row, b = f4E2M1FN col, c = bf16 row, scale_a = f8E8M
 
 // -----
 
+// MXFP6 with E8M0 scales per 64: .kind::mxf8f6f4 takes one scale per 32 (scale_vec::1X)
+// expected-error @+1 {{'tile.gemm' op field 'scale_b' = 'f8E8M0FNU' [1, 64]: OCP MX block scales cover 32 elements of K of one row, [1, 32] (E8M0 scales per 64 are no kind's)}}
+tile.gemm @g { a = f8E4M3FN row, b = f6E3M2FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 64], tile = [128, 128, 128] }
+
+// -----
+
 // NVFP4 scales per 32 elements: no kind has them
 // expected-error @+1 {{'tile.gemm' op field 'scale_b' = 'f8E4M3FN' [1, 32]: NVFP4 block scales cover 16 elements of K of one row, [1, 16] (E4M3 scales per 32 are no kind's)}}
 tile.gemm @g { a = f4E2M1FN row, b = f4E2M1FN col, c = bf16 row, scale_a = f8E4M3FN [1, 16], scale_b = f8E4M3FN [1, 32], tile = [128, 128, 128] }

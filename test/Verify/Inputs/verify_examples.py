@@ -4,10 +4,14 @@ on the kernel (tilegen-verify: docs/verify.md). Prints one line per kernel with 
 time and whether its exhaustive search finished within the bound, and exits 1 when a kernel
 does not verify or compiles to PTX but not to a cubin.
 
-usage: verify_examples.py TILEGEN TILEGEN_VERIFY EXAMPLES_DIR WORK_DIR TARGET...
+usage: verify_examples.py TILEGEN TILEGEN_VERIFY EXAMPLES_DIR WORK_DIR [--match=RE] [--skip=RE]
+                          TARGET...
+--match / --skip keep (drop) the examples whose name the regular expression finds, so that one
+target's examples can be split over several tests, each under the per-test time limit.
 """
 import glob
 import os
+import re
 import subprocess
 import sys
 import time
@@ -15,13 +19,23 @@ import time
 
 def main():
     tilegen, verify, examples, work = sys.argv[1:5]
-    targets = sys.argv[5:]
+    targets = [a for a in sys.argv[5:] if not a.startswith("--")]
+    match = skip = None
+    for a in sys.argv[5:]:
+        if a.startswith("--match="):
+            match = re.compile(a[len("--match="):])
+        elif a.startswith("--skip="):
+            skip = re.compile(a[len("--skip="):])
+        elif a.startswith("--"):
+            sys.exit("verify_examples.py: unknown option " + a)
     failures = 0
     checked = 0
     complete = 0
     slowest = (0.0, "")
     for desc in sorted(glob.glob(os.path.join(examples, "*.mlir"))):
         name = os.path.splitext(os.path.basename(desc))[0]
+        if (match and not match.search(name)) or (skip and skip.search(name)):
+            continue
         for target in targets:
             out = os.path.join(work, target, name)
             os.makedirs(out, exist_ok=True)
