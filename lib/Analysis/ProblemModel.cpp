@@ -310,6 +310,7 @@ ProblemLayout tilegen::layoutProblem(tile::GemmOp op, const GemmPlan &p, Problem
                          l.grid != tile::Grid::StreamK;
   if (pairUnits) {
     const uint64_t units = ceilDiv(l.tilesM, 2) * l.tilesN;
+    l.pairUnits = units;
     const uint64_t pairs = std::max<uint64_t>(l.concurrentCtas / 2, 1);
     l.waveTiles = l.concurrentCtas;
     l.waves = ceilDiv(units, pairs);

@@ -95,6 +95,9 @@ struct ProblemLayout {
   uint64_t waves = 0;          ///< rounds over the tiles
   uint64_t lastWaveTiles = 0;  ///< tiles (or stream-K CTAs) at work in the last round
   double lastWaveFill = 0;     ///< lastWaveTiles / waveTiles
+  /// A wgmma CTA pair: the units of two tile rows its pairs take (0 otherwise); waves are
+  /// rounds of units over the pairs.
+  uint64_t pairUnits = 0;
 
   // The busiest CTA.
   uint64_t busiestTiles = 0;     ///< tiles it computes (tiles grid: CTAs one SM runs in turn)
