@@ -115,6 +115,26 @@ static double lineFactor(uint64_t pitchBytes, int64_t spanBytes) {
   return static_cast<double>(lines) / static_cast<double>(rows);
 }
 
+// The share of the target's DRAM bandwidth a GEMM reaches, as this model uses it (each CTA's
+// share in t_load and t_epi, and the DRAM time that bounds the run). The H200's rated 4.8 TB/s
+// is the HBM3e pins' rate; a matrix streamed once under the flushed L2 of tilegen-run's timing
+// reaches less, and the model's max(CTA time, DRAM time) counts no cost for the two not
+// overlapping. Two sources agree: cuBLAS at M = 64 (B, N x K bf16, read once; the MMAs a few
+// microseconds) in the dispatch sweeps of 2026-11-30 and 2026-12-01
+// (bench/results-2026-11-30-dispatch-8da1098-candidates.csv and ...-12-01-dispatch-38c609e-...,
+// cublas_ms_median less the 5.24 us launch) ran 2.4 to 3.7 TB/s over the six N x K, median
+// 3.0 (0.62 of 4.8); and the share that scores those two sweeps' 780 candidate timings best
+// (bench/candidates_table.py, bench/dispatch_model_error.py) is flat from 0.55 to 0.66.
+static constexpr double kDramEfficiency = 0.6;
+
+// Sustained tensor load: the H200 holds its rated clock for the first milliseconds of a GEMM,
+// then its power limit lowers the clock. cuBLAS in the same two sweeps ran 790 to 830 TFLOP/s
+// on every shape of 0.7 to 2.8 ms and 700 to 720 on the two longer ones (8192 x 8192 x 28672,
+// 5.4 ms; 8192 x 57344 x 8192, 11 ms); a clock of 0.83 of the rated one after the first 2 ms
+// gives both (0.87 and 0.86 of the shorter runs' rate). Applied to the busiest CTA's run.
+static constexpr double kPowerWindowSeconds = 2e-3;
+static constexpr double kSustainedClock = 0.83;
+
 // Bytes of one f32 accumulator element (stream-K partial tiles are f32).
 static constexpr double kPartialElemBytes = 4;
 
@@ -281,7 +301,23 @@ ProblemLayout tilegen::layoutProblem(tile::GemmOp op, const GemmPlan &p, Problem
       l.busiestTiles = dp + 1;
     }
   }
-  if (!l.streamKSplit) {
+  // A wgmma CTA pair (cluster [2, 1, 1], one CTA per tile: SM90.cpp) schedules units of two
+  // tiles stacked along M: rank r of a pair takes tile row 2 u + r, and a row past M is
+  // zero-filled and computed all the same. The grid is sized from the tiles (gridSize), so
+  // with an odd tile-row count (M = 64 on 64-row tiles: one row) there are more units than
+  // pairs launched and every CTA runs ceil(units / pairs) tiles.
+  const bool pairUnits = l.clusterSize == 2 && l.ctaGroup == 1 && p.family == MmaFamily::Wgmma &&
+                         l.grid != tile::Grid::StreamK;
+  if (pairUnits) {
+    const uint64_t units = ceilDiv(l.tilesM, 2) * l.tilesN;
+    l.pairUnits = units;
+    const uint64_t pairs = std::max<uint64_t>(l.concurrentCtas / 2, 1);
+    l.waveTiles = l.concurrentCtas;
+    l.waves = ceilDiv(units, pairs);
+    l.lastWaveTiles = 2 * (units - (l.waves - 1) * pairs);
+    l.lastWaveFill = static_cast<double>(l.lastWaveTiles) / static_cast<double>(l.waveTiles);
+    l.busiestTiles = l.waves;
+  } else if (!l.streamKSplit) {
     rounds(l.waveTiles);
     if (l.grid == tile::Grid::Tiles && l.resident == 1) {
       l.freshCtaPerTile = true;
@@ -340,7 +376,9 @@ ProblemLayout tilegen::layoutProblem(tile::GemmOp op, const GemmPlan &p, Problem
                         : std::clamp(perWaveSum, l.aBytes + l.bBytes, l.l2ToSmBytes);
   }
   l.dramBytes = l.dramOperandBytes + l.cReadBytes + l.dWriteBytes;
-  l.dramBytesPerSecond = info.dramBytesPerCyclePerSM * info.smCount * info.clockGHz * 1e9;
+  l.dramEfficiency = kDramEfficiency;
+  l.dramBytesPerSecond =
+      kDramEfficiency * info.dramBytesPerCyclePerSM * info.smCount * info.clockGHz * 1e9;
   return l;
 }
 
@@ -465,9 +503,11 @@ Prediction tilegen::predictProblem(const ProblemLayout &l, const ProblemCosts &p
     Run r = runCycles(1, static_cast<uint64_t>(l.splitSlices), S, A, c);
     // The CTA that finishes a tile waits for its peers' partial tiles (written while it
     // works) and adds them: one store and splitWays - 1 loads of an f32 tile, each over this
-    // CTA's share of DRAM bandwidth.
+    // CTA's share of the rated DRAM bandwidth (kStreamKSplit was fitted with this term at the
+    // rated bandwidth, before kDramEfficiency).
     out.fixupCycles = static_cast<double>(l.splitWays) *
-                      (pc.loadLatency + l.partialBytes / pc.shareBytesPerCycle);
+                      (pc.loadLatency +
+                       l.partialBytes / (pc.shareBytesPerCycle / l.dramEfficiency));
     out.ctaCycles = r.total + out.fixupCycles;
     out.fillCycles = r.fill;
     out.tileCycles = r.total;
@@ -490,13 +530,17 @@ Prediction tilegen::predictProblem(const ProblemLayout &l, const ProblemCosts &p
   }
   out.launch = kLaunchSeconds;
   out.cta = out.ctaCycles / hz;
+  if (out.cta > kPowerWindowSeconds) {
+    out.sustainedClockLoss = (out.cta - kPowerWindowSeconds) * (1.0 / kSustainedClock - 1.0);
+    out.cta += out.sustainedClockLoss;
+  }
   out.dram = l.dramBytes / l.dramBytesPerSecond;
   out.binding = out.dram > out.cta ? "dram" : "compute";
   out.seconds = out.launch + std::max(out.cta, out.dram);
   out.tflops = l.flops / out.seconds / 1e12;
   out.ideal = l.flops / (static_cast<double>(l.smCount) * flopsPerCycle * l.mmaEfficiency * hz);
   out.waveLoss = std::max(0.0, out.mmaCycles / hz - out.ideal);
-  out.pipelineLoss = std::max(0.0, out.cta - out.mmaCycles / hz);
+  out.pipelineLoss = std::max(0.0, out.cta - out.sustainedClockLoss - out.mmaCycles / hz);
   out.memoryExcess = std::max(0.0, out.dram - out.cta);
   struct Term {
     const char *name;
@@ -505,6 +549,7 @@ Prediction tilegen::predictProblem(const ProblemLayout &l, const ProblemCosts &p
                {"waves", out.waveLoss},
                {"pipeline", out.pipelineLoss},
                {"dram", out.memoryExcess},
+               {"clock", out.sustainedClockLoss},
                {"launch", out.launch}};
   const Term *top = &terms[0];
   for (const Term &t : terms)

@@ -322,7 +322,7 @@ static void printCosts(llvm::raw_ostream &os, const Explained &ex) {
     const ProblemLayout &l = *ex.problem;
     const ProblemCosts &pc = ex.problemCosts;
     os << llvm::formatv("costs per K-slice for this problem, in cycles of one SM at {0} GHz:\n"
-                        "  {1} flop/cycle per SM{2}{3}; DRAM {4} GB/s shared by {5} CTAs at "
+                        "  {1} flop/cycle per SM{2}{3}; DRAM {4} GB/s{7} shared by {5} CTAs at "
                         "work = {6} B/cycle each\n",
                         pc.clockGHz, num(info.tensorFlopsPerCyclePerSM),
                         b.mmaSyncHalved ? " (halved for mma.sync)" : "",
@@ -331,7 +331,10 @@ static void printCosts(llvm::raw_ostream &os, const Explained &ex) {
                                             .str()
                                       : std::string(),
                         num(l.dramBytesPerSecond / 1e9), l.concurrentCtas,
-                        num(pc.shareBytesPerCycle));
+                        num(pc.shareBytesPerCycle),
+                        llvm::formatv(" ({0} of the rated {1})", num(l.dramEfficiency),
+                                      num(l.dramBytesPerSecond / l.dramEfficiency / 1e9))
+                            .str());
     os << llvm::formatv("  mma       {0} flop / {1} flop/cycle{2} = {3}{4}\n",
                         num(b.flopsPerSlice), num(b.flopsPerCycle),
                         l.mmaEfficiency != 1.0
@@ -442,6 +445,12 @@ static void printProblem(llvm::raw_ostream &os, const Explained &ex) {
                         "summed from {5} parts)\n",
                         l.tiles, l.gridCtas, l.tiles * static_cast<uint64_t>(l.kSlices),
                         l.splitCtas, l.splitSlices, l.splitWays);
+  else if (l.pairUnits > 0)
+    os << llvm::formatv("  waves     {0}: the CTA pairs take units of two tile rows (a row past "
+                        "M computed all the same),\n            {1} / {2} pairs at a time = {0}, "
+                        "the last {3} full\n",
+                        count(l.waves, "wave"), count(l.pairUnits, "unit"), l.waveTiles / 2,
+                        percent(l.lastWaveFill));
   else
     os << llvm::formatv("  waves     {0} / {1} at a time = {2}, the last {3} full ({4} of "
                         "{1})\n",
@@ -481,8 +490,9 @@ static void printProblem(llvm::raw_ostream &os, const Explained &ex) {
                       num(pr.fillCycles),
                       pr.extrapolated ? "; extrapolated from a simulated prefix" : "");
 
-  os << llvm::formatv("memory: DRAM {0} GB/s, L2 {1}\n", num(l.dramBytesPerSecond / 1e9),
-                      mib(l.l2Bytes));
+  os << llvm::formatv("memory: DRAM {0} GB/s ({1} of the rated {2}), L2 {3}\n",
+                      num(l.dramBytesPerSecond / 1e9), num(l.dramEfficiency),
+                      num(l.dramBytesPerSecond / l.dramEfficiency / 1e9), mib(l.l2Bytes));
   if (l.operandsFitL2)
     os << llvm::formatv("  A {0} + B {1} fit in L2: each read from DRAM once\n",
                         bytesText(l.aBytes), bytesText(l.bBytes));
@@ -512,10 +522,15 @@ static void printProblem(llvm::raw_ostream &os, const Explained &ex) {
                       timeText(pr.seconds), llvm::formatv("{0:F1}", pr.tflops).str());
   os << llvm::formatv("  {0} binds; the terms: tensor cores of all SMs on 2 M N K {1}, partial "
                       "tiles and idle SMs {2},\n  pipeline (fill, loads, epilogues{3}) {4}, "
-                      "DRAM beyond compute {5}, launch {6}; largest: {7}\n",
+                      "DRAM beyond compute {5}, launch {6}{7}; largest: {8}\n",
                       pr.binding, timeText(pr.ideal), timeText(pr.waveLoss),
                       l.streamKSplit ? ", fix-up" : "", timeText(pr.pipelineLoss),
-                      timeText(pr.memoryExcess), timeText(pr.launch), pr.dominant);
+                      timeText(pr.memoryExcess), timeText(pr.launch),
+                      pr.sustainedClockLoss > 0
+                          ? ", the power-limited clock after 2 ms " +
+                                timeText(pr.sustainedClockLoss)
+                          : std::string(),
+                      pr.dominant);
 }
 
 static void printText(llvm::raw_ostream &os, const Explained &ex, const ModelSchedule &s,
@@ -764,6 +779,7 @@ static void printJSON(llvm::raw_ostream &os, const Explained &ex, const ModelSch
           j.attribute("b_panels_per_wave", l.bPanelsPerWave);
           j.attribute("waves_sampled", l.wavesSampled);
           j.attribute("dram_bytes_per_second", l.dramBytesPerSecond);
+          j.attribute("dram_efficiency", l.dramEfficiency);
         });
         j.attributeObject("busiest_cta", [&] {
           j.attribute("cycles", pr.ctaCycles);
@@ -780,6 +796,7 @@ static void printJSON(llvm::raw_ostream &os, const Explained &ex, const ModelSch
           j.attribute("wave_loss_seconds", pr.waveLoss);
           j.attribute("pipeline_loss_seconds", pr.pipelineLoss);
           j.attribute("memory_excess_seconds", pr.memoryExcess);
+          j.attribute("clock_loss_seconds", pr.sustainedClockLoss);
           j.attribute("seconds", pr.seconds);
           j.attribute("tflops", pr.tflops);
           j.attribute("binding", pr.binding);

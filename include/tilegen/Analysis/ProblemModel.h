@@ -31,7 +31,10 @@
 //             waves, the largest share of the tail's K-slices and then the fix-up that adds
 //             the partial tiles (StreamK.cpp's rule).
 //   time      t_launch + max(busiest CTA's cycles / the clock, DRAM time): loads overlap the
-//             MMAs, so whichever of the SM and DRAM takes longer sets the time.
+//             MMAs, so whichever of the SM and DRAM takes longer sets the time. DRAM bandwidth
+//             is the share a GEMM reaches (0.6 of the rated); a CTA pair runs units of two
+//             tile rows (ceil(units / pairs) tiles each); beyond the first 2 ms the clock is
+//             the power-limited one (0.83 of the rated). ProblemModel.cpp gives the sources.
 //
 // Every constant is in ProblemModel.cpp's first block with its source; the target's facts are
 // the target table's. Sizes are 64-bit and products (flops, bytes) are doubles: M, N, K up to
@@ -92,6 +95,9 @@ struct ProblemLayout {
   uint64_t waves = 0;          ///< rounds over the tiles
   uint64_t lastWaveTiles = 0;  ///< tiles (or stream-K CTAs) at work in the last round
   double lastWaveFill = 0;     ///< lastWaveTiles / waveTiles
+  /// A wgmma CTA pair: the units of two tile rows its pairs take (0 otherwise); waves are
+  /// rounds of units over the pairs.
+  uint64_t pairUnits = 0;
 
   // The busiest CTA.
   uint64_t busiestTiles = 0;     ///< tiles it computes (tiles grid: CTAs one SM runs in turn)
@@ -120,7 +126,8 @@ struct ProblemLayout {
   bool operandsFitL2 = false;
   bool wavesSampled = false;         ///< too many waves: the first ones counted, scaled
   uint64_t l2Bytes = 0;
-  double dramBytesPerSecond = 0;
+  double dramBytesPerSecond = 0; ///< the share a GEMM reaches: dramEfficiency x the rated
+  double dramEfficiency = 1;
 };
 
 /// Lays out `size` for `plan` (resolved from `op`) with `stages` ring stages.
@@ -159,10 +166,13 @@ struct Prediction {
   double waveLoss = 0;     ///< busiest CTA's MMA time - ideal: partial tiles and idle SMs
   double pipelineLoss = 0; ///< busiest CTA's time - its MMA time: fill, loads, epilogues
   double memoryExcess = 0; ///< max(0, dram - cta)
+  /// The busiest CTA's run beyond the first 2 ms at the power-limited clock (ProblemModel.cpp):
+  /// the time that adds, part of cta.
+  double sustainedClockLoss = 0;
   double seconds = 0;      ///< launch + max(cta, dram)
   double tflops = 0;       ///< 2 M N K / seconds / 1e12
   const char *binding = "compute"; ///< "compute" (the busiest CTA) or "dram"
-  const char *dominant = "mma";    ///< the largest term: launch, mma, waves, pipeline, dram
+  const char *dominant = "mma";    ///< the largest term: launch, mma, waves, pipeline, dram, clock
 };
 
 /// Runs the busiest CTA through the recurrences with `costs` and combines the terms.
