@@ -124,7 +124,9 @@ static double lineFactor(uint64_t pitchBytes, int64_t spanBytes) {
 // (bench/results-2026-11-30-dispatch-8da1098-candidates.csv and ...-12-01-dispatch-38c609e-...,
 // cublas_ms_median less the 5.24 us launch) ran 2.4 to 3.7 TB/s over the six N x K, median
 // 3.0 (0.62 of 4.8); and the share that scores those two sweeps' 780 candidate timings best
-// (bench/candidates_table.py, bench/dispatch_model_error.py) is flat from 0.55 to 0.66.
+// (bench/candidates_table.py, bench/dispatch_model_error.py) is flat from 0.55 to 0.66. The
+// table timed on 2026-12-01 at 77d1d77 (bench/results-2026-12-01-dispatch-77d1d77-candidates.csv),
+// held out of both, scores best at 0.55. Measured on the H200 only; applied to every target.
 static constexpr double kDramEfficiency = 0.6;
 
 // Sustained tensor load: the H200 holds its rated clock for the first milliseconds of a GEMM,
@@ -503,8 +505,8 @@ Prediction tilegen::predictProblem(const ProblemLayout &l, const ProblemCosts &p
     Run r = runCycles(1, static_cast<uint64_t>(l.splitSlices), S, A, c);
     // The CTA that finishes a tile waits for its peers' partial tiles (written while it
     // works) and adds them: one store and splitWays - 1 loads of an f32 tile, each over this
-    // CTA's share of the rated DRAM bandwidth (kStreamKSplit was fitted with this term at the
-    // rated bandwidth, before kDramEfficiency).
+    // CTA's share of the rated DRAM bandwidth, not kDramEfficiency's: kStreamKSplit's fit
+    // counted this term at the rated bandwidth.
     out.fixupCycles = static_cast<double>(l.splitWays) *
                       (pc.loadLatency +
                        l.partialBytes / (pc.shareBytesPerCycle / l.dramEfficiency));
