@@ -6,9 +6,10 @@
 // with a cuEventRecord pair around the launch alone. cuBLAS (cublasGemmEx,
 // same types, layouts, alpha and beta, default heuristics) is timed the same
 // way in the same process, its runs interleaved with ours (run I of each in
-// turn, after the warm-ups of both); for fp8 operands cuBLASLt is (cublasLtMatmul, same
-// types, scale modes, output type, alpha and beta, the heuristic's best
-// algorithm with a 32 MiB workspace). TFLOP/s = 2 M N K / median time.
+// turn, after the warm-ups of both); for fp8 operands cuBLASLt is
+// (cublasLtMatmul, same types, scale modes, output type, alpha and beta, the
+// heuristic's best algorithm with a 32 MiB workspace). TFLOP/s = 2 M N K /
+// median time.
 //
 //===----------------------------------------------------------------------===//
 
