@@ -114,6 +114,14 @@ private:
                  Value kTiles);
   void converterFp8(Value bid, Value grid, Value numTiles, Value tilesM, Value tilesN,
                     Value kTiles);
+  /// The converters' K loop over `unit`'s slices, g0 the first slice's sequence number: the
+  /// scale codes of slice k + 1 loaded while slice k converts (carried by the loop), the waits
+  /// on ring slot g mod S (full) and converted slot g mod C (empty), `convertSlice` (the ring
+  /// slot, the converted slot, slice k's codes), then the proxy fence and this thread's arrival
+  /// on the converted slot's full barrier. Returns the sequence number after the last slice.
+  Value convertSlices(Value g0, StreamK::Unit unit,
+                      llvm::function_ref<SmallVector<Value>(Value)> loadCodes,
+                      llvm::function_ref<void(Value, Value, ArrayRef<Value>)> convertSlice);
   bool pair = false;         ///< cluster [2, 1, 1]: two CTAs along M share B (multicast)
   /// grid = stream_k: whole tiles in the persistent order, then the K-slices of a short last
   /// wave split over the CTAs (StreamK.cpp).
@@ -462,6 +470,34 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
   drainTmaStores(b, isReleaser);
 }
 
+Value WgmmaEmitter::convertSlices(
+    Value g0, StreamK::Unit unit, llvm::function_ref<SmallVector<Value>(Value)> loadCodes,
+    llvm::function_ref<void(Value, Value, ArrayRef<Value>)> convertSlice) {
+  SmallVector<Value> init{g0};
+  init.append(loadCodes(unit.kb));
+  auto kLoop = scf::ForOp::create(b, unit.kb, unit.ke, b.c32(1), init);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(kLoop.getBody());
+  Value g = kLoop.getRegionIterArgs()[0], k = kLoop.getInductionVar();
+  SmallVector<Value> codes(kLoop.getRegionIterArgs().begin() + 1,
+                           kLoop.getRegionIterArgs().end());
+  SmallVector<Value> next = loadCodes(b.add(k, 1));
+  auto raw = ringPosition(b, g, stages);
+  auto conv = ringPosition(b, g, convertSlots);
+  waitBarrier(b, full.at(b, raw.slot), raw.fullParity);
+  waitBarrier(b, convEmpty.at(b, conv.slot), conv.emptyParity);
+  convertSlice(raw.slot, conv.slot, codes);
+  NVVM::FenceProxyOp::create(
+      b, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+  NVVM::MBarrierArriveOp::create(b, Type(), convFull.at(b, conv.slot), Value());
+  SmallVector<Value> yield{b.add(g, 1)};
+  yield.append(next);
+  scf::YieldOp::create(b, yield);
+  return kLoop.getResults()[0];
+}
+
+
 // The upcast's converter: warps 1 to 3 of the producer warpgroup (96 threads; warp 0's thread
 // 0 issues the TMA loads) walk the CTA's K-slices in the consumers' order. For slice g they
 // wait for ring slot g mod S (full: A and the packed B have landed) and for converted slot
@@ -545,23 +581,12 @@ void WgmmaEmitter::converter(Value bid, Value grid, Value numTiles, Value tilesM
   // the slice it serves would stall the converter for a global-memory latency every slice
   // whenever it, not the tensor core, is the bottleneck (it then never waits on the barriers
   // that would hide the load).
-  SmallVector<Value> init{tileLoop.getRegionIterArgs()[0]};
-  init.append(loadCodes(unit.kb));
-  auto kLoop = scf::ForOp::create(b, unit.kb, unit.ke, b.c32(1), init);
-  {
-    OpBuilder::InsertionGuard g1(b);
-    b.setInsertionPointToStart(kLoop.getBody());
-    Value g = kLoop.getRegionIterArgs()[0], k = kLoop.getInductionVar();
-    SmallVector<Value> codes(kLoop.getRegionIterArgs().begin() + 1,
-                             kLoop.getRegionIterArgs().end());
-    SmallVector<Value> next = loadCodes(b.add(k, 1));
-    auto raw = ringPosition(b, g, stages);
-    auto conv = ringPosition(b, g, convertSlots);
-    waitBarrier(b, full.at(b, raw.slot), raw.fullParity);
-    waitBarrier(b, convEmpty.at(b, conv.slot), conv.emptyParity);
+  Value gEnd = convertSlices(
+      tileLoop.getRegionIterArgs()[0], unit, loadCodes,
+      [&](Value rawSlot, Value convSlotIndex, ArrayRef<Value> codes) {
     // The swizzle term n mod 8 is row0 mod 8 in every step (rows step by 48): the four
     // stores' addresses of step i are those of step 0 plus i x 48 rows, an immediate offset.
-    Value src = b.gep(slotB(raw.slot), b.mul(row0, packedRow)), dst = convSlot(conv.slot);
+    Value src = b.gep(slotB(rawSlot), b.mul(row0, packedRow)), dst = convSlot(convSlotIndex);
     SmallVector<Value, 4> dstWord;
     for (int64_t w = 0; w < 4; ++w) {
       Value chunk = b.xori(b.add(b.mul(blk, 4), w), b.remu(row0, 8));
@@ -616,15 +641,8 @@ void WgmmaEmitter::converter(Value bid, Value grid, Value numTiles, Value tilesM
         LLVM::StoreOp::create(b, out, b.gep(dstWord[w], b.c32(i * rowStep * 128)), 16);
       }
     }
-    NVVM::FenceProxyOp::create(
-        b, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
-        NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
-    NVVM::MBarrierArriveOp::create(b, Type(), convFull.at(b, conv.slot), Value());
-    SmallVector<Value> yield{b.add(g, 1)};
-    yield.append(next);
-    scf::YieldOp::create(b, yield);
-  }
-  scf::YieldOp::create(b, ValueRange{kLoop.getResults()[0]});
+      });
+  scf::YieldOp::create(b, ValueRange{gEnd});
 }
 
 // The MXFP8 converter: as converter(), but both operands are FP8 in the ring and both are
@@ -708,22 +726,11 @@ void WgmmaEmitter::converterFp8(Value bid, Value grid, Value numTiles, Value til
     }
     return codes;
   };
-  SmallVector<Value> init{tileLoop.getRegionIterArgs()[0]};
-  init.append(loadCodes(unit.kb));
-  auto kLoop = scf::ForOp::create(b, unit.kb, unit.ke, b.c32(1), init);
-  {
-    OpBuilder::InsertionGuard g1(b);
-    b.setInsertionPointToStart(kLoop.getBody());
-    Value g = kLoop.getRegionIterArgs()[0], k = kLoop.getInductionVar();
-    SmallVector<Value> codes(kLoop.getRegionIterArgs().begin() + 1,
-                             kLoop.getRegionIterArgs().end());
-    SmallVector<Value> next = loadCodes(b.add(k, 1));
-    auto raw = ringPosition(b, g, stages);
-    auto conv = ringPosition(b, g, convertSlots);
-    waitBarrier(b, full.at(b, raw.slot), raw.fullParity);
-    waitBarrier(b, convEmpty.at(b, conv.slot), conv.emptyParity);
+  Value gEnd = convertSlices(
+      tileLoop.getRegionIterArgs()[0], unit, loadCodes,
+      [&](Value rawSlot, Value convSlotIndex, ArrayRef<Value> codes) {
     // Step 0's addresses; step i adds 48 rows (an immediate offset).
-    Value src = b.gep(slotA(raw.slot), b.mul(row0, ringRow)), dst = convSlot(conv.slot);
+    Value src = b.gep(slotA(rawSlot), b.mul(row0, ringRow)), dst = convSlot(convSlotIndex);
     Value srcSwizzle = b.remu(b.divu(row0, 2), 4), dstSwizzle = b.remu(row0, 8);
     SmallVector<Value, 2> srcChunk;
     for (int64_t q = 0; q < 2; ++q)
@@ -780,15 +787,8 @@ void WgmmaEmitter::converterFp8(Value bid, Value grid, Value numTiles, Value til
         }
       }
     }
-    NVVM::FenceProxyOp::create(
-        b, NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
-        NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
-    NVVM::MBarrierArriveOp::create(b, Type(), convFull.at(b, conv.slot), Value());
-    SmallVector<Value> yield{b.add(g, 1)};
-    yield.append(next);
-    scf::YieldOp::create(b, yield);
-  }
-  scf::YieldOp::create(b, ValueRange{kLoop.getResults()[0]});
+      });
+  scf::YieldOp::create(b, ValueRange{gEnd});
 }
 
 /// `set` (a struct of f32) pinned in registers at this point of the program: an empty asm
