@@ -953,6 +953,8 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
     m.epilogueBytes = 0;
   }
   int64_t budget = target.smemPerBlock();
+  // The narrowest staging an explicit wgmma stage count tried before giving up (reported).
+  int64_t narrowestTried = 0;
   if (p.family == MmaFamily::Wgmma && !op.hasAutoStages() &&
       p.smemFor(op.getStages()) > budget) {
     const int64_t widest = tmaStoreChunkBytes(p.tileN, outBits);
@@ -961,6 +963,7 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
       if (chunk > widest)
         continue;
       m.epilogueBytes = p.warpsM * 2 * wgmmaRows * chunk;
+      narrowestTried = m.epilogueBytes;
       if (p.smemFor(op.getStages()) <= budget)
         break;
     }
@@ -1027,7 +1030,10 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
                                                          p.stages * m.slotBytes - m.epilogueBytes -
                                                          m.convertBytes)
                           : "")
-                  << " = " << formatBytes(need) << " > " << formatBytes(budget) << " per block";
+                  << " = " << formatBytes(need) << " > " << formatBytes(budget) << " per block"
+                  << (narrowestTried ? " (nor with the epilogue's staging narrowed to " +
+                                           formatBytes(narrowestTried) + ")"
+                                     : "");
   // Ring, then the epilogue buffers (1024-byte aligned for the 128-byte TMA swizzle), then the
   // barriers.
   m.ringOffset = 0;
