@@ -18,6 +18,10 @@ llvm_config.use_default_substitutions()
 config.environment["FILECHECK_OPTS"] = "-enable-var-scope"
 llvm_config.with_system_environment(["HOME", "TILEGEN_PTXAS", "CUDA_VISIBLE_DEVICES"])
 
+# /dev/full (Linux): writes to it fail with ENOSPC, for the tests of failed writes.
+if os.path.exists("/dev/full"):
+    config.available_features.add("dev-full")
+
 # The sanitizer build (scripts/test.sh --sanitize): the tools carry their sanitizer options
 # (fuzz/SanitizerDefaults.cpp: a report aborts the tool, so `not %tilegen ...` cannot pass on
 # it); reports are symbolized with LLVM's llvm-symbolizer.

@@ -16,6 +16,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "tilegen/Support/OutputErrors.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -24,6 +25,7 @@
 static constexpr unsigned kOptMaxNesting = 256;
 
 int main(int argc, char **argv) {
+  tilegen::checkStdoutAtExit("tilegen-opt");
   mlir::DialectRegistry registry;
   tilegen::registerAllDialects(registry);
   tilegen::registerAllTranslations(registry);
@@ -59,6 +61,5 @@ int main(int argc, char **argv) {
   }
   if (mlir::failed(mlir::MlirOptMain(output->os(), std::move(input), registry, config)))
     return 1;
-  output->keep();
-  return 0;
+  return tilegen::keepOutput(*output, "tilegen-opt") ? 0 : 1;
 }

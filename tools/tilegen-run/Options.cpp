@@ -80,7 +80,7 @@ The cubin must be an ELF file for CUDA (e_machine 190) with all its sections
 inside it; PTX, fat binaries and truncated files are refused before the driver
 sees them. A manifest is at most 4 MiB of strict JSON (docs/manifest.md).
 
-exit codes: 0 pass, 1 check failed, 2 usage/manifest/size error,
+exit codes: 0 pass, 1 check failed, 2 usage/manifest/size/output error,
             3 CUDA driver/GPU/cuBLAS error or kernel fault, 4 hang/timeout
 )";
 }

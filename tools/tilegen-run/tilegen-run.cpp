@@ -18,7 +18,9 @@
 #include "tilegen/Version.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 using namespace tilegen::run;
 
@@ -28,7 +30,22 @@ static int fail(const Error &E) {
   return E.code();
 }
 
+static int runMain(int Argc, char **Argv);
+
+// A failed write of the report to standard output (a full disk, a closed pipe) is an error,
+// with exit status 2 unless the run had failed already.
 int main(int Argc, char **Argv) {
+  int Rc = runMain(Argc, Argv);
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    int Errno = errno;
+    std::fprintf(stderr, "tilegen-run: error: cannot write standard output: %s\n",
+                 Errno ? std::strerror(Errno) : "write error");
+    return Rc != ExitPass ? Rc : ExitUsage;
+  }
+  return Rc;
+}
+
+static int runMain(int Argc, char **Argv) {
   Options Opts;
   if (Error E = parseOptions(Argc, Argv, Opts))
     return fail(E);

@@ -14,6 +14,7 @@
 #include "tilegen/Version.h"
 #include "tilegen/Verify/Mutate.h"
 #include "tilegen/Verify/Protocol.h"
+#include "tilegen/Support/OutputErrors.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -84,6 +85,7 @@ static std::string firstLine(StringRef s) { return s.take_until([](char c) {
   return c == '\n'; }).str(); }
 
 int main(int argc, char **argv) {
+  tilegen::checkStdoutAtExit("tilegen-verify", 2);
   InitLLVM y(argc, argv);
   cl::HideUnrelatedOptions(category);
   cl::SetVersionPrinter([](raw_ostream &os) {

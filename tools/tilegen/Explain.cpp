@@ -36,6 +36,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "tilegen/Support/OutputErrors.h"
 #include "llvm/Support/WithColor.h"
 
 #include <optional>
@@ -1078,7 +1079,8 @@ int tilegen::explainMain(int argc, char **argv) {
                                       ex.shape.kSlices, num(s.run), ex.unit,
                                       percent(s.busy()));
     writeTimelineSVG(out->os(), s, timelineTilesOption, title, ex.unit);
-    out->keep();
+    if (!keepOutput(*out, "tilegen explain"))
+      return 1;
   }
   if (jsonOption)
     printJSON(llvm::outs(), ex, s, period, feed);

@@ -12,6 +12,7 @@
 #include "tilegen/Codegen/Input.h"
 #include "tilegen/Codegen/Manifest.h"
 #include "tilegen/Codegen/PTX.h"
+#include "tilegen/Support/OutputErrors.h"
 #include "tilegen/Codegen/Pipeline.h"
 #include "tilegen/Codegen/Ptxas.h"
 #include "tilegen/InitAll.h"
@@ -176,6 +177,7 @@ static int verifyProtocolMain(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  checkStdoutAtExit("tilegen");
   if (argc > 1 && llvm::StringRef(argv[1]) == "verify-protocol")
     return verifyProtocolMain(argc, argv);
   if (argc > 1 && llvm::StringRef(argv[1]) == "explain")
@@ -258,8 +260,7 @@ int main(int argc, char **argv) {
     if (!out)
       return false;
     write(out->os());
-    out->keep();
-    return true;
+    return keepOutput(*out, "tilegen");
   };
   auto printModule = [&](ModuleOp m) {
     return [m](llvm::raw_ostream &os) mutable {
@@ -333,8 +334,7 @@ int main(int argc, char **argv) {
     if (!out)
       return 1;
     printModule(*module)(out->os());
-    out->keep();
-    return 0;
+    return keepOutput(*out, "tilegen") ? 0 : 1;
   }
 
   // One target for the whole module.
@@ -372,8 +372,7 @@ int main(int argc, char **argv) {
     if (!out)
       return 1;
     printLLVM(out->os());
-    out->keep();
-    return 0;
+    return keepOutput(*out, "tilegen") ? 0 : 1;
   }
   TimingScope ptxTiming = timing.nest("PTX emission (NVPTX codegen)");
   auto ptx = emitPTX(**llvmModule, target);
@@ -387,8 +386,7 @@ int main(int argc, char **argv) {
     if (!out)
       return 1;
     out->os() << *ptx;
-    out->keep();
-    return 0;
+    return keepOutput(*out, "tilegen") ? 0 : 1;
   }
 
   // cubin + manifest.
@@ -421,7 +419,8 @@ int main(int argc, char **argv) {
     if (!out)
       return 1;
     out->os() << manifest;
-    out->keep();
+    if (!keepOutput(*out, "tilegen"))
+      return 1;
   }
   if (!keepBase.empty()) {
     // The cubin under the kept name; the manifest names the cubin beside it.
