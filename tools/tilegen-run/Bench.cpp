@@ -9,7 +9,8 @@
 // turn, after the warm-ups of both); for fp8 operands cuBLASLt is
 // (cublasLtMatmul, same types, scale modes, output type, alpha and beta, the
 // heuristic's best algorithm with a 32 MiB workspace). TFLOP/s = 2 M N K /
-// median time.
+// median time. With --pad our time includes the copies into and out of the
+// padded buffers; they are also timed alone, as a third interleaved series.
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,7 +113,20 @@ Error GpuSession::bench(Row &R) {
                       "cuEventCreate"));
     }
   }
+  // --pad: the copies alone, timed as a series of their own (they are inside ours as well).
+  const bool Padded = !padCopyHow().empty();
+  std::vector<CUevent> StartP, StopP;
+  EventGuard GuardP{Cu, StartP, StopP};
+  if (Padded) {
+    StartP.assign(Opts.Iters, nullptr);
+    StopP.assign(Opts.Iters, nullptr);
+    for (int I = 0; I < Opts.Iters; ++I) {
+      TG_TRY(Cu.check(Cu.cuEventCreate(&StartP[I], CU_EVENT_DEFAULT), "cuEventCreate"));
+      TG_TRY(Cu.check(Cu.cuEventCreate(&StopP[I], CU_EVENT_DEFAULT), "cuEventCreate"));
+    }
+  }
   auto ours = [&] { return launch(); };
+  auto copies = [&] { return padCopies(true, true); };
   auto theirs = [&] { return vendorGemm(Ref.Ptr, /*ForTiming=*/true); };
 
   // Warm-up: ours, then the vendor's.
@@ -146,6 +160,8 @@ Error GpuSession::bench(Row &R) {
               true);
   for (int I = 0; I < Opts.Iters; ++I) {
     TG_TRY(timed(Start[I], Stop[I], I, ours));
+    if (Padded)
+      TG_TRY(timed(StartP[I], StopP[I], I, copies));
     if (BlasOk)
       TG_TRY(timed(StartB[I], StopB[I], I, theirs));
   }
@@ -163,6 +179,12 @@ Error GpuSession::bench(Row &R) {
   TG_TRY(elapsed(Start, Stop, Ours));
   Stats S = stats(Ours);
   double Tflops = Flops / (S.Median * 1e-3) / 1e12;
+  Stats SP;
+  if (Padded) {
+    std::vector<float> Copies;
+    TG_TRY(elapsed(StartP, StopP, Copies));
+    SP = stats(Copies);
+  }
   Stats SB;
   double BlasTflops = 0;
   if (BlasOk) {
@@ -183,6 +205,9 @@ Error GpuSession::bench(Row &R) {
                 fix(X.Stddev, 4).c_str(), fix(T, 1).c_str());
   };
   Line("ours", S, Tflops);
+  if (Padded)
+    std::printf("  of which the --pad copies alone: median %s ms (min %s) by %s\n",
+                fix(SP.Median, 4).c_str(), fix(SP.Min, 4).c_str(), padCopyHow().c_str());
   if (BlasOk) {
     Line(Vendor.c_str(), SB, BlasTflops);
     std::printf("  ratio ours/%s = %s\n", Vendor.c_str(),
@@ -202,6 +227,8 @@ Error GpuSession::bench(Row &R) {
   R["ms_p90"] = fix(S.P90, 5);
   R["ms_stddev"] = fix(S.Stddev, 5);
   R["tflops"] = fmt(Tflops, 6);
+  if (Padded)
+    R["pad_ms_median"] = fix(SP.Median, 5);
   if (BlasOk) {
     const std::string Key = Fp8 ? "cublaslt" : "cublas";
     R[Key + "_ms_median"] = fix(SB.Median, 5);

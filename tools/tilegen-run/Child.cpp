@@ -138,6 +138,8 @@ ShapeOutcome tilegen::run::runShapeInProcess(const Options &Opts,
   const Problem &KP = S.kernelProblem();
   if (KP != P)
     R["padded"] = KP.str();
+  if (!S.padCopyHow().empty())
+    R["pad_copy"] = S.padCopyHow();
   std::printf("run %s%s: grid %llu CTAs (%s rule, %llu tiles of %ux%u), block "
               "%ux%ux%u, cluster %ux%ux%u, dynamic smem %llu bytes\n",
               P.str().c_str(), KP != P ? (" zero-padded to " + KP.str()).c_str() : "",
@@ -149,6 +151,10 @@ ShapeOutcome tilegen::run::runShapeInProcess(const Options &Opts,
               Man.TileN, Man.Block[0], Man.Block[1], Man.Block[2],
               Man.Cluster[0], Man.Cluster[1], Man.Cluster[2],
               static_cast<unsigned long long>(Man.DynamicSmem));
+  if (!S.padCopyHow().empty())
+    std::printf("pad: copies into and out of the padded buffers by %s\n",
+                S.padCopyHow() == "kernel" ? "tilegen-run's copy kernel"
+                                           : S.padCopyHow().c_str());
   std::fflush(stdout);
 
   bool Passed = true;

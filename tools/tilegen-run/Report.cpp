@@ -38,12 +38,14 @@ const std::vector<Column> &tilegen::run::rowColumns() {
       {"cublas_rel_err", true}, // cuBLAS vs the fp64 reference, for context
       {"grid", true},
       {"padded", false}, // the zero-padded problem the kernel ran (--pad), when not MxNxK
+      {"pad_copy", false}, // how --pad copied: kernel, or cuMemcpy2DAsync (why)
       {"ms_median", true},
       {"ms_min", true},
       {"ms_p10", true},
       {"ms_p90", true},
       {"ms_stddev", true},
       {"tflops", true},
+      {"pad_ms_median", true}, // --bench with --pad: the copies alone (inside ms_median too)
       {"cublas_ms_median", true},
       {"cublas_tflops", true},
       {"ratio_vs_cublas", true},

@@ -4,10 +4,16 @@
 #include "Child.h"
 #include "Cubin.h"
 #include "FileIO.h"
+#include "PadCopy.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <unistd.h>
+
+#ifdef TILEGEN_RUN_HAVE_PAD_KERNEL
+#include "PadCopyImage.inc" // PadCopyImage: the fatbin of PadCopy.cu
+#endif
 
 using namespace tilegen::run;
 
@@ -41,6 +47,8 @@ GpuSession::~GpuSession() {
     if (Stream)
       Cu.cuStreamDestroy(Stream);
     Kernel.unload();
+    if (PadModule)
+      Cu.cuModuleUnload(PadModule);
     Cu.cuDevicePrimaryCtxRelease(Dev);
   }
 }
@@ -364,6 +372,7 @@ Error GpuSession::prepare(const Problem &Size) {
       TG_TRY(Cu.check(Cu.cuMemsetD8(Buf.Ptr, S.T == Tensor::D ? 0xFF : 0, Buf.Bytes),
                       "cuMemsetD8", std::string("clearing padded ") + S.Name));
     }
+    loadPadKernels();
   }
   // Scratch buffers the kernel keeps to itself, one slice per CTA of the grid.
   Scratch.resize(Man.Params.size());
@@ -406,6 +415,42 @@ Error GpuSession::settle(const std::string &What) {
   return Cu.check(Cu.cuCtxSynchronize(), "cuCtxSynchronize", "waiting for " + What);
 }
 
+void GpuSession::loadPadKernels() {
+  if (PadTried)
+    return;
+  PadTried = true;
+  const char *Env = std::getenv("TILEGEN_RUN_PAD_KERNEL");
+  if (Env && std::strcmp(Env, "off") == 0) {
+    PadCopyHow = "cuMemcpy2DAsync (TILEGEN_RUN_PAD_KERNEL=off)";
+    return;
+  }
+#ifdef TILEGEN_RUN_HAVE_PAD_KERNEL
+  CUresult R = Cu.cuModuleLoadData(&PadModule, PadCopyImage);
+  if (R != CUDA_SUCCESS) {
+    PadModule = nullptr;
+    PadCopyHow = "cuMemcpy2DAsync (the copy kernels did not load: " +
+                 Cu.describe(R, "cuModuleLoadData") + ")";
+    return;
+  }
+  const char *Names[3] = {TILEGEN_PAD_COPY_KERNEL_1, TILEGEN_PAD_COPY_KERNEL_2,
+                          TILEGEN_PAD_COPY_KERNEL_4};
+  for (int I = 0; I < 3; ++I) {
+    R = Cu.cuModuleGetFunction(&PadFn[I], PadModule, Names[I]);
+    if (R != CUDA_SUCCESS) {
+      Cu.cuModuleUnload(PadModule);
+      PadModule = nullptr;
+      PadFn[0] = PadFn[1] = PadFn[2] = nullptr;
+      PadCopyHow = std::string("cuMemcpy2DAsync (the copy kernels did not load: ") +
+                   Cu.describe(R, std::string("cuModuleGetFunction(") + Names[I] + ")") + ")";
+      return;
+    }
+  }
+  PadCopyHow = "kernel";
+#else
+  PadCopyHow = "cuMemcpy2DAsync (tilegen-run was built without nvcc: no copy kernels)";
+#endif
+}
+
 Error GpuSession::copyPadded(Tensor T, CUdeviceptr Dense, CUdeviceptr Padded,
                              bool ToPadded) {
   // Each tensor is a stack of lines (rows of a row-major tensor, columns of a column-major
@@ -416,33 +461,68 @@ Error GpuSession::copyPadded(Tensor T, CUdeviceptr Dense, CUdeviceptr Padded,
   tensorShape(T, KP, Man, KRows, KCols, KLd);
   const bool RowMajor = Man.operand(T).Lay == Layout::Row;
   const uint64_t Bytes = elemBytes(Man.operand(T).Type);
+  const uint64_t DensePitch = uint64_t(Ld) * Bytes, PaddedPitch = uint64_t(KLd) * Bytes;
+  const std::string What = std::string(ToPadded ? "copying " : "copying back ") + tensorName(T) +
+                           (ToPadded ? " into its padded copy (" : " from its padded copy (") +
+                           P.str() + " in " + KP.str() + ")";
+  const int SizeIndex = Bytes == 1 ? 0 : Bytes == 2 ? 1 : Bytes == 4 ? 2 : -1;
+  if (PadModule && SizeIndex >= 0) {
+    TilegenPadCopyArgs Args{};
+    Args.Src = ToPadded ? Dense : Padded;
+    Args.Dst = ToPadded ? Padded : Dense;
+    Args.SrcPitch = int64_t(ToPadded ? DensePitch : PaddedPitch);
+    Args.DstPitch = int64_t(ToPadded ? PaddedPitch : DensePitch);
+    Args.Width = Ld;
+    Args.Lines = RowMajor ? Rows : Cols;
+    // Chunks of about two trips of a CTA's loop, evened out over the line, so that a line
+    // just past a multiple of the chunk does not leave a CTA with a handful of elements.
+    const int64_t Target = int64_t(TILEGEN_PAD_COPY_THREADS) * TILEGEN_PAD_COPY_UNROLL * 2;
+    Args.Chunks = (Args.Width + Target - 1) / Target;
+    Args.ChunkElems = (Args.Width + Args.Chunks - 1) / Args.Chunks;
+    // checkProblem bounds every tensor's elements, so Chunks * Lines does not overflow.
+    const uint64_t Blocks = uint64_t(Args.Chunks) * uint64_t(Args.Lines);
+    // Eight CTAs of 256 threads fill an SM; more would only queue.
+    const uint64_t MaxGrid = uint64_t(SmCount > 0 ? SmCount : 1) * 8;
+    CUlaunchConfig Cfg{};
+    Cfg.gridDimX = unsigned(Blocks < MaxGrid ? Blocks : MaxGrid);
+    Cfg.gridDimY = Cfg.gridDimZ = 1;
+    Cfg.blockDimX = TILEGEN_PAD_COPY_THREADS;
+    Cfg.blockDimY = Cfg.blockDimZ = 1;
+    Cfg.hStream = Stream;
+    if (!Blocks)
+      return Error::success();
+    void *Params[1] = {&Args};
+    return Cu.check(Cu.cuLaunchKernelEx(&Cfg, PadFn[SizeIndex], Params, nullptr),
+                    "cuLaunchKernelEx", What + " with the copy kernel");
+  }
   CUDA_MEMCPY2D Copy{};
   Copy.srcMemoryType = Copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-  const uint64_t DensePitch = uint64_t(Ld) * Bytes, PaddedPitch = uint64_t(KLd) * Bytes;
   Copy.srcDevice = ToPadded ? Dense : Padded;
   Copy.dstDevice = ToPadded ? Padded : Dense;
   Copy.srcPitch = ToPadded ? DensePitch : PaddedPitch;
   Copy.dstPitch = ToPadded ? PaddedPitch : DensePitch;
   Copy.WidthInBytes = DensePitch;
   Copy.Height = RowMajor ? Rows : Cols;
-  return Cu.check(Cu.cuMemcpy2DAsync(&Copy, Stream), "cuMemcpy2DAsync",
-                  std::string(ToPadded ? "copying " : "copying back ") + tensorName(T) +
-                      (ToPadded ? " into its padded copy (" : " from its padded copy (") +
-                      P.str() + " in " + KP.str() + ")");
+  return Cu.check(Cu.cuMemcpy2DAsync(&Copy, Stream), "cuMemcpy2DAsync", What);
+}
+
+Error GpuSession::padCopies(bool In, bool Out) {
+  if (In && PadA.Ptr)
+    TG_TRY(copyPadded(Tensor::A, A.Ptr, PadA.Ptr, true));
+  if (In && PadB.Ptr)
+    TG_TRY(copyPadded(Tensor::B, B.Ptr, PadB.Ptr, true));
+  if (In && PadC.Ptr && Opts.Beta != 0)
+    TG_TRY(copyPadded(Tensor::C, C.Ptr, PadC.Ptr, true));
+  if (Out && PadD.Ptr)
+    TG_TRY(copyPadded(Tensor::D, D.Ptr, PadD.Ptr, false));
+  return Error::success();
 }
 
 Error GpuSession::launch() {
   // With --pad the copies are part of every launch, timed with it.
-  if (PadA.Ptr)
-    TG_TRY(copyPadded(Tensor::A, A.Ptr, PadA.Ptr, true));
-  if (PadB.Ptr)
-    TG_TRY(copyPadded(Tensor::B, B.Ptr, PadB.Ptr, true));
-  if (PadC.Ptr && Opts.Beta != 0)
-    TG_TRY(copyPadded(Tensor::C, C.Ptr, PadC.Ptr, true));
+  TG_TRY(padCopies(true, false));
   TG_TRY(Kernel.launch(Params, Grid, Stream));
-  if (PadD.Ptr)
-    TG_TRY(copyPadded(Tensor::D, D.Ptr, PadD.Ptr, false));
-  return Error::success();
+  return padCopies(false, true);
 }
 
 Error GpuSession::sync(const std::string &What) {

@@ -51,6 +51,9 @@ public:
   uint64_t grid() const { return Grid; }
   /// The problem the kernel runs: P, or with --pad the zero-padded problem (Manifest.h).
   const Problem &kernelProblem() const { return KP; }
+  /// How --pad copies: "kernel" (tilegen-run's copy kernels) or "cuMemcpy2DAsync (why)";
+  /// empty when nothing is padded.
+  const std::string &padCopyHow() const { return PadCopyHow; }
 
 private:
   const Options &Opts;
@@ -96,8 +99,16 @@ private:
   Problem KP;
   DeviceBuffer PadA, PadB, PadC, PadD;
   /// Copies tensor T between its P-shaped buffer and its KP-shaped one (asynchronous, on
-  /// Stream); ToPadded picks the direction.
+  /// Stream); ToPadded picks the direction. With the runner's copy kernels (PadCopy.h) when
+  /// they loaded, else with cuMemcpy2DAsync.
   Error copyPadded(Tensor T, CUdeviceptr Dense, CUdeviceptr Padded, bool ToPadded);
+  /// Loads the copy kernels once (prepare, when a tensor is padded); a failure is not an
+  /// error: the copies fall back to cuMemcpy2DAsync and PadCopyHow says why.
+  void loadPadKernels();
+  CUmodule PadModule = nullptr;
+  CUfunction PadFn[3] = {nullptr, nullptr, nullptr}; ///< element size 1, 2, 4 bytes
+  bool PadTried = false;
+  std::string PadCopyHow; ///< "kernel", or "cuMemcpy2DAsync (why)"; empty when unpadded
   DeviceBuffer Prod; ///< --check with the cuBLAS reference: A x B in f32
   DeviceBuffer ScaleA, ScaleB;     ///< f32 scales of fp8 operands, the manifest's layout
   DeviceBuffer LtScaleA, LtScaleB; ///< the same in cuBLASLt's 128x128 block layout
@@ -120,8 +131,10 @@ private:
   void release(DeviceBuffer &Buf);
   /// Waits for the context's pending copies and memsets (see Session.cpp).
   Error settle(const std::string &What);
-  /// Launches the kernel once on Stream (asynchronous).
+  /// Launches the kernel once on Stream (asynchronous), with the copies of --pad.
   Error launch();
+  /// The copies of --pad alone (in and out), as launch() issues them.
+  Error padCopies(bool In, bool Out);
   /// Waits for Stream; a failure here is the kernel's fault.
   Error sync(const std::string &What);
   /// Out = alpha * A x B + beta * C with cuBLAS (FP32 accumulation), D's type and layout; with
