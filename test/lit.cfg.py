@@ -49,7 +49,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 # The runner's fake CUDA driver (tools/tilegen-run/testing) for GPU-less tests of its paths.
 fake_cuda = os.path.join(config.tilegen_obj_root, "lib", "libtilegen-fake-cuda.so")
-# tilegen-run was built with its --pad copy kernels (nvcc was found).
+# tilegen-run was built with its --pad copy kernel (nvcc was found).
 if getattr(config, "tilegen_run_pad_kernel", False):
     config.available_features.add("pad-kernel")
 if os.path.exists(fake_cuda):

@@ -428,31 +428,27 @@ void GpuSession::loadPadKernels() {
   CUresult R = Cu.cuModuleLoadData(&PadModule, PadCopyImage);
   if (R != CUDA_SUCCESS) {
     PadModule = nullptr;
-    PadCopyHow = "cuMemcpy2DAsync (the copy kernels did not load: " +
+    PadCopyHow = "cuMemcpy2DAsync (the copy kernel did not load: " +
                  Cu.describe(R, "cuModuleLoadData") + ")";
     return;
   }
-  const char *Names[3] = {TILEGEN_PAD_COPY_KERNEL_1, TILEGEN_PAD_COPY_KERNEL_2,
-                          TILEGEN_PAD_COPY_KERNEL_4};
-  for (int I = 0; I < 3; ++I) {
-    R = Cu.cuModuleGetFunction(&PadFn[I], PadModule, Names[I]);
-    if (R != CUDA_SUCCESS) {
-      Cu.cuModuleUnload(PadModule);
-      PadModule = nullptr;
-      PadFn[0] = PadFn[1] = PadFn[2] = nullptr;
-      PadCopyHow = std::string("cuMemcpy2DAsync (the copy kernels did not load: ") +
-                   Cu.describe(R, std::string("cuModuleGetFunction(") + Names[I] + ")") + ")";
-      return;
-    }
+  R = Cu.cuModuleGetFunction(&PadFn, PadModule, TILEGEN_PAD_COPY_KERNEL);
+  if (R != CUDA_SUCCESS) {
+    Cu.cuModuleUnload(PadModule);
+    PadModule = nullptr;
+    PadFn = nullptr;
+    PadCopyHow = "cuMemcpy2DAsync (the copy kernel did not load: " +
+                 Cu.describe(R, "cuModuleGetFunction(" TILEGEN_PAD_COPY_KERNEL ")") + ")";
+    return;
   }
   PadCopyHow = "kernel";
 #else
-  PadCopyHow = "cuMemcpy2DAsync (tilegen-run was built without nvcc: no copy kernels)";
+  PadCopyHow = "cuMemcpy2DAsync (tilegen-run was built without nvcc: no copy kernel)";
 #endif
 }
 
-Error GpuSession::copyPadded(Tensor T, CUdeviceptr Dense, CUdeviceptr Padded,
-                             bool ToPadded) {
+Error GpuSession::copyPadded(Tensor T, CUdeviceptr Dense, CUdeviceptr Padded, bool ToPadded,
+                             TilegenPadCopyArgs &Jobs) {
   // Each tensor is a stack of lines (rows of a row-major tensor, columns of a column-major
   // one) of Ld elements; the padded one has longer lines (KLd) and maybe more of them, and
   // only the first lines' first Ld elements are copied.
@@ -462,38 +458,22 @@ Error GpuSession::copyPadded(Tensor T, CUdeviceptr Dense, CUdeviceptr Padded,
   const bool RowMajor = Man.operand(T).Lay == Layout::Row;
   const uint64_t Bytes = elemBytes(Man.operand(T).Type);
   const uint64_t DensePitch = uint64_t(Ld) * Bytes, PaddedPitch = uint64_t(KLd) * Bytes;
-  const std::string What = std::string(ToPadded ? "copying " : "copying back ") + tensorName(T) +
-                           (ToPadded ? " into its padded copy (" : " from its padded copy (") +
-                           P.str() + " in " + KP.str() + ")";
-  const int SizeIndex = Bytes == 1 ? 0 : Bytes == 2 ? 1 : Bytes == 4 ? 2 : -1;
-  if (PadModule && SizeIndex >= 0) {
-    TilegenPadCopyArgs Args{};
-    Args.Src = ToPadded ? Dense : Padded;
-    Args.Dst = ToPadded ? Padded : Dense;
-    Args.SrcPitch = int64_t(ToPadded ? DensePitch : PaddedPitch);
-    Args.DstPitch = int64_t(ToPadded ? PaddedPitch : DensePitch);
-    Args.Width = Ld;
-    Args.Lines = RowMajor ? Rows : Cols;
+  if (PadFn && (Bytes == 1 || Bytes == 2 || Bytes == 4) &&
+      Jobs.NumJobs < TILEGEN_PAD_COPY_MAX_JOBS) {
+    TilegenPadCopyJob &J = Jobs.Jobs[Jobs.NumJobs++];
+    J.Src = ToPadded ? Dense : Padded;
+    J.Dst = ToPadded ? Padded : Dense;
+    J.SrcPitch = int64_t(ToPadded ? DensePitch : PaddedPitch);
+    J.DstPitch = int64_t(ToPadded ? PaddedPitch : DensePitch);
+    J.Width = Ld;
+    J.Lines = RowMajor ? Rows : Cols;
+    J.ElemBytes = int64_t(Bytes);
     // Chunks of about two trips of a CTA's loop, evened out over the line, so that a line
     // just past a multiple of the chunk does not leave a CTA with a handful of elements.
     const int64_t Target = int64_t(TILEGEN_PAD_COPY_THREADS) * TILEGEN_PAD_COPY_UNROLL * 2;
-    Args.Chunks = (Args.Width + Target - 1) / Target;
-    Args.ChunkElems = (Args.Width + Args.Chunks - 1) / Args.Chunks;
-    // checkProblem bounds every tensor's elements, so Chunks * Lines does not overflow.
-    const uint64_t Blocks = uint64_t(Args.Chunks) * uint64_t(Args.Lines);
-    // Eight CTAs of 256 threads fill an SM; more would only queue.
-    const uint64_t MaxGrid = uint64_t(SmCount > 0 ? SmCount : 1) * 8;
-    CUlaunchConfig Cfg{};
-    Cfg.gridDimX = unsigned(Blocks < MaxGrid ? Blocks : MaxGrid);
-    Cfg.gridDimY = Cfg.gridDimZ = 1;
-    Cfg.blockDimX = TILEGEN_PAD_COPY_THREADS;
-    Cfg.blockDimY = Cfg.blockDimZ = 1;
-    Cfg.hStream = Stream;
-    if (!Blocks)
-      return Error::success();
-    void *Params[1] = {&Args};
-    return Cu.check(Cu.cuLaunchKernelEx(&Cfg, PadFn[SizeIndex], Params, nullptr),
-                    "cuLaunchKernelEx", What + " with the copy kernel");
+    J.Chunks = (J.Width + Target - 1) / Target;
+    J.ChunkElems = (J.Width + J.Chunks - 1) / J.Chunks;
+    return Error::success();
   }
   CUDA_MEMCPY2D Copy{};
   Copy.srcMemoryType = Copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
@@ -503,18 +483,53 @@ Error GpuSession::copyPadded(Tensor T, CUdeviceptr Dense, CUdeviceptr Padded,
   Copy.dstPitch = ToPadded ? PaddedPitch : DensePitch;
   Copy.WidthInBytes = DensePitch;
   Copy.Height = RowMajor ? Rows : Cols;
-  return Cu.check(Cu.cuMemcpy2DAsync(&Copy, Stream), "cuMemcpy2DAsync", What);
+  return Cu.check(Cu.cuMemcpy2DAsync(&Copy, Stream), "cuMemcpy2DAsync",
+                  std::string(ToPadded ? "copying " : "copying back ") + tensorName(T) +
+                      (ToPadded ? " into its padded copy (" : " from its padded copy (") +
+                      P.str() + " in " + KP.str() + ")");
+}
+
+Error GpuSession::launchPadCopies(const TilegenPadCopyArgs &Jobs, const char *What) {
+  if (!Jobs.NumJobs)
+    return Error::success();
+  // checkProblem bounds every tensor's elements, so the chunk counts do not overflow.
+  uint64_t Blocks = 0;
+  for (int64_t I = 0; I < Jobs.NumJobs; ++I)
+    Blocks += uint64_t(Jobs.Jobs[I].Chunks) * uint64_t(Jobs.Jobs[I].Lines);
+  if (!Blocks)
+    return Error::success();
+  // Eight CTAs of 256 threads fill an SM; more would only queue.
+  const uint64_t MaxGrid = uint64_t(SmCount > 0 ? SmCount : 1) * 8;
+  CUlaunchConfig Cfg{};
+  Cfg.gridDimX = unsigned(Blocks < MaxGrid ? Blocks : MaxGrid);
+  Cfg.gridDimY = Cfg.gridDimZ = 1;
+  Cfg.blockDimX = TILEGEN_PAD_COPY_THREADS;
+  Cfg.blockDimY = Cfg.blockDimZ = 1;
+  Cfg.hStream = Stream;
+  TilegenPadCopyArgs Args = Jobs;
+  void *Params[1] = {&Args};
+  return Cu.check(Cu.cuLaunchKernelEx(&Cfg, PadFn, Params, nullptr), "cuLaunchKernelEx",
+                  std::string(What) + " with the copy kernel (" + P.str() + " in " + KP.str() +
+                      ")");
 }
 
 Error GpuSession::padCopies(bool In, bool Out) {
-  if (In && PadA.Ptr)
-    TG_TRY(copyPadded(Tensor::A, A.Ptr, PadA.Ptr, true));
-  if (In && PadB.Ptr)
-    TG_TRY(copyPadded(Tensor::B, B.Ptr, PadB.Ptr, true));
-  if (In && PadC.Ptr && Opts.Beta != 0)
-    TG_TRY(copyPadded(Tensor::C, C.Ptr, PadC.Ptr, true));
-  if (Out && PadD.Ptr)
-    TG_TRY(copyPadded(Tensor::D, D.Ptr, PadD.Ptr, false));
+  // One launch of the copy kernel for the inputs, one for D (or cuMemcpy2DAsync per tensor).
+  if (In) {
+    TilegenPadCopyArgs Jobs{};
+    if (PadA.Ptr)
+      TG_TRY(copyPadded(Tensor::A, A.Ptr, PadA.Ptr, true, Jobs));
+    if (PadB.Ptr)
+      TG_TRY(copyPadded(Tensor::B, B.Ptr, PadB.Ptr, true, Jobs));
+    if (PadC.Ptr && Opts.Beta != 0)
+      TG_TRY(copyPadded(Tensor::C, C.Ptr, PadC.Ptr, true, Jobs));
+    TG_TRY(launchPadCopies(Jobs, "copying the inputs into their padded copies"));
+  }
+  if (Out && PadD.Ptr) {
+    TilegenPadCopyArgs Jobs{};
+    TG_TRY(copyPadded(Tensor::D, D.Ptr, PadD.Ptr, false, Jobs));
+    TG_TRY(launchPadCopies(Jobs, "copying D back from its padded copy"));
+  }
   return Error::success();
 }
 

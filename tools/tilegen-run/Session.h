@@ -13,6 +13,7 @@
 #include "Launcher.h"
 #include "Manifest.h"
 #include "Options.h"
+#include "PadCopy.h"
 #include "Report.h"
 
 #include <vector>
@@ -51,7 +52,7 @@ public:
   uint64_t grid() const { return Grid; }
   /// The problem the kernel runs: P, or with --pad the zero-padded problem (Manifest.h).
   const Problem &kernelProblem() const { return KP; }
-  /// How --pad copies: "kernel" (tilegen-run's copy kernels) or "cuMemcpy2DAsync (why)";
+  /// How --pad copies: "kernel" (tilegen-run's copy kernel) or "cuMemcpy2DAsync (why)";
   /// empty when nothing is padded.
   const std::string &padCopyHow() const { return PadCopyHow; }
 
@@ -99,14 +100,17 @@ private:
   Problem KP;
   DeviceBuffer PadA, PadB, PadC, PadD;
   /// Copies tensor T between its P-shaped buffer and its KP-shaped one (asynchronous, on
-  /// Stream); ToPadded picks the direction. With the runner's copy kernels (PadCopy.h) when
-  /// they loaded, else with cuMemcpy2DAsync.
-  Error copyPadded(Tensor T, CUdeviceptr Dense, CUdeviceptr Padded, bool ToPadded);
-  /// Loads the copy kernels once (prepare, when a tensor is padded); a failure is not an
+  /// Stream); ToPadded picks the direction. With the runner's copy kernel (PadCopy.h) when it
+  /// loaded: the copy is added to Jobs, which padCopies launches; else with cuMemcpy2DAsync.
+  Error copyPadded(Tensor T, CUdeviceptr Dense, CUdeviceptr Padded, bool ToPadded,
+                   TilegenPadCopyArgs &Jobs);
+  /// Launches the copy kernel on Jobs, if it holds any.
+  Error launchPadCopies(const TilegenPadCopyArgs &Jobs, const char *What);
+  /// Loads the copy kernel once (prepare, when a tensor is padded); a failure is not an
   /// error: the copies fall back to cuMemcpy2DAsync and PadCopyHow says why.
   void loadPadKernels();
   CUmodule PadModule = nullptr;
-  CUfunction PadFn[3] = {nullptr, nullptr, nullptr}; ///< element size 1, 2, 4 bytes
+  CUfunction PadFn = nullptr;
   bool PadTried = false;
   std::string PadCopyHow; ///< "kernel", or "cuMemcpy2DAsync (why)"; empty when unpadded
   DeviceBuffer Prod; ///< --check with the cuBLAS reference: A x B in f32

@@ -27,11 +27,12 @@
 //                               box an e2m1 B counts in bytes)
 // The fake "kernel" computes D = alpha (sa A)(sb B) + beta C in fp32 on the
 // host at launch time, one tile per CTA of the grid, and checks its tensor maps.
-// A fatbin (tilegen-run's --pad copy kernels, PadCopy.h) loads as a module of
-// the copy kernels, which copy on the host at launch time after checking their
+// A fatbin (tilegen-run's --pad copy kernel, PadCopy.h) loads as a module of
+// the copy kernel, which copies on the host at launch time after checking its
 // launch and parameter; FAKE_CUDA_PAD_IMAGE=reject refuses it instead
 // (CUDA_ERROR_NO_BINARY_FOR_GPU), and FAKE_CUDA_PAD_LOG=<file> appends a line
-// per copy kernel launch ("pad-copy <element bytes> <lines>x<width>").
+// per launch ("pad-launch <jobs>") and one per job ("pad-copy <element bytes>
+// <lines>x<width>").
 // Environment: FAKE_CUDA_DEVICES (default 1), FAKE_CUDA_CC (default 90),
 // FAKE_CUDA_MEM_MB (default 1024).
 //
@@ -73,10 +74,10 @@ struct FakeKernel {
   bool MxA = false; ///< sa=e8m0: A's scales are E8M0 codes per 1 x 32
   bool NvB = false; ///< sb=e4m3: B's scales are E4M3 codes per 1 x 16
   int64_t SABO = 0, SABK = 0, SBBO = 0, SBBK = 0;
-  // The module of the --pad copy kernels: its three functions, by element size 1, 2, 4.
+  // The module of the --pad copy kernel, and its function.
   bool PadModule = false;
-  FakeKernel *PadFns[3] = {nullptr, nullptr, nullptr};
-  int PadElem = 0; ///< a copy kernel: its element size
+  FakeKernel *PadFn = nullptr;
+  bool IsPadFn = false;
 };
 
 bool parseScale(const std::string &V, bool &Has, int64_t &BO, int64_t &BK) {
@@ -280,11 +281,8 @@ CUresult fModuleLoadData(CUmodule *M, const void *Image) {
       return CUDA_ERROR_NO_BINARY_FOR_GPU;
     auto *K = new FakeKernel;
     K->PadModule = true;
-    const int Sizes[3] = {1, 2, 4};
-    for (int I = 0; I < 3; ++I) {
-      K->PadFns[I] = new FakeKernel;
-      K->PadFns[I]->PadElem = Sizes[I];
-    }
+    K->PadFn = new FakeKernel;
+    K->PadFn->IsPadFn = true;
     *M = reinterpret_cast<CUmodule>(K);
     Modules[*M] = K;
     return CUDA_SUCCESS;
@@ -343,8 +341,7 @@ CUresult fModuleLoadData(CUmodule *M, const void *Image) {
 }
 CUresult fModuleUnload(CUmodule M) {
   if (FakeKernel *K = Modules[M])
-    for (FakeKernel *F : K->PadFns)
-      delete F;
+    delete K->PadFn;
   delete Modules[M];
   Modules.erase(M);
   return CUDA_SUCCESS;
@@ -352,14 +349,10 @@ CUresult fModuleUnload(CUmodule M) {
 CUresult fModuleGetFunction(CUfunction *F, CUmodule M, const char *Name) {
   FakeKernel *K = Modules[M];
   if (K && K->PadModule) {
-    const char *Names[3] = {TILEGEN_PAD_COPY_KERNEL_1, TILEGEN_PAD_COPY_KERNEL_2,
-                            TILEGEN_PAD_COPY_KERNEL_4};
-    for (int I = 0; I < 3; ++I)
-      if (std::strcmp(Name, Names[I]) == 0) {
-        *F = reinterpret_cast<CUfunction>(K->PadFns[I]);
-        return CUDA_SUCCESS;
-      }
-    return CUDA_ERROR_NOT_FOUND;
+    if (std::strcmp(Name, TILEGEN_PAD_COPY_KERNEL) != 0)
+      return CUDA_ERROR_NOT_FOUND;
+    *F = reinterpret_cast<CUfunction>(K->PadFn);
+    return CUDA_SUCCESS;
   }
   if (!K || K->Name != Name)
     return CUDA_ERROR_NOT_FOUND;
@@ -500,31 +493,40 @@ bool inAllocation(uint64_t P, uint64_t Bytes) {
   return P >= It->first && P - It->first <= It->second && Bytes <= It->second - (P - It->first);
 }
 
-/// The --pad copy kernels (PadCopy.cu) on the host: the same copy, after checking that the
-/// launch covers the work, and that every line read and written lies in an allocation.
-CUresult fakePadCopy(const CUlaunchConfig *Cfg, int Elem, void **Params, void **Extra) {
+/// The --pad copy kernel (PadCopy.cu) on the host: the same copies, after checking the launch,
+/// each job's fields, and that every line read and written lies in an allocation.
+CUresult fakePadCopy(const CUlaunchConfig *Cfg, void **Params, void **Extra) {
   if (Extra || !Params || Cfg->blockDimX != TILEGEN_PAD_COPY_THREADS || Cfg->blockDimY != 1 ||
       Cfg->blockDimZ != 1 || Cfg->gridDimX == 0 || Cfg->gridDimY != 1 || Cfg->gridDimZ != 1 ||
       Cfg->sharedMemBytes != 0)
     return CUDA_ERROR_INVALID_VALUE;
   TilegenPadCopyArgs A;
   std::memcpy(&A, Params[0], sizeof(A));
-  if (A.Width <= 0 || A.Lines <= 0 || A.Chunks <= 0 || A.ChunkElems <= 0 ||
-      A.Chunks * A.ChunkElems < A.Width || (A.Chunks - 1) * A.ChunkElems >= A.Width ||
-      A.SrcPitch % Elem || A.DstPitch % Elem || A.Src % Elem || A.Dst % Elem ||
-      A.SrcPitch < A.Width * Elem || A.DstPitch < A.Width * Elem)
+  if (A.NumJobs < 1 || A.NumJobs > TILEGEN_PAD_COPY_MAX_JOBS)
     return CUDA_ERROR_INVALID_VALUE;
-  for (int64_t L = 0; L < A.Lines; ++L) {
-    const uint64_t S = A.Src + uint64_t(L) * A.SrcPitch, D = A.Dst + uint64_t(L) * A.DstPitch;
-    if (!inAllocation(S, uint64_t(A.Width) * Elem) || !inAllocation(D, uint64_t(A.Width) * Elem))
-      return CUDA_ERROR_ILLEGAL_ADDRESS;
-    std::memcpy(reinterpret_cast<void *>(D), reinterpret_cast<const void *>(S),
-                size_t(A.Width) * Elem);
+  for (int64_t I = 0; I < A.NumJobs; ++I) {
+    const TilegenPadCopyJob &J = A.Jobs[I];
+    const int64_t E = J.ElemBytes;
+    if ((E != 1 && E != 2 && E != 4) || J.Width <= 0 || J.Lines <= 0 || J.Chunks <= 0 ||
+        J.ChunkElems <= 0 || J.Chunks * J.ChunkElems < J.Width ||
+        (J.Chunks - 1) * J.ChunkElems >= J.Width || J.SrcPitch % E || J.DstPitch % E ||
+        J.Src % E || J.Dst % E || J.SrcPitch < J.Width * E || J.DstPitch < J.Width * E)
+      return CUDA_ERROR_INVALID_VALUE;
+    for (int64_t L = 0; L < J.Lines; ++L) {
+      const uint64_t S = J.Src + uint64_t(L) * J.SrcPitch, D = J.Dst + uint64_t(L) * J.DstPitch;
+      if (!inAllocation(S, uint64_t(J.Width) * E) || !inAllocation(D, uint64_t(J.Width) * E))
+        return CUDA_ERROR_ILLEGAL_ADDRESS;
+      std::memcpy(reinterpret_cast<void *>(D), reinterpret_cast<const void *>(S),
+                  size_t(J.Width) * E);
+    }
   }
   if (const char *Log = std::getenv("FAKE_CUDA_PAD_LOG"))
     if (FILE *F = std::fopen(Log, "a")) {
-      std::fprintf(F, "pad-copy %d %lldx%lld\n", Elem, static_cast<long long>(A.Lines),
-                   static_cast<long long>(A.Width));
+      std::fprintf(F, "pad-launch %lld\n", static_cast<long long>(A.NumJobs));
+      for (int64_t I = 0; I < A.NumJobs; ++I)
+        std::fprintf(F, "pad-copy %lld %lldx%lld\n", static_cast<long long>(A.Jobs[I].ElemBytes),
+                     static_cast<long long>(A.Jobs[I].Lines),
+                     static_cast<long long>(A.Jobs[I].Width));
       std::fclose(F);
     }
   return CUDA_SUCCESS;
@@ -535,8 +537,8 @@ CUresult fLaunchKernelEx(const CUlaunchConfig *Cfg, CUfunction F,
   if (Sticky)
     return Sticky;
   auto *K = reinterpret_cast<FakeKernel *>(F);
-  if (K->PadElem)
-    return fakePadCopy(Cfg, K->PadElem, Params, Extra);
+  if (K->IsPadFn)
+    return fakePadCopy(Cfg, Params, Extra);
   if (Extra || !Params || Cfg->gridDimY != 1 || Cfg->gridDimZ != 1 ||
       Cfg->sharedMemBytes > static_cast<unsigned>(K->MaxDynSmem) + 48 * 1024)
     return CUDA_ERROR_INVALID_VALUE;
