@@ -57,6 +57,8 @@ if os.path.exists(fake_cuda):
     config.substitutions.append(("%fake-libcuda", fake_cuda))
     config.substitutions.append(
         ("%tilegen-run-numeric-tests", os.path.join(tools_dir, "tilegen-run-numeric-tests")))
+    config.substitutions.append(
+        ("%tilegen-pad-copy-tests", os.path.join(tools_dir, "tilegen-pad-copy-tests")))
     # Before %tilegen, which is a prefix of it.
     config.substitutions.insert(
         0, ("%tilegen-launch-tests", os.path.join(tools_dir, "tilegen-launch-tests")))

@@ -460,19 +460,9 @@ Error GpuSession::copyPadded(Tensor T, CUdeviceptr Dense, CUdeviceptr Padded, bo
   const uint64_t DensePitch = uint64_t(Ld) * Bytes, PaddedPitch = uint64_t(KLd) * Bytes;
   if (PadFn && (Bytes == 1 || Bytes == 2 || Bytes == 4) &&
       Jobs.NumJobs < TILEGEN_PAD_COPY_MAX_JOBS) {
-    TilegenPadCopyJob &J = Jobs.Jobs[Jobs.NumJobs++];
-    J.Src = ToPadded ? Dense : Padded;
-    J.Dst = ToPadded ? Padded : Dense;
-    J.SrcPitch = int64_t(ToPadded ? DensePitch : PaddedPitch);
-    J.DstPitch = int64_t(ToPadded ? PaddedPitch : DensePitch);
-    J.Width = Ld;
-    J.Lines = RowMajor ? Rows : Cols;
-    J.ElemBytes = int64_t(Bytes);
-    // Chunks of about two trips of a CTA's loop, evened out over the line, so that a line
-    // just past a multiple of the chunk does not leave a CTA with a handful of elements.
-    const int64_t Target = int64_t(TILEGEN_PAD_COPY_THREADS) * TILEGEN_PAD_COPY_UNROLL * 2;
-    J.Chunks = (J.Width + Target - 1) / Target;
-    J.ChunkElems = (J.Width + J.Chunks - 1) / J.Chunks;
+    Jobs.Jobs[Jobs.NumJobs++] =
+        tilegenPadCopyJob(Dense, Padded, int64_t(PaddedPitch), Ld, RowMajor ? Rows : Cols,
+                          int64_t(Bytes), ToPadded);
     return Error::success();
   }
   CUDA_MEMCPY2D Copy{};
@@ -495,7 +485,7 @@ Error GpuSession::launchPadCopies(const TilegenPadCopyArgs &Jobs, const char *Wh
   // checkProblem bounds every tensor's elements, so the chunk counts do not overflow.
   uint64_t Blocks = 0;
   for (int64_t I = 0; I < Jobs.NumJobs; ++I)
-    Blocks += uint64_t(Jobs.Jobs[I].Chunks) * uint64_t(Jobs.Jobs[I].Lines);
+    Blocks += uint64_t(Jobs.Jobs[I].Blocks);
   if (!Blocks)
     return Error::success();
   // Eight CTAs of 256 threads fill an SM; more would only queue.
