@@ -372,7 +372,7 @@ Error GpuSession::prepare(const Problem &Size) {
       TG_TRY(Cu.check(Cu.cuMemsetD8(Buf.Ptr, S.T == Tensor::D ? 0xFF : 0, Buf.Bytes),
                       "cuMemsetD8", std::string("clearing padded ") + S.Name));
     }
-    loadPadKernels();
+    loadPadKernel();
   }
   // Scratch buffers the kernel keeps to itself, one slice per CTA of the grid.
   Scratch.resize(Man.Params.size());
@@ -415,7 +415,7 @@ Error GpuSession::settle(const std::string &What) {
   return Cu.check(Cu.cuCtxSynchronize(), "cuCtxSynchronize", "waiting for " + What);
 }
 
-void GpuSession::loadPadKernels() {
+void GpuSession::loadPadKernel() {
   if (PadTried)
     return;
   PadTried = true;
@@ -483,12 +483,14 @@ Error GpuSession::launchPadCopies(const TilegenPadCopyArgs &Jobs, const char *Wh
   if (!Jobs.NumJobs)
     return Error::success();
   // checkProblem bounds every tensor's elements, so the chunk counts do not overflow.
-  uint64_t Blocks = 0;
+  uint64_t Items = 0;
   for (int64_t I = 0; I < Jobs.NumJobs; ++I)
-    Blocks += uint64_t(Jobs.Jobs[I].Blocks);
-  if (!Blocks)
+    Items += uint64_t(Jobs.Jobs[I].Items);
+  if (!Items)
     return Error::success();
-  // Eight CTAs of 256 threads fill an SM; more would only queue.
+  // A warp per item; eight CTAs of 256 threads fill an SM, more would only queue.
+  const uint64_t Warps = TILEGEN_PAD_COPY_THREADS / 32;
+  const uint64_t Blocks = (Items + Warps - 1) / Warps;
   const uint64_t MaxGrid = uint64_t(SmCount > 0 ? SmCount : 1) * 8;
   CUlaunchConfig Cfg{};
   Cfg.gridDimX = unsigned(Blocks < MaxGrid ? Blocks : MaxGrid);

@@ -108,7 +108,7 @@ private:
   Error launchPadCopies(const TilegenPadCopyArgs &Jobs, const char *What);
   /// Loads the copy kernel once (prepare, when a tensor is padded); a failure is not an
   /// error: the copies fall back to cuMemcpy2DAsync and PadCopyHow says why.
-  void loadPadKernels();
+  void loadPadKernel();
   CUmodule PadModule = nullptr;
   CUfunction PadFn = nullptr;
   bool PadTried = false;

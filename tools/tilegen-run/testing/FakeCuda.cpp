@@ -32,7 +32,7 @@
 // launch and parameter; FAKE_CUDA_PAD_IMAGE=reject refuses it instead
 // (CUDA_ERROR_NO_BINARY_FOR_GPU), and FAKE_CUDA_PAD_LOG=<file> appends a line
 // per launch ("pad-launch <jobs>") and one per job ("pad-copy <element bytes>
-// <lines>x<width> mode <mode>").
+// <lines>x<width>").
 // Environment: FAKE_CUDA_DEVICES (default 1), FAKE_CUDA_CC (default 90),
 // FAKE_CUDA_MEM_MB (default 1024).
 //
@@ -507,30 +507,15 @@ CUresult fakePadCopy(const CUlaunchConfig *Cfg, void **Params, void **Extra) {
   for (int64_t I = 0; I < A.NumJobs; ++I) {
     const TilegenPadCopyJob &J = A.Jobs[I];
     const int64_t E = J.ElemBytes, LineBytes = J.Width * E;
+    const int64_t Pieces = LineBytes / 16;
+    const int64_t Chunks = Pieces > 0 ? (Pieces + TILEGEN_PAD_COPY_ITEM_PIECES - 1) /
+                                            TILEGEN_PAD_COPY_ITEM_PIECES
+                                      : 1;
     if ((E != 1 && E != 2 && E != 4) || J.Width <= 0 || J.Lines <= 0 || J.SrcPitch % E ||
         J.DstPitch % E || J.Src % E || J.Dst % E || J.SrcPitch < LineBytes ||
-        J.DstPitch < LineBytes || J.Blocks <= 0 ||
-        J.SrcEnd != J.Src + uint64_t((J.Lines - 1) * J.SrcPitch + LineBytes) ||
-        J.DstEnd != J.Dst + uint64_t((J.Lines - 1) * J.DstPitch + LineBytes))
+        J.DstPitch < LineBytes || J.Chunks != Chunks || J.Items != Chunks * J.Lines ||
+        J.SrcEnd != J.Src + uint64_t((J.Lines - 1) * J.SrcPitch + LineBytes))
       return CUDA_ERROR_INVALID_VALUE;
-    const int64_t PerBlock = int64_t(TILEGEN_PAD_COPY_THREADS) * TILEGEN_PAD_COPY_PIECES;
-    if (J.Mode == 0) {
-      if (J.Chunks <= 0 || J.ChunkElems <= 0 || J.Chunks * J.ChunkElems < J.Width ||
-          (J.Chunks - 1) * J.ChunkElems >= J.Width || J.Blocks != J.Chunks * J.Lines)
-        return CUDA_ERROR_INVALID_VALUE;
-    } else if (J.Mode == 1 || J.Mode == 2) {
-      // 16-byte pieces: aligned buffers, the padded side's pitch a multiple of 16, the dense
-      // side's the line itself, and blocks that cover every piece.
-      const int64_t PaddedPitch = J.Mode == 1 ? J.DstPitch : J.SrcPitch;
-      const int64_t DensePitch = J.Mode == 1 ? J.SrcPitch : J.DstPitch;
-      const int64_t Pieces = J.Mode == 1 ? (LineBytes + 15) / 16 * J.Lines
-                                         : (J.Lines * LineBytes + 15) / 16;
-      if (J.Src % 16 || J.Dst % 16 || PaddedPitch % 16 || DensePitch != LineBytes ||
-          J.Blocks != (Pieces + PerBlock - 1) / PerBlock)
-        return CUDA_ERROR_INVALID_VALUE;
-    } else {
-      return CUDA_ERROR_INVALID_VALUE;
-    }
     for (int64_t L = 0; L < J.Lines; ++L) {
       const uint64_t S = J.Src + uint64_t(L) * J.SrcPitch, D = J.Dst + uint64_t(L) * J.DstPitch;
       if (!inAllocation(S, uint64_t(J.Width) * E) || !inAllocation(D, uint64_t(J.Width) * E))
@@ -543,11 +528,10 @@ CUresult fakePadCopy(const CUlaunchConfig *Cfg, void **Params, void **Extra) {
     if (FILE *F = std::fopen(Log, "a")) {
       std::fprintf(F, "pad-launch %lld\n", static_cast<long long>(A.NumJobs));
       for (int64_t I = 0; I < A.NumJobs; ++I)
-        std::fprintf(F, "pad-copy %lld %lldx%lld mode %lld\n",
+        std::fprintf(F, "pad-copy %lld %lldx%lld\n",
                      static_cast<long long>(A.Jobs[I].ElemBytes),
                      static_cast<long long>(A.Jobs[I].Lines),
-                     static_cast<long long>(A.Jobs[I].Width),
-                     static_cast<long long>(A.Jobs[I].Mode));
+                     static_cast<long long>(A.Jobs[I].Width));
       std::fclose(F);
     }
   return CUDA_SUCCESS;

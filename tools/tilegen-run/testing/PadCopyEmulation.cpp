@@ -151,10 +151,10 @@ bool runLaunch(const std::vector<Case> &Cs, std::mt19937_64 &Rng, unsigned Grid,
     const int64_t LineBytes = C.Width * C.ElemBytes;
     auto Fail = [&](const char *What, int64_t Line, int64_t Byte) {
       std::printf("FAIL %s: job %zu of %zu, %s, %lld lines of %lld x %lld bytes, padded pitch "
-                  "%lld, dense offset %zu, mode %lld, grid %u: %s at line %lld byte %lld\n",
+                  "%lld, dense offset %zu, grid %u: %s at line %lld byte %lld\n",
                   Group, I, Cs.size(), C.ToPadded ? "into the padded copy" : "out of it",
                   (long long)C.Lines, (long long)C.Width, (long long)C.ElemBytes,
-                  (long long)C.PaddedPitch, C.DenseAlign, (long long)A.Jobs[I].Mode, Grid, What,
+                  (long long)C.PaddedPitch, C.DenseAlign, Grid, What,
                   (long long)Line, (long long)Byte);
       Ok = false;
     };
@@ -195,31 +195,33 @@ int main() {
     return Lo + int64_t(Rng() % uint64_t(Hi - Lo + 1));
   };
   const int64_t Sizes[3] = {1, 2, 4};
-  // 1. Every element size and direction on small and ragged lines, 16-byte padded pitches.
+  // 1. Every element size and direction on short, ragged and long lines (a chunk is 2048
+  //    bytes), padded pitches a multiple of 16.
   for (int64_t E : Sizes)
     for (int Dir = 0; Dir < 2; ++Dir)
-      for (int64_t W : {1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 63, 100, 255, 257, 1025}) {
+      for (int64_t W : {1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 63, 100, 255, 257, 1025, 2049,
+                        4097}) {
         const int64_t Lines = Pick(1, 9);
         const int64_t Pitch = (W * E + 15) / 16 * 16 + 16 * Pick(0, 1);
         if (!runLaunch({{W, Lines, E, Pitch, Dir == 0, 0}}, Rng, unsigned(Pick(1, 5)),
-                       "pieces"))
+                       "aligned padded pitch"))
           return 1;
       }
-  std::printf("pad-copy emulation: 16-byte pieces, every size and direction: pass\n");
-  // 2. Element-wise jobs: padded pitches off 16 bytes, and dense buffers off 16-byte alignment.
+  std::printf("pad-copy emulation: every element size and direction: pass\n");
+  // 2. Padded pitches off 16 bytes, and dense buffers off 16-byte alignment.
   for (int64_t E : Sizes)
     for (int Dir = 0; Dir < 2; ++Dir)
       for (int I = 0; I < 12; ++I) {
-        const int64_t W = Pick(1, 700), Lines = Pick(1, 7);
+        const int64_t W = Pick(1, 3000), Lines = Pick(1, 7);
         const bool OffAlign = I % 2;
         const int64_t Pitch = OffAlign ? (W * E + 15) / 16 * 16 : W * E + E * Pick(1, 5);
         if (!runLaunch({{W, Lines, E, Pitch, Dir == 0, OffAlign ? size_t(E) * 8 % 16 + E : 0}},
-                       Rng, unsigned(Pick(1, 9)), "element-wise"))
+                       Rng, unsigned(Pick(1, 9)), "unaligned"))
           return 1;
       }
-  std::printf("pad-copy emulation: element-wise jobs: pass\n");
-  // 3. Launches of three jobs of different sizes and modes (A, B and C in; D alone out), with
-  //    grids smaller and larger than the blocks.
+  std::printf("pad-copy emulation: pitches and buffers off 16 bytes: pass\n");
+  // 3. Launches of three jobs of different sizes (A, B and C in; D alone out), with grids
+  //    smaller and larger than the items.
   for (int I = 0; I < 24; ++I) {
     std::vector<Case> Cs;
     const bool In = I % 2 == 0;
