@@ -372,7 +372,7 @@ Error GpuSession::prepare(const Problem &Size) {
       TG_TRY(Cu.check(Cu.cuMemsetD8(Buf.Ptr, S.T == Tensor::D ? 0xFF : 0, Buf.Bytes),
                       "cuMemsetD8", std::string("clearing padded ") + S.Name));
     }
-    loadPadKernel();
+    TG_TRY(loadPadKernel());
   }
   // Scratch buffers the kernel keeps to itself, one slice per CTA of the grid.
   Scratch.resize(Man.Params.size());
@@ -415,14 +415,18 @@ Error GpuSession::settle(const std::string &What) {
   return Cu.check(Cu.cuCtxSynchronize(), "cuCtxSynchronize", "waiting for " + What);
 }
 
-void GpuSession::loadPadKernel() {
+Error GpuSession::loadPadKernel() {
   if (PadTried)
-    return;
+    return Error::success();
   PadTried = true;
   const char *Env = std::getenv("TILEGEN_RUN_PAD_KERNEL");
+  if (Env && std::strcmp(Env, "off") != 0 && std::strcmp(Env, "on") != 0)
+    return usageError(std::string("TILEGEN_RUN_PAD_KERNEL = '") + Env +
+                      "': expected 'on' (the default: --pad copies with tilegen-run's copy "
+                      "kernel) or 'off' (with cuMemcpy2DAsync)");
   if (Env && std::strcmp(Env, "off") == 0) {
     PadCopyHow = "cuMemcpy2DAsync (TILEGEN_RUN_PAD_KERNEL=off)";
-    return;
+    return Error::success();
   }
 #ifdef TILEGEN_RUN_HAVE_PAD_KERNEL
   CUresult R = Cu.cuModuleLoadData(&PadModule, PadCopyImage);
@@ -430,7 +434,7 @@ void GpuSession::loadPadKernel() {
     PadModule = nullptr;
     PadCopyHow = "cuMemcpy2DAsync (the copy kernel did not load: " +
                  Cu.describe(R, "cuModuleLoadData") + ")";
-    return;
+    return Error::success();
   }
   R = Cu.cuModuleGetFunction(&PadFn, PadModule, TILEGEN_PAD_COPY_KERNEL);
   if (R != CUDA_SUCCESS) {
@@ -439,12 +443,13 @@ void GpuSession::loadPadKernel() {
     PadFn = nullptr;
     PadCopyHow = "cuMemcpy2DAsync (the copy kernel did not load: " +
                  Cu.describe(R, "cuModuleGetFunction(" TILEGEN_PAD_COPY_KERNEL ")") + ")";
-    return;
+    return Error::success();
   }
   PadCopyHow = "kernel";
 #else
   PadCopyHow = "cuMemcpy2DAsync (tilegen-run was built without nvcc: no copy kernel)";
 #endif
+  return Error::success();
 }
 
 Error GpuSession::copyPadded(Tensor T, CUdeviceptr Dense, CUdeviceptr Padded, bool ToPadded,

@@ -106,9 +106,10 @@ private:
                    TilegenPadCopyArgs &Jobs);
   /// Launches the copy kernel on Jobs, if it holds any.
   Error launchPadCopies(const TilegenPadCopyArgs &Jobs, const char *What);
-  /// Loads the copy kernel once (prepare, when a tensor is padded); a failure is not an
-  /// error: the copies fall back to cuMemcpy2DAsync and PadCopyHow says why.
-  void loadPadKernel();
+  /// Loads the copy kernel once (prepare, when a tensor is padded); a failure to load is not
+  /// an error: the copies fall back to cuMemcpy2DAsync and PadCopyHow says why. Fails on a
+  /// TILEGEN_RUN_PAD_KERNEL other than "on" or "off".
+  Error loadPadKernel();
   CUmodule PadModule = nullptr;
   CUfunction PadFn = nullptr;
   bool PadTried = false;
