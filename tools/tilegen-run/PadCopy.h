@@ -57,6 +57,14 @@ struct TilegenPadCopyArgs {
 #define TILEGEN_PAD_COPY_LANE_PIECES 4
 #define TILEGEN_PAD_COPY_ITEM_PIECES (32 * TILEGEN_PAD_COPY_LANE_PIECES)
 
+/// Items per line of LineBytes bytes: enough for its pieces (at most LineBytes / 16), at least
+/// one (the head and the tail).
+static inline int64_t tilegenPadCopyChunks(int64_t LineBytes) {
+  const int64_t Pieces = LineBytes / 16;
+  return Pieces > 0 ? (Pieces + TILEGEN_PAD_COPY_ITEM_PIECES - 1) / TILEGEN_PAD_COPY_ITEM_PIECES
+                    : 1;
+}
+
 /// The job that copies Lines lines of Width elements of ElemBytes bytes between a dense
 /// tensor (pitch Width * ElemBytes) and its padded copy (pitch PaddedPitch bytes); ToPadded
 /// picks the direction. The sizes must have passed the runner's size checks (no overflow).
@@ -76,12 +84,7 @@ static inline TilegenPadCopyJob tilegenPadCopyJob(uint64_t Dense, uint64_t Padde
   J.Lines = Lines;
   J.ElemBytes = ElemBytes;
   J.SrcEnd = J.Src + (uint64_t)((Lines - 1) * J.SrcPitch + DensePitch);
-  // Enough chunks for the line's pieces (at most its bytes / 16), at least one (the head and
-  // the tail).
-  const int64_t Pieces = DensePitch / 16;
-  J.Chunks = Pieces > 0 ? (Pieces + TILEGEN_PAD_COPY_ITEM_PIECES - 1) /
-                              TILEGEN_PAD_COPY_ITEM_PIECES
-                        : 1;
+  J.Chunks = tilegenPadCopyChunks(DensePitch);
   J.Items = J.Chunks * Lines;
   return J;
 }

@@ -4,7 +4,6 @@
 #include "Child.h"
 #include "Cubin.h"
 #include "FileIO.h"
-#include "PadCopy.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -507,10 +507,7 @@ CUresult fakePadCopy(const CUlaunchConfig *Cfg, void **Params, void **Extra) {
   for (int64_t I = 0; I < A.NumJobs; ++I) {
     const TilegenPadCopyJob &J = A.Jobs[I];
     const int64_t E = J.ElemBytes, LineBytes = J.Width * E;
-    const int64_t Pieces = LineBytes / 16;
-    const int64_t Chunks = Pieces > 0 ? (Pieces + TILEGEN_PAD_COPY_ITEM_PIECES - 1) /
-                                            TILEGEN_PAD_COPY_ITEM_PIECES
-                                      : 1;
+    const int64_t Chunks = tilegenPadCopyChunks(LineBytes);
     if ((E != 1 && E != 2 && E != 4) || J.Width <= 0 || J.Lines <= 0 || J.SrcPitch % E ||
         J.DstPitch % E || J.Src % E || J.Dst % E || J.SrcPitch < LineBytes ||
         J.DstPitch < LineBytes || J.Chunks != Chunks || J.Items != Chunks * J.Lines ||
