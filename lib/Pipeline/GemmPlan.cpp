@@ -850,14 +850,16 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
                   << familyName(p.family) << " on target " << tname << " (the "
                   << familyName(p.family) << " lowering uses warps = ["
                   << p.warpsM << ", " << p.warpsN << "]; leave the field out)";
-  if (p.blockScales && (op.getGrid() == Grid::StreamK || clusterSize != 1))
-    return fail("grid") << "not supported yet: block scales with grid = "
-                  << stringifyGrid(op.getGrid()) << ", cluster = " << listString(cluster)
-                  << " on target " << tname;
-  if (p.promotes && !p.blockScales && (op.getGrid() == Grid::StreamK || clusterSize != 1))
-    return fail("grid") << "not supported yet: accumulation = promoted with grid = "
-                  << stringifyGrid(op.getGrid()) << ", cluster = " << listString(cluster)
-                  << " on target " << tname << " (use accumulation = fast)";
+  // Promoted kernels (block scales among them) run stream-K: a split tile's partial sums are
+  // promoted (scaled) f32 tiles, which the fix-up adds as it adds unpromoted ones.
+  if (p.blockScales && clusterSize != 1)
+    return fail("cluster") << "not supported yet: block scales with cluster = "
+                  << listString(cluster) << " on target " << tname
+                  << " (the block-scaled wgmma pipeline runs one CTA per cluster)";
+  if (p.promotes && !p.blockScales && clusterSize != 1)
+    return fail("cluster") << "not supported yet: accumulation = promoted with cluster = "
+                  << listString(cluster) << " on target " << tname
+                  << " (use accumulation = fast)";
   if (p.tileK % p.mmaK != 0)
     return fail("tile") << "tile K = " << p.tileK << " is not a multiple of the MMA K = " << p.mmaK
                   << " (" << familyName(p.family) << " with " << op.getAType() << " on target "

@@ -357,9 +357,9 @@ tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [
 
 // -----
 
-// Block scales with stream-K
-// expected-error @+1 {{'tile.gemm' op not supported yet: block scales with grid = stream_k, cluster = [1, 1, 1] on target sm_90a}}
-tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [1, 128], scale_b = f32 [128, 128], tile = [128, 128, 128], grid = stream_k, target = "sm_90a" }
+// Block scales with a CTA pair
+// expected-error @+1 {{'tile.gemm' op not supported yet: block scales with cluster = [2, 1, 1] on target sm_90a (the block-scaled wgmma pipeline runs one CTA per cluster)}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [1, 128], scale_b = f32 [128, 128], tile = [128, 128, 128], cluster = [2, 1, 1], multicast = b, target = "sm_90a" }
 
 // -----
 
@@ -381,9 +381,9 @@ tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 t
 
 // -----
 
-// promoted per-tensor FP8 with stream-K
-// expected-error @+1 {{'tile.gemm' op not supported yet: accumulation = promoted with grid = stream_k, cluster = [1, 1, 1] on target sm_90a (use accumulation = fast)}}
-tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 tensor, scale_b = f32 tensor, tile = [128, 128, 128], grid = stream_k, target = "sm_90a" }
+// promoted per-tensor FP8 with a CTA pair
+// expected-error @+1 {{'tile.gemm' op not supported yet: accumulation = promoted with cluster = [2, 1, 1] on target sm_90a (use accumulation = fast)}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 tensor, scale_b = f32 tensor, tile = [128, 128, 128], cluster = [2, 1, 1], multicast = b, target = "sm_90a" }
 
 // -----
 

@@ -79,6 +79,7 @@ Value KernelBuilder::remu(Value a, Value b) { return arith::RemUIOp::create(*thi
 Value KernelBuilder::xori(Value a, Value b) { return arith::XOrIOp::create(*this, a, b); }
 Value KernelBuilder::andi(Value a, Value b) { return arith::AndIOp::create(*this, a, b); }
 Value KernelBuilder::minu(Value a, Value b) { return arith::MinUIOp::create(*this, a, b); }
+Value KernelBuilder::maxu(Value a, Value b) { return arith::MaxUIOp::create(*this, a, b); }
 Value KernelBuilder::ult(Value a, Value b) {
   return arith::CmpIOp::create(*this, arith::CmpIPredicate::ult, a, b);
 }

@@ -67,6 +67,7 @@ public:
   mlir::Value xori(mlir::Value a, mlir::Value b);
   mlir::Value andi(mlir::Value a, mlir::Value b);
   mlir::Value minu(mlir::Value a, mlir::Value b);
+  mlir::Value maxu(mlir::Value a, mlir::Value b);
   mlir::Value ult(mlir::Value a, mlir::Value b);
   mlir::Value ult(mlir::Value a, int64_t b);
   mlir::Value eq(mlir::Value a, int64_t b);

@@ -274,19 +274,20 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
   // spreads its empty-barrier arrivals over the consumer warpgroup.
   Value signals = pair ? arith::OrIOp::create(b, isReleaser, b.eq(tInWg, 8)).getResult()
                        : isReleaser;
-  // Block scales: every warp reads the slot's scales with its own shared loads, and nothing
-  // orders another warp's loads before thread 0's release; so lane 0 of each warp releases
-  // (the empty barriers expect four arrivals per consumer warpgroup).
+  // Block scales: every thread reads the slot's scales with its own shared loads, and nothing
+  // orders another thread's loads before thread 0's release; so every thread releases with
+  // its own arrival (the empty barriers expect 128 arrivals per consumer warpgroup). A warp
+  // barrier and lane 0's arrival order them too by the memory model, but compute-sanitizer's
+  // racecheck counts only a thread's own arrival, and reports the loader's next stores to the
+  // slot as hazards.
   if (scalesInRing)
-    signals = b.eq(lane, 0);
+    signals = Value(); // every thread
   auto release = [&](Value g) {
-    // Block scales: the warp's shared loads of the slot's scales are ordered before its lane
-    // 0's release by the warp barrier.
-    if (scalesInRing)
-      NVVM::SyncWarpOp::create(b, b.c32(-1));
-    auto ifOp = scf::IfOp::create(b, signals, false);
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    if (signals) {
+      auto ifOp = scf::IfOp::create(b, signals, false);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    }
     Value bar = empty.at(b, b.remu(g, stages));
     if (!pair) {
       NVVM::MBarrierArriveOp::create(b, Type(), bar, Value());
@@ -849,10 +850,11 @@ SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
                                                 Value g0, Value kb, Value ke, Value m0, Value n0,
                                                 Value rowOff, Value warp, Value lane) {
   bool scaled = v.blockScales();
-  // Per-tensor: a K block is a K-slice. Block scales: the plan guarantees the K block is a
-  // whole number of K-slices, B's blocks are a multiple of the tile's N or a multiple-of-8
-  // divisor of it, and no stream-K (a tile's slices start at 0, so slice k is in K block
-  // k / perBlock).
+  // Per-tensor: a K block is a K-slice (or `promotion` K elements). Block scales: the plan
+  // guarantees the K block is a whole number of K-slices and B's blocks are a multiple of the
+  // tile's N or a multiple-of-8 divisor of it. Slice k is in K block k / perBlock; a stream-K
+  // unit's slices [kb, ke) may start or end inside a block, whose slices there are promoted
+  // (with the block's scales) as a block of their own.
   int64_t perBlock = 1, bOuter = 1, bScales = 0;
   Value aBlocks, bBlocks;
   // aIdx[2 i + half]; bIdx[j]: floats of the slot's scale area (scalesInRing), else the
@@ -992,9 +994,13 @@ SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
     if (between)
       between();
     if (perBlock > 1) {
-      Value k0 = b.mul(blk, perBlock);
-      auto kLoop = scf::ForOp::create(b, b.add(k0, 1), b.minu(b.add(k0, perBlock), ke),
-                                      b.c32(1), st);
+      // The block's slices of this unit: from kb for a unit that starts inside the block, to
+      // the block's end or ke.
+      Value blockStart = b.mul(blk, perBlock);
+      Value k0 = b.maxu(blockStart, kb);
+      auto kLoop = scf::ForOp::create(b, b.add(k0, 1),
+                                      b.minu(b.add(blockStart, b.c32(perBlock)), ke), b.c32(1),
+                                      st);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(kLoop.getBody());
       ValueRange args = kLoop.getRegionIterArgs();
@@ -1023,7 +1029,7 @@ SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
     perBlock = v.instr.getPromotion() / bk;
   // Blocks [jb, je): block j holds slices [j perBlock, min((j + 1) perBlock, ke)).
   bool multiSlice = scaled || perBlock > 1;
-  Value jb = multiSlice ? b.c32(0) : kb;
+  Value jb = multiSlice ? b.divu(kb, perBlock) : kb;
   Value je = multiSlice ? b.ceilDiv(ke, perBlock) : ke;
   size_t nm = mBlocks, np = scaled ? 2 * mBlocks * bScales : 0;
   SmallVector<Value> acc;
@@ -1360,7 +1366,7 @@ LogicalResult WgmmaEmitter::emit() {
   Value fixup = turn.at(b, 0); // stream-K: a partial tile has arrived in shared memory
   // Thread 0 initialises the barriers; everyone (with a pair, of both CTAs) meets before use.
   SmallVector<BarrierInit> inits;
-  int64_t releasers = (pingPong ? 1 : consumers) * (pair ? 2 : 1) * (scalesInRing ? 4 : 1);
+  int64_t releasers = (pingPong ? 1 : consumers) * (pair ? 2 : 1) * (scalesInRing ? 128 : 1);
   for (int64_t s = 0; s < stages; ++s) {
     // Block scales: the scale loader's 32 arrivals besides the producer's (scaleLoader).
     inits.push_back({full, s, scalesInRing ? 33 : 1});
