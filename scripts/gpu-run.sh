@@ -12,7 +12,7 @@
 #   tests     the GPU lit tests, test/Integration (REQUIRES: cuda-gpu, judged by tilegen-run's exit
 #             code), under the carried lit with lit.gpu.cfg.py; without lit, a plain RUN-line loop
 #   sanitize  compute-sanitizer memcheck, racecheck and synccheck on one small run of each cubin
-#             (tilegen-run --no-fork --check, 200x264x144)
+#             (tilegen-run --no-fork --check, 200x264x1056)
 #   bench     bench/run_sweep.sh: --sweep square,llm,odd --check --bench for each cubin, sm_90a first
 #   summary   the table: per kernel, tests and sweep shapes passed/failed, sanitizers, TFLOP/s and
 #             the cuBLAS ratio at 4096^3 and 8192^3, geomean ratio over the BF16 sweep
@@ -45,7 +45,10 @@ work=$root/build-runner/gpu-work
 runner=${TILEGEN_GPU_RUNNER:-$root/build-runner/bin/tilegen-run}
 only=""
 sweep=square,llm,odd
-sanitize_shape=(--m 200 --n 264 --k 144)  # K a multiple of 16: FP8 TMA strides
+# K a multiple of 32 (FP8 TMA strides, the FP4 upcast's packed rows) and long enough that every
+# kernel's ring wraps (9 K-slices of 128, 17 of 64): a slot's reuse is where racecheck sees a
+# release that does not order every reader's loads before the next writer's stores.
+sanitize_shape=(--m 200 --n 264 --k 1056)
 
 say() { printf '[gpu-run %3ds] %s\n' "$((SECONDS - start))" "$*"; }
 
