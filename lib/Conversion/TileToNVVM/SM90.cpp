@@ -1027,7 +1027,7 @@ SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
   // Per-tensor scales: `promotion` K elements (several slices) between promotions, if given.
   if (!scaled && v.instr.getPromotion() != 0)
     perBlock = v.instr.getPromotion() / bk;
-  // Blocks [jb, je): block j holds slices [j perBlock, min((j + 1) perBlock, ke)).
+  // Blocks [jb, je): block j holds slices [max(j perBlock, kb), min((j + 1) perBlock, ke)).
   bool multiSlice = scaled || perBlock > 1;
   Value jb = multiSlice ? b.divu(kb, perBlock) : kb;
   Value je = multiSlice ? b.ceilDiv(ke, perBlock) : ke;
