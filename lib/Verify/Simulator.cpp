@@ -245,8 +245,9 @@ struct Problem {
 // K-slices take other paths for an even count); a CTA (or cluster) runs four tiles of a
 // persistent grid or two of a one-CTA-per-tile grid (one CTA looping over tiles exercises the
 // reuse of the ring, accumulators and epilogue buffers), two in the second problem; stream-K
-// splits one tile's twenty-five K-slices over three CTAs (two partial tiles to add; it splits
-// only from 512 K-elements per CTA), then runs full waves of whole tiles (eight K-slices),
+// splits one tile's twenty-seven K-slices over three CTAs (two partial tiles to add; the
+// shares start at slices 9 and 18, inside the two- and four-slice blocks of promoted kernels
+// that promote per scale block or interval), then runs full waves of whole tiles (eight K-slices),
 // four tiles on two CTAs, then a full wave followed by a split last tile (three tiles of
 // sixteen K-slices on two CTAs: each CTA's second unit is half of the third tile).
 std::vector<Problem> problemsFor(const KernelConfig &cfg, const VerifyOptions &opt) {
@@ -254,7 +255,7 @@ std::vector<Problem> problemsFor(const KernelConfig &cfg, const VerifyOptions &o
   unsigned cl = cfg.cluster[0];
   std::vector<Problem> ps;
   if (cfg.gridRule == "stream_k") {
-    ps.push_back({tm * cl, tn, 25 * tk, 3 * cl});
+    ps.push_back({tm * cl, tn, 27 * tk, 3 * cl});
     ps.push_back({4 * tm * cl, tn, 8 * tk, 2 * cl});
     ps.push_back({3 * tm * cl, tn, 16 * tk, 2 * cl});
   } else {
