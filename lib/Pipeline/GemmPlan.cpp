@@ -852,14 +852,12 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
                   << p.warpsM << ", " << p.warpsN << "]; leave the field out)";
   // Promoted kernels (block scales among them) run stream-K: a split tile's partial sums are
   // promoted (scaled) f32 tiles, which the fix-up adds as it adds unpromoted ones.
-  if (p.blockScales && clusterSize != 1)
-    return fail("cluster") << "not supported yet: block scales with cluster = "
-                  << listString(cluster) << " on target " << tname
-                  << " (the block-scaled wgmma pipeline runs one CTA per cluster)";
-  if (p.promotes && !p.blockScales && clusterSize != 1)
-    return fail("cluster") << "not supported yet: accumulation = promoted with cluster = "
-                  << listString(cluster) << " on target " << tname
-                  << " (use accumulation = fast)";
+  if (p.promotes && clusterSize != 1)
+    return fail("cluster") << "not supported yet: "
+                  << (p.blockScales ? "block scales" : "accumulation = promoted")
+                  << " with cluster = " << listString(cluster) << " on target " << tname
+                  << (p.blockScales ? " (the block-scaled wgmma pipeline runs one CTA per cluster)"
+                                    : " (use accumulation = fast)");
   if (p.tileK % p.mmaK != 0)
     return fail("tile") << "tile K = " << p.tileK << " is not a multiple of the MMA K = " << p.mmaK
                   << " (" << familyName(p.family) << " with " << op.getAType() << " on target "
