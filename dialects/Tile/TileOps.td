@@ -168,7 +168,12 @@ def Tile_RingOp : Tile_Op<"ring", [HasParent<"PipelineOp">]> {
     empty barriers after the ring's; the mma role waits on the converted slot and releases
     both slots. `upcast_scale_a` (MXFP8 x MXFP8) says that A is carried narrow as well: each
     converted slot then holds the bf16 A slice (laid out as a bf16 ring slot's A) followed by
-    the bf16 B slice, and the mma role reads both from it.
+    the bf16 B slice, and the mma role reads both from it. Without `convert_offset` and
+    `convert_slots` (packed FP4 B beside bf16 A only) there is no converter: the mma role loads
+    its rows of B from the slot and converts them into wgmma's register operand, computing the
+    tile transposed (B's rows on wgmma's M side, A's slice read from shared memory as wgmma's
+    B; the mma role's instruction is then m64nMk16 with M the tile's M), and the epilogue
+    transposes the accumulators back while staging D.
   }];
   let arguments = (ins I64Attr:$slots, I64Attr:$slice_k,
                        TypeAttr:$a_type, Tile_LayoutAttr:$a_layout, DenseI64ArrayAttr:$a_shape,

@@ -60,6 +60,8 @@ PipelineOp tilegen::buildPlan(OpBuilder &builder, GemmOp op, const GemmPlan &p) 
                         : p.swizzleBytes == 128        ? SmemSwizzle::B128
                         : p.swizzleBytes == 64         ? SmemSwizzle::B64
                                                        : SmemSwizzle::B32;
+  // The converter role's ring of bf16 slices (not with the conversion in registers).
+  bool convertRing = p.upcastB && !p.upcastRegisters;
   RingOp::create(b, loc, p.stages, p.tileK, op.getAType(), op.getALayout(),
                  sliceShape(op.getALayout(), true, p.tileM / ctaGroup, p.tileK),
                  op.getBType(), op.getBLayout(),
@@ -70,8 +72,8 @@ PipelineOp tilegen::buildPlan(OpBuilder &builder, GemmOp op, const GemmPlan &p) 
                  p.narrowAlignment ? b.getDenseI64ArrayAttr({p.alignA, p.alignB})
                                    : DenseI64ArrayAttr(),
                  p.upcastB ? op.getScaleBAttr() : ScaleAttr(),
-                 p.upcastB ? b.getI64IntegerAttr(p.smem.convertOffset) : IntegerAttr(),
-                 p.upcastB ? b.getI64IntegerAttr(p.smem.convertSlots) : IntegerAttr(),
+                 convertRing ? b.getI64IntegerAttr(p.smem.convertOffset) : IntegerAttr(),
+                 convertRing ? b.getI64IntegerAttr(p.smem.convertSlots) : IntegerAttr(),
                  p.upcastA ? op.getScaleAAttr() : ScaleAttr());
   // Per CTA, like the ring's slices: a CTA pair (cta_group = 2) splits the tile's M, each CTA
   // holding its rows of the accumulator in its own TMEM.
@@ -118,8 +120,9 @@ PipelineOp tilegen::buildPlan(OpBuilder &builder, GemmOp op, const GemmPlan &p) 
     // the producer warpgroup leaves 224 for the consumers (56 x 128 + 224 x 256, the same
     // total). The MXFP8 converter (both operands, twice the scale codes in flight) spills in
     // 56: 72 and 216 (72 x 128 + 216 x 256).
-    int64_t producerRegs = p.upcastA ? 72 : p.upcastB ? 56 : 40;
-    int64_t consumerRegs = p.upcastA ? 216 : p.upcastB ? 224 : 232;
+    // The upcast in registers has no converter: the bf16 kernel's split.
+    int64_t producerRegs = p.upcastA ? 72 : p.upcastB && !p.upcastRegisters ? 56 : 40;
+    int64_t consumerRegs = p.upcastA ? 216 : p.upcastB && !p.upcastRegisters ? 224 : 232;
     role(RoleKind::Producer, 0, 4, {}, producerRegs);
     role(RoleKind::Mma, 4, warps - 4, {p.warpsM, p.warpsN}, consumerRegs);
     role(RoleKind::Epilogue, 4, warps - 4, {p.warpsM, 1}, consumerRegs);

@@ -315,7 +315,11 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
                     << instrK << " (tcgen05)";
     // The lowerings issue one instruction across the tile's N (wgmma) or the whole tile
     // (tcgen05).
-    if (p.family == MmaFamily::Wgmma && n != p.tileN)
+    // (The upcast of FP4 B in registers issues its wgmmas across the tile's M, recorded as
+    // mma = [64, tile M, 16]; checked with the rest of its rules below.)
+    bool transposedUpcast = p.upcastB && !p.upcastA && n == p.tileM &&
+                            elemInfo(*elemOf(op.getBType())).bits == 4;
+    if (p.family == MmaFamily::Wgmma && n != p.tileN && !transposedUpcast)
       return fail("mma") << "not supported yet: mma = " << shape << " with tile N = " << p.tileN
                     << " on target " << tname
                     << ": the wgmma lowering issues one m64nNk16 across the tile's N, so N = "
@@ -673,6 +677,42 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
     // when each gets a multiple of 64 rows, else one (a 64-row tile: one m64 warpgroup);
     // ping-pong (2) take alternate tiles, each whole. `warps = [c, 1]` asks for c consumers.
     p.mmaM = 64, p.mmaK = p.instr->k;
+    // The upcast of FP4 weights (B) beside bf16 A, converted in registers: the consumers load
+    // their rows of packed B from the slot, convert them into wgmma's register operand and
+    // multiply by A's slice read from shared memory as wgmma's B, computing the tile
+    // transposed (D^T = B^T A^T: tile N rows of B split over the consumers on wgmma's M side,
+    // tile M rows of A as wgmma's N); the epilogue transposes back while staging D. No
+    // converted slice goes through shared memory (SM90.cpp, consumerRegisters). Taken whenever
+    // the description is within its rules; otherwise the converter role (below) converts.
+    if (p.upcastB && !p.upcastA && elemInfo(*elemOf(op.getBType())).bits == 4 &&
+        p.tileK == 64 && p.accumulators == 1 && clusterSize == 1 &&
+        op.getGrid() != Grid::StreamK && outBits == 16 && op.getCLayout() == Layout::Row &&
+        p.tileM % 64 == 0 && p.tileM <= 256 && p.tileN % 64 == 0 &&
+        (mma.empty() || mma[1] == p.tileM)) {
+      ArrayRef<int64_t> warps = op.getWarps();
+      int64_t c = !warps.empty() ? warps[0] : (p.tileN / 2) % 64 == 0 ? 2 : 1;
+      bool warpsOk = warps.empty() || (warps[1] == 1 && (warps[0] == 1 || warps[0] == 2));
+      int64_t rowsB = p.tileN / c;
+      // Per thread: the accumulators (m64 blocks x tile M / 2) and two sets of converted
+      // registers (16 per block: the slice in flight and the next), within 160 of the 232.
+      int64_t blocks = rowsB / 64;
+      if (warpsOk && rowsB % 64 == 0 && blocks * p.tileM / 2 + 32 * blocks <= 160) {
+        p.upcastRegisters = true;
+        p.mmaN = p.tileM;
+        p.warpsM = c, p.warpsN = 1;
+        p.threads = (c + 1) * 128;
+        p.swizzleBytes = rowBytes;
+        break;
+      }
+    }
+    if (!mma.empty() && mma[1] != p.tileN)
+      return fail("mma") << "mma = " << listString(mma) << " issues wgmma across tile M = "
+                    << p.tileM << ", which only the upcast of FP4 B in registers does; this "
+                    << "description is outside its rules (tile K = 64, tile M a multiple of 64 "
+                    << "up to 256, tile N a multiple of 64 per consumer warpgroup, accumulators "
+                    << "= 1, no cluster or stream-K, a 16-bit c = row) on target " << tname
+                    << ": give mma = [64, " << p.tileN << ", " << p.instr->k
+                    << "] or leave mma out";
     int64_t consumers = p.accumulators == 2 || (p.tileM / 2) % 64 == 0 ? 2 : 1;
     if (ArrayRef<int64_t> warps = op.getWarps(); !warps.empty()) {
       if (warps[1] != 1 || warps[0] < 1 || warps[0] > 2 ||
@@ -914,7 +954,10 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
     int64_t bScales = bOuter % p.tileN == 0 ? 1 : p.tileN % bOuter == 0 ? p.tileN / bOuter : 2;
     m.scaleBytes = alignTo((p.tileM + bScales) * 4, 16);
   }
-  if (p.upcastB) {
+  if (p.upcastRegisters) {
+    // Packed FP4 B in the ring, converted in registers: no converted ring.
+    m.bSliceBytes = p.tileN * p.tileK * elemInfo(*elemOf(op.getBType())).bits / 8;
+  } else if (p.upcastB) {
     // The narrow slice of B in the ring (packed FP4: two elements per byte; FP8), and the
     // converted ring: three bf16 slices of B (SM90.cpp's converter says why three), each
     // 1024-byte aligned for the 128-byte swizzle (tile N is a multiple of 32, so each is).
@@ -941,6 +984,10 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
   if (p.family == MmaFamily::Wgmma) {
     wgmmaRows = p.accumulators == 1 ? p.tileM / p.warpsM : p.tileM;
     m.epilogueBytes = p.warpsM * 2 * wgmmaRows * 128;
+    // Transposed tiles (the upcast in registers): each consumer stages chunks of 64 rows of D
+    // by its 64 columns (128 bytes of 16-bit output), two buffers in turn.
+    if (p.upcastRegisters)
+      wgmmaRows = 64, m.epilogueBytes = p.warpsM * 2 * 64 * 128;
   } else if (p.family == MmaFamily::Tcgen05) {
     m.epilogueBytes = p.tileM / op.getCtaGroup() * 128;
   } else if (p.tmaRing()) {
@@ -955,7 +1002,7 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
   int64_t budget = target.smemPerBlock();
   // The narrowest staging an explicit wgmma stage count tried before giving up (reported).
   int64_t narrowestTried = 0;
-  if (p.family == MmaFamily::Wgmma && !op.hasAutoStages() &&
+  if (p.family == MmaFamily::Wgmma && !op.hasAutoStages() && !p.upcastRegisters &&
       p.smemFor(op.getStages()) > budget) {
     const int64_t widest = tmaStoreChunkBytes(p.tileN, outBits);
     const int64_t wide = m.epilogueBytes;

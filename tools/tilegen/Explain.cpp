@@ -288,6 +288,10 @@ static void printBudget(llvm::raw_ostream &os, const Explained &ex) {
   if (m.epilogueBytes)
     os << llvm::formatv("  epilogue  {0} (C staging for the TMA store)\n",
                         formatBytes(m.epilogueBytes));
+  if (p.upcastRegisters)
+    os << "  convert   none: the consumers convert their rows of B into wgmma's register "
+          "operand (the tile computed transposed, D^T = B^T A^T); the conversion's time is not "
+          "in the costs below\n";
   if (m.convertBytes)
     os << llvm::formatv("  convert   {0} ({1} bf16 slices of {2} that warps 1-3 of the producer "
                         "warpgroup convert into beside the MMAs; the conversion's time is not "

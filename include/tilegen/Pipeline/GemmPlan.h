@@ -63,6 +63,11 @@ struct GemmPlan {
   /// MXFP8 x MXFP8 upcast: A (FP8 with E8M0 block scales) is converted as well (upcastB is
   /// set with it).
   bool upcastA = false;
+  /// The upcast of FP4 B in registers (upcastB set with it): the consumers convert their rows
+  /// of B straight into wgmma's register operand and compute the tile transposed, D^T = B^T
+  /// A^T (B's tile N rows on wgmma's M side, A's tile M rows its N), so that no converted
+  /// slice goes through shared memory; no converted ring.
+  bool upcastRegisters = false;
   int64_t scaleBlockK = 0;   ///< K extent of one scale block
   /// Block-scaled kinds (E8M0 / E4M3 scales applied by the MMA; `instr` is their row): the
   /// scale atoms ride in the ring (SmemMap::scaleBytes).

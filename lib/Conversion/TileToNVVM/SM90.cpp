@@ -45,6 +45,8 @@
 #include "tilegen/Support/UpcastBits.h"
 #include "tilegen/Target/Descriptors.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <numeric>
 
 using namespace mlir;
@@ -112,6 +114,13 @@ private:
   Value convSlot(Value slot) { return b.gep(convert, b.mul(slot, convSlotBytes)); }
   void converter(Value bid, Value grid, Value numTiles, Value tilesM, Value tilesN,
                  Value kTiles);
+  /// The upcast of FP4 B in registers: the consumers' K loop and transposed epilogue.
+  void consumerRegisters(Value c, Value bid, Value grid, Value numTiles, Value tilesM,
+                         Value tilesN, Value kTiles);
+  /// An E8M0 (E4M3 with NVFP4) block-scale code as the bf16x2 factor of UpcastBits.h.
+  Value blockScale(Value code);
+  /// The upcast converts B in the consumers' registers (no converter, no converted ring).
+  bool regUpcast = false;
   void converterFp8(Value bid, Value grid, Value numTiles, Value tilesM, Value tilesN,
                     Value kTiles);
   /// The converters' K loop over `unit`'s slices, g0 the first slice's sequence number: the
@@ -175,7 +184,7 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
   emitTmaProducer(b, p);
   // upcast: warps 1 to 3 convert. (No shfl.sync here to make the condition visibly uniform:
   // warp 0's lanes 1 to 31 would wait in it for lane 0 to leave the TMA loop.)
-  if (upcast) {
+  if (upcast && !regUpcast) {
     auto conv = scf::IfOp::create(b, b.ult(b.c32(31), tid), false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&conv.getThenRegion().front());
@@ -602,24 +611,9 @@ void WgmmaEmitter::converter(Value bid, Value grid, Value numTiles, Value tilesM
       // The block's scale as a bf16x2 power of two (UpcastBits.h's scaleBits); NVFP4: the two
       // blocks' E4M3 scales as bf16x2 values (e4m3ScaleBits, times 2^120).
       SmallVector<Value, 2> unitScales;
-      for (int64_t c = 0; c < codesPerUnit; ++c) {
-        Value code = arith::ExtUIOp::create(b, i32, codes[i * codesPerUnit + c]);
-        if (nvfp4) {
-          Value z = NVVM::PermuteOp::create(b, i32, code, b.c32(0),
-                                            b.c32(int32_t(tilegen::upcast::kE4M3ScaleSelector)),
-                                            NVVM::PermuteMode::DEFAULT);
-          Value bits = b.andi(arith::ShLIOp::create(
-                                  b, z, b.c32(int32_t(tilegen::upcast::kE4M3.shift))),
-                              b.c32(int32_t(tilegen::upcast::kE4M3.mask)));
-          unitScales.push_back(arith::MulFOp::create(
-              b, LLVM::BitcastOp::create(b, v2bf16, bits), splat(tilegen::upcast::kE4M3.unbias)));
-          continue;
-        }
-        Value sbits = b.select(b.eq(code, 0), b.c32(tilegen::upcast::kScaleOfCode0),
-                               arith::ShLIOp::create(b, code, b.c32(7)));
-        sbits = b.select(b.eq(code, 255), b.c32(tilegen::upcast::kScaleNaN), sbits);
-        unitScales.push_back(LLVM::BitcastOp::create(b, v2bf16, b.mul(sbits, b.c32(0x10001))));
-      }
+      for (int64_t c = 0; c < codesPerUnit; ++c)
+        unitScales.push_back(
+            blockScale(arith::ExtUIOp::create(b, i32, codes[i * codesPerUnit + c])));
       Value packed = LLVM::LoadOp::create(
           b, v4i32, b.gep(src, b.add(b.c32(i * rowStep * packedRow), b.mul(blk, 16))), 16);
       for (int64_t w = 0; w < 4; ++w) {
@@ -1235,6 +1229,392 @@ void WgmmaEmitter::storeThroughShared(ArrayRef<Value> values, Value c, Value war
   }
 }
 
+/// `regs` (i32) pinned in registers at this point, as fenceRegisters pins f32 sets.
+static SmallVector<Value> fenceIntRegisters(KernelBuilder &b, ArrayRef<Value> regs) {
+  SmallVector<Type> types(regs.size(), b.i32());
+  auto type = LLVM::LLVMStructType::getLiteral(b.getContext(), types);
+  std::string constraints;
+  for (size_t e = 0; e < regs.size(); ++e)
+    constraints += (e ? ",=r" : "=r");
+  for (size_t e = 0; e < regs.size(); ++e)
+    constraints += "," + std::to_string(e);
+  auto fence = LLVM::InlineAsmOp::create(b, type, regs, "", constraints,
+                                         /*has_side_effects=*/true, /*is_align_stack=*/false,
+                                         LLVM::tailcallkind::TailCallKind::None,
+                                         LLVM::AsmDialectAttr(), ArrayAttr());
+  SmallVector<Value> out;
+  for (size_t e = 0; e < regs.size(); ++e)
+    out.push_back(LLVM::ExtractValueOp::create(b, fence.getResult(0), e));
+  return out;
+}
+
+/// wgmma.mma_async m64nNk16 f32 += bf16 x bf16 with A from four registers (the mma.sync A
+/// fragment of each warp) and K-major B from shared memory by descriptor. NVVM's op takes A
+/// by descriptor only, so this form is written here as PTX: `acc` (N / 2 f32, read and
+/// written), a0 ... a3, the descriptor, and scale-d (0: D = A x B) as a predicate.
+static Value wgmmaRegisterA(KernelBuilder &b, Value acc, ArrayRef<Value> a, Value descB,
+                            bool scaleD) {
+  auto type = cast<LLVM::LLVMStructType>(acc.getType());
+  int64_t n = type.getBody().size(); // N / 2
+  SmallVector<Value> operands;
+  std::string constraints, dList;
+  for (int64_t e = 0; e < n; ++e) {
+    operands.push_back(LLVM::ExtractValueOp::create(b, acc, e));
+    constraints += (e ? ",=f" : "=f");
+    dList += (e ? ", $" : "$") + std::to_string(e);
+  }
+  for (int64_t e = 0; e < n; ++e)
+    constraints += "," + std::to_string(e);
+  for (Value r : a)
+    operands.push_back(r);
+  operands.push_back(descB);
+  operands.push_back(b.c32(scaleD ? 1 : 0));
+  constraints += ",r,r,r,r,l,n";
+  std::string asmText = llvm::formatv(
+      "{{\n.reg .pred p;\nsetp.ne.b32 p, ${0}, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n{1}k16.f32.bf16.bf16 {{{2}}, {{${3}, ${4}, ${5}, "
+      "${6}}, ${7}, p, 1, 1, 0;\n}\n",
+      2 * n + 5, 2 * n, dList, 2 * n, 2 * n + 1, 2 * n + 2, 2 * n + 3, 2 * n + 4).str();
+  auto op = LLVM::InlineAsmOp::create(b, type, operands, asmText, constraints,
+                                      /*has_side_effects=*/true, /*is_align_stack=*/false,
+                                      LLVM::tailcallkind::TailCallKind::None,
+                                      LLVM::AsmDialectAttr(), ArrayAttr());
+  return op.getResult(0);
+}
+
+// The block scale of E8M0 code `code` (i32) as a bf16x2 power of two (UpcastBits.h's
+// scaleBits), or with NVFP4 of E4M3 code `code` as a bf16x2 value (e4m3ScaleBits, times 2^120).
+Value WgmmaEmitter::blockScale(Value code) {
+  auto v2bf16 = VectorType::get({2}, b.getBF16Type());
+  if (nvfp4) {
+    Value z = NVVM::PermuteOp::create(b, b.i32(), code, b.c32(0),
+                                      b.c32(int32_t(tilegen::upcast::kE4M3ScaleSelector)),
+                                      NVVM::PermuteMode::DEFAULT);
+    Value bits = b.andi(
+        arith::ShLIOp::create(b, z, b.c32(int32_t(tilegen::upcast::kE4M3.shift))),
+        b.c32(int32_t(tilegen::upcast::kE4M3.mask)));
+    Value unbias = LLVM::BitcastOp::create(
+        b, v2bf16, b.c32(int32_t(tilegen::upcast::kE4M3.unbias * 0x10001u)));
+    return arith::MulFOp::create(b, LLVM::BitcastOp::create(b, v2bf16, bits), unbias);
+  }
+  Value sbits = b.select(b.eq(code, 0), b.c32(tilegen::upcast::kScaleOfCode0),
+                         arith::ShLIOp::create(b, code, b.c32(7)));
+  sbits = b.select(b.eq(code, 255), b.c32(tilegen::upcast::kScaleNaN), sbits);
+  return LLVM::BitcastOp::create(b, v2bf16, b.mul(sbits, b.c32(0x10001)));
+}
+
+// The upcast of FP4 B in registers (computing the tile transposed, D^T = B^T A^T). A K-slice's
+// packed B (tile N rows of 32 bytes, K-major, no swizzle) is wgmma's M side: consumer c owns
+// rows [c R, (c + 1) R) of it, R = tile N / consumers, as mBlocks m64 blocks; A's slice (tile
+// M rows of 128 swizzled bytes, as the bf16 kernel's B) is wgmma's B, read by descriptor, so
+// one m64nMk16 per block and K step covers the whole tile M.
+//
+// wgmma's register operand for m64nNk16 (bf16) is the mma.sync m16n8k16 A fragment per warp:
+// warp w of the warpgroup holds rows 16 w + lane / 4 and + 8 of the m64 block; registers a0 /
+// a1 hold elements 2 (lane % 4) and + 1 of K step s of the upper / lower row, a2 / a3 elements
+// 8 + 2 (lane % 4) and + 1. In packed FP4 (element 2i in the low nibble of byte i) that is
+// byte 8 s + lane % 4, and byte 8 s + 4 + lane % 4, of each row: byte t = lane % 4 of every
+// 32-bit word of the row's 32 bytes (word 2 s + part, part 0 for a0 / a1, 1 for a2 / a3). A
+// thread loads its two rows (two 16-byte shared loads each), gathers byte t of words 4 G ...
+// 4 G + 3 into one word with three prmt (G = 0, 1: the slice's two E8M0 blocks of 32, or
+// NVFP4's blocks 2 G and 2 G + 1 of 16), and converts it by UpcastBits.h's steps (as the
+// converter does) into four bf16x2 registers, scale applied. The scale codes of slice k + 1
+// (bytes of scale_b, docs/manifest.md; a row past N reads the last column's, a block past K
+// the last block's) are loaded during slice k.
+//
+// Per slice: wait for the slot, load and convert all four K steps' registers (they are pinned
+// in front of the wgmma fence), issue the four K steps' wgmmas as one batch, keep it in flight
+// and release the previous slice's slot once its batch retired (every thread with its own
+// arrival: every thread read the slot with its own shared loads). The conversion of slice g + 1
+// thus runs while the tensor core multiplies slice g.
+void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTiles,
+                                     Value tilesM, Value tilesN, Value kTiles) {
+  NVVM::SetMaxRegisterOp::create(b, v.mma.getRegs(), NVVM::SetMaxRegisterAction::increase);
+  Type i8 = b.getI8Type(), i32 = b.i32();
+  auto v2bf16 = VectorType::get({2}, b.getBF16Type());
+  auto v4i32 = VectorType::get({4}, i32);
+  const int64_t accLen = bm / 2; // f32 accumulators per m64 block: wgmma N = tile M
+  Value tInWg = b.remu(tid, 128);
+  Value warp = b.divu(tInWg, 32), lane = b.remu(tInWg, 32);
+  Value g8 = b.divu(lane, 4), t = b.remu(lane, 4);
+  Value rowOff = b.mul(c, rowsPerConsumer);
+  Value isLeader = b.eq(tInWg, 0);
+  // wgmma reads its register operand asynchronously, and ptxas does not keep those registers
+  // from being reassigned before the wait that retires the batch: measured, it wrote the next
+  // slice's conversion into the registers the previous, still running, batch was reading. So
+  // the registers of slice g stay live until after the wait that retires its batch: they
+  // are pinned there (fenceIntRegisters) and feed the address of slot g's release through
+  // (xor of them) & (K >> 31), which is 0 for every K the kernel takes (K < 2^31) but not
+  // known to ptxas, which must then give slice g + 1's conversion other registers.
+  Value keepZero = arith::ShRUIOp::create(b, K, b.c32(31));
+  auto release = [&](Value g, ArrayRef<Value> regsOfG) {
+    Value bar = empty.at(b, b.remu(g, stages));
+    if (!regsOfG.empty()) {
+      SmallVector<Value> kept = fenceIntRegisters(b, regsOfG);
+      Value x = kept[0];
+      for (Value r : ArrayRef<Value>(kept).drop_front())
+        x = b.xori(x, r);
+      bar = b.gep(bar, b.mul(b.andi(x, keepZero), 8));
+    }
+    NVVM::MBarrierArriveOp::create(b, Type(), bar, Value());
+  };
+  // prmt selectors: byte t of the first and of the second word into bytes 0 and 1; then the
+  // low halves of two such words into one.
+  Value gatherSel = b.add(t, b.mul(b.add(t, 4), 16));
+  Value mergeSel = b.c32(0x5410);
+  Value nibbles = b.c32(tilegen::upcast::kNibbleMask), spread = b.c32(tilegen::upcast::kSpread),
+        fields = b.c32(tilegen::upcast::kFieldMask);
+  auto splat = [&](uint16_t bits) {
+    return LLVM::BitcastOp::create(b, v2bf16, b.c32(int32_t(bits * 0x10001u))).getResult();
+  };
+  Value two126 = splat(tilegen::upcast::kTwo126);
+  auto prmt = [&](Value x, Value y, Value sel) -> Value {
+    return NVVM::PermuteOp::create(b, i32, x, y, sel, NVVM::PermuteMode::DEFAULT);
+  };
+  // This thread's local rows of B: (block i, half h) -> 64 i + 16 warp + 8 h + lane / 4.
+  SmallVector<Value> localRows;
+  for (int64_t i = 0; i < mBlocks; ++i)
+    for (int64_t h = 0; h < 2; ++h)
+      localRows.push_back(b.add(b.add(rowOff, b.add(b.mul(warp, 16), g8)), i * 64 + h * 8));
+  // Scale blocks per slice and row: two of 32 (E8M0) or four of 16 (E4M3).
+  const int64_t blocksPerSlice = nvfp4 ? 4 : 2;
+  Value lastBlk = b.sub(b.ceilDiv(K, nvfp4 ? 16 : 32), b.c32(1));
+  Value lastN = b.sub(N, b.c32(1));
+
+  auto tileLoop = scf::ForOp::create(b, bid, numTiles, grid, ValueRange{b.c32(0)});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(tileLoop.getBody());
+  Unit unit = streamK.unitAt(tileLoop.getInductionVar(), kTiles);
+  auto [tm, tn] = rasterTile(b, v, unit.tile, tilesM, tilesN);
+  Value m0 = b.mul(tm, bm), n0 = b.mul(tn, bn);
+  SmallVector<Value> cols; // global columns of D (rows of B), clamped
+  for (Value r : localRows)
+    cols.push_back(b.minu(b.add(n0, r), lastN));
+  auto loadCodes = [&](Value k) {
+    SmallVector<Value> codes;
+    for (int64_t q = 0; q < blocksPerSlice; ++q) {
+      Value blk = b.minu(b.add(b.mul(k, blocksPerSlice), q), lastBlk);
+      Value row = b.gep(scaleB, arith::MulIOp::create(b, b.zext64(blk), b.zext64(N)));
+      for (Value col : cols)
+        codes.push_back(LLVM::LoadOp::create(b, i8, b.gep(row, b.zext64(col)), 1));
+    }
+    return codes; // codes[q * rows + r]
+  };
+  const int64_t rows = 2 * mBlocks, nCodes = blocksPerSlice * rows;
+  Value g0Tile = tileLoop.getRegionIterArgs()[0];
+  Value kb = unit.kb, ke = unit.ke;
+
+  // One slice: acc..., g, codes of this slice, registers of slice g - 1 -> acc..., g + 1,
+  // codes of the next, registers of this slice.
+  auto slice = [&](ArrayRef<Value> acc, Value g, ArrayRef<Value> codes, ArrayRef<Value> prevRegs,
+                   bool zeroAcc, bool releasePrevious, Value k) {
+    SmallVector<Value> next = loadCodes(b.add(k, 1));
+    auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
+    waitBarrier(b, full.at(b, slot), fullParity);
+    SmallVector<Value> scales;
+    for (Value code : codes)
+      scales.push_back(blockScale(arith::ExtUIOp::create(b, i32, code)));
+    // regs[(i * 4 + s) * 4 + a]: block i, K step s, register a.
+    SmallVector<Value> regs(mBlocks * 16);
+    Value bSlot = slotB(slot);
+    for (int64_t r = 0; r < rows; ++r) {
+      int64_t i = r / 2, h = r % 2;
+      Value src = b.gep(bSlot, b.mul(localRows[r], bk / 2));
+      SmallVector<Value, 8> w;
+      for (int64_t half = 0; half < 2; ++half) {
+        Value vec = LLVM::LoadOp::create(b, v4i32, b.gep(src, b.c32(16 * half)), 16);
+        for (int64_t e = 0; e < 4; ++e)
+          w.push_back(LLVM::ExtractElementOp::create(b, vec, b.c32(e)));
+      }
+      for (int64_t G = 0; G < 2; ++G) {
+        Value q = prmt(prmt(w[4 * G], w[4 * G + 1], gatherSel),
+                       prmt(w[4 * G + 2], w[4 * G + 3], gatherSel), mergeSel);
+        Value lo = b.andi(q, nibbles);
+        Value hi = b.andi(arith::ShRUIOp::create(b, q, b.c32(4)), nibbles);
+        for (unsigned j = 0; j < 4; ++j) {
+          Value z = prmt(lo, hi, b.c32(int32_t(tilegen::upcast::selector(j))));
+          Value bits = b.andi(b.mul(z, spread), fields);
+          Value x = arith::MulFOp::create(b, LLVM::BitcastOp::create(b, v2bf16, bits), two126);
+          // Word 4 G + j of the row: scale block G (E8M0 per 32) or 2 G + j / 2 (E4M3 per 16).
+          int64_t blk = nvfp4 ? 2 * G + j / 2 : G;
+          x = arith::MulFOp::create(b, x, scales[blk * rows + r]);
+          int64_t word = 4 * G + j, s = word / 2, part = word % 2;
+          regs[(i * 4 + s) * 4 + part * 2 + h] = LLVM::BitcastOp::create(b, i32, x);
+        }
+      }
+    }
+    // The registers are computed here, not between the wgmmas (a non-wgmma instruction that
+    // defines a wgmma input inside the batch makes ptxas serialise it).
+    regs = fenceIntRegisters(b, regs);
+    NVVM::WgmmaFenceAlignedOp::create(b);
+    SmallVector<Value> out(acc.begin(), acc.end());
+    Value aSlot = slotA(slot);
+    for (int64_t s = 0; s < bk / 16; ++s) {
+      Value descB = descriptor(b.gep(aSlot, b.c32(s * 32)));
+      for (int64_t i = 0; i < mBlocks; ++i)
+        out[i] = wgmmaRegisterA(b, out[i], ArrayRef<Value>(regs).slice((i * 4 + s) * 4, 4),
+                                descB, /*scaleD=*/!(zeroAcc && s == 0));
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(b);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, 1);
+    if (releasePrevious)
+      release(b.sub(g, b.c32(1)), prevRegs);
+    out.push_back(b.add(g, 1));
+    out.append(next);
+    out.append(regs);
+    return out;
+  };
+  SmallVector<Type> carried(mBlocks, accStruct);
+  carried.push_back(i32);
+  auto anySlice = scf::IfOp::create(b, carried, b.ult(kb, ke), /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(&anySlice.getThenRegion().front());
+    SmallVector<Value> undef(mBlocks, LLVM::UndefOp::create(b, accStruct));
+    SmallVector<Value> init = slice(undef, g0Tile, loadCodes(kb), {}, /*zeroAcc=*/true,
+                                    /*releasePrevious=*/false, kb);
+    const int64_t nRegs = mBlocks * 16;
+    // state = acc..., g, codes..., registers of the last slice issued.
+    auto step = [&](ArrayRef<Value> state, Value k) {
+      return slice(state.take_front(mBlocks), state[mBlocks],
+                   state.slice(mBlocks + 1, nCodes), state.take_back(nRegs),
+                   /*zeroAcc=*/false, /*releasePrevious=*/true, k);
+    };
+    // Slices kb + 1 ... ke - 1 two per iteration (so that the registers carried from one
+    // iteration to the next are one set, which LLVM keeps in place instead of copying: a
+    // copy that defines a wgmma input while the batch is in flight makes ptxas serialise the
+    // wgmmas), then the odd one left.
+    Value first = b.add(kb, 1);
+    Value pairs = b.divu(b.sub(ke, first), 2);
+    Value pairEnd = b.add(first, b.mul(pairs, 2));
+    auto kLoop = scf::ForOp::create(b, first, pairEnd, b.c32(2), init);
+    {
+      OpBuilder::InsertionGuard g3(b);
+      b.setInsertionPointToStart(kLoop.getBody());
+      SmallVector<Value> args(kLoop.getRegionIterArgs());
+      Value k = kLoop.getInductionVar();
+      SmallVector<Value> mid = step(args, k);
+      scf::YieldOp::create(b, step(mid, b.add(k, 1)));
+    }
+    SmallVector<Value> state(kLoop.getResults());
+    auto odd = scf::IfOp::create(b, TypeRange(ValueRange(state)), b.ult(pairEnd, ke),
+                                 /*withElse=*/true);
+    {
+      OpBuilder::InsertionGuard g3(b);
+      b.setInsertionPointToStart(&odd.getThenRegion().front());
+      scf::YieldOp::create(b, step(state, pairEnd));
+      b.setInsertionPointToStart(&odd.getElseRegion().front());
+      scf::YieldOp::create(b, state);
+    }
+    state.assign(odd.getResults().begin(), odd.getResults().end());
+    SmallVector<Value> res(state.begin(), state.begin() + mBlocks + 1);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+    release(b.sub(res[mBlocks], b.c32(1)), ArrayRef<Value>(state).take_back(nRegs));
+    scf::YieldOp::create(b, res);
+    // No K-slices (K = 0): D = alpha * 0 + beta * C.
+    b.setInsertionPointToStart(&anySlice.getElseRegion().front());
+    Value zero = LLVM::UndefOp::create(b, accStruct);
+    for (int64_t e = 0; e < accLen; ++e)
+      zero = LLVM::InsertValueOp::create(b, zero, b.f32c(0.0), e);
+    SmallVector<Value> zeros(mBlocks, zero);
+    zeros.push_back(g0Tile);
+    scf::YieldOp::create(b, zeros);
+  }
+  Value gEnd = anySlice.getResults()[mBlocks];
+
+  // Epilogue. Accumulator e of block i: fragment q = e / 4 (columns 8 q + 2 (lane % 4) and + 1
+  // of the transposed tile, rows of D), row half (e / 2) % 2 (row lane / 4 or + 8 of the warp's
+  // 16, columns of D).
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < mBlocks; ++i)
+    for (int64_t e = 0; e < accLen; ++e)
+      values.push_back(LLVM::ExtractValueOp::create(b, anySlice.getResults()[i], e));
+  Value betaNonZero = arith::CmpFOp::create(b, arith::CmpFPredicate::UNE, beta, b.f32c(0.0));
+  auto ifBeta = scf::IfOp::create(b, betaNonZero, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard g3(b);
+    // beta != 0: each thread reads C and writes D element by element (D's row is the
+    // fragment's column).
+    b.setInsertionPointToStart(&ifBeta.getThenRegion().front());
+    int64_t outBytes = sizeInBytes(1, outType);
+    Value colBase = b.add(m0, b.mul(t, 2));
+    for (int64_t r = 0; r < rows; ++r) {
+      int64_t i = r / 2, h = r % 2;
+      Value dCol = b.add(n0, localRows[r]);
+      auto ifCol = scf::IfOp::create(b, b.ult(dCol, N), false);
+      OpBuilder::InsertionGuard g4(b);
+      b.setInsertionPointToStart(&ifCol.getThenRegion().front());
+      for (int64_t q = 0; q < bm / 8; ++q)
+        for (int64_t e = 0; e < 2; ++e) {
+          Value dRow = b.add(colBase, q * 8 + e);
+          auto ifRow = scf::IfOp::create(b, b.ult(dRow, M), false);
+          OpBuilder::InsertionGuard g5(b);
+          b.setInsertionPointToStart(&ifRow.getThenRegion().front());
+          Value off = b.mul(b.add(b.mul(b.zext64(dRow), b.zext64(N)), b.zext64(dCol)),
+                            outBytes);
+          Value cv = LLVM::LoadOp::create(b, outType, b.gep(ptrC, off));
+          cv = arith::ExtFOp::create(b, b.f32(), cv);
+          Value x = values[i * accLen + q * 4 + h * 2 + e];
+          Value y = arith::AddFOp::create(b, arith::MulFOp::create(b, alpha, x),
+                                          arith::MulFOp::create(b, beta, cv));
+          LLVM::StoreOp::create(b, convertOut(b, outType, y), b.gep(ptrD, off));
+        }
+    }
+    // beta = 0: stmatrix .trans writes each 8 x 8 block of the transposed tile as D's rows
+    // into a staging buffer of 64 rows of D by the block's 64 columns (128 bytes, swizzled as
+    // D's tensor map wants: 16-byte unit x of row r at x ^ (r % 8)), and a TMA store writes
+    // it. Chunk (i, j): block i, rows 64 j ... 64 j + 63 of the tile; buffers used in turn.
+    b.setInsertionPointToStart(&ifBeta.getElseRegion().front());
+    const int64_t bufBytes = 64 * 128;
+    Value mine = b.gep(epilogue, b.mul(c, 2 * bufBytes));
+    Value barId = b.add(c, 1), threads = b.c32(128);
+    Value mat = b.divu(lane, 8), p8 = b.remu(lane, 8);
+    Value mHalf = b.remu(mat, 2), mFrag = b.divu(mat, 2);
+    auto vecTy = VectorType::get({2}, outType);
+    auto pack = [&](Value x0, Value x1) {
+      Value vec = LLVM::UndefOp::create(b, vecTy);
+      vec = LLVM::InsertElementOp::create(
+          b, vec, convertOut(b, outType, arith::MulFOp::create(b, alpha, x0)), b.c32(0));
+      vec = LLVM::InsertElementOp::create(
+          b, vec, convertOut(b, outType, arith::MulFOp::create(b, alpha, x1)), b.c32(1));
+      return LLVM::BitcastOp::create(b, i32, vec).getResult();
+    };
+    // Lane l addresses row l % 8 of matrix l / 8 (matrix = half + 2 x fragment of the pair):
+    // D row 8 (2 p + l / 16) + l % 8 of the chunk, 16-byte unit 2 warp + half.
+    Value unitX = b.xori(b.add(b.mul(warp, 2), mHalf), p8);
+    const int64_t chunksPerBlock = bm / 64, chunks = mBlocks * chunksPerBlock;
+    for (int64_t ch = 0; ch < chunks; ++ch) {
+      int64_t i = ch / chunksPerBlock, j = ch % chunksPerBlock;
+      Value buf = b.gep(mine, b.c32((ch % 2) * bufBytes));
+      auto write = [&] {
+        for (int64_t pr = 0; pr < 4; ++pr) {
+          SmallVector<Value> regsOut;
+          for (int64_t m = 0; m < 4; ++m) {
+            int64_t q = j * 8 + pr * 2 + m / 2, h = m % 2;
+            int64_t base = i * accLen + q * 4 + h * 2;
+            regsOut.push_back(pack(values[base], values[base + 1]));
+          }
+          Value row = b.add(b.mul(mFrag, 8), p8);
+          Value offset = b.add(b.mul(b.add(row, pr * 16), 128), b.mul(unitX, 16));
+          NVVM::StMatrixOp::create(
+              b, b.gep(buf, offset), regsOut,
+              NVVM::MMALayoutAttr::get(b.getContext(), NVVM::MMALayout::col),
+              NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+              NVVM::LdStMatrixEltTypeAttr::get(b.getContext(), NVVM::LdStMatrixEltType::B16));
+        }
+      };
+      auto coords = [&]() -> SmallVector<Value, 2> {
+        return {b.add(n0, b.add(rowOff, i * 64)), b.add(m0, j * 64)};
+      };
+      int64_t turns = (ch == 0 && chunks % 2 == 1) ? 1 : 2;
+      storeChunkThroughShared(b, {tmapD, buf, isLeader, barId, threads, turns}, write, coords);
+    }
+  }
+  scf::YieldOp::create(b, ValueRange{gEnd});
+  b.setInsertionPointAfter(tileLoop);
+  drainTmaStores(b, isLeader);
+}
+
 LogicalResult WgmmaEmitter::emit() {
   tile::RingOp r = v.ring;
   bm = v.tileM(), bn = v.tileN(), bk = v.sliceK();
@@ -1245,12 +1625,25 @@ LogicalResult WgmmaEmitter::emit() {
   elemBytes = sizeInBytes(1, v.instr.getAType());
   pingPong = v.accumulators.getCount() == 2;
   consumers = v.mma.getLayout()[0];
-  rowsPerConsumer = pingPong ? bm : bm / consumers;
+  // The upcast in registers (no converted ring): consumers split B's tile N rows, each m64
+  // block's wgmma spans the tile's M (GemmPlan's upcastRegisters).
+  regUpcast = r.getUpcastScaleBAttr() && !r.getConvertSlots();
+  rowsPerConsumer = regUpcast ? bn / consumers : pingPong ? bm : bm / consumers;
   mBlocks = rowsPerConsumer / 64;
   scalesInRing = v.blockScales() && promotedAccumulatorSets(mBlocks * bn / 2) == 2;
   outType = v.epilogueOp.getOutType();
   epilogueChunk = std::min<int64_t>(tmaStoreChunkBytes(bn, sizeInBytes(1, outType) * 8),
                            v.epilogueOp.getSmemBytes() / (consumers * 2 * rowsPerConsumer));
+  if (regUpcast) {
+    // Chunks of 64 rows of D by one m64 block's 64 columns (SM90.cpp, consumerRegisters).
+    epilogueChunk = 128;
+    if (sizeInBytes(1, outType) != 2 || bm % 64 != 0 || bm > 256 || rowsPerConsumer % 64 != 0 ||
+        int64_t(v.epilogueOp.getSmemBytes()) < consumers * 2 * 64 * 128 || bk != 64 || pingPong)
+      return r.emitOpError() << "not supported yet: the upcast in registers with tile [" << bm
+                             << ", " << bn << ", " << bk << "], " << consumers
+                             << " consumer warpgroups, output " << outType << " and "
+                             << v.epilogueOp.getSmemBytes() << " bytes of staging";
+  }
   if (epilogueChunk < 32)
     return v.epilogueOp.emitOpError()
            << "not supported yet: an epilogue staging of " << v.epilogueOp.getSmemBytes()
@@ -1271,7 +1664,7 @@ LogicalResult WgmmaEmitter::emit() {
     return r.emitOpError() << llvm::toString(desc.takeError());
   descHigh = *desc;
 
-  SmallVector<Type> fields(bn / 2, b.f32());
+  SmallVector<Type> fields((regUpcast ? bm : bn) / 2, b.f32());
   accStruct = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
   b.setInsertionPointToEnd(module.getBody());
   Type i32 = b.i32();
@@ -1279,7 +1672,7 @@ LogicalResult WgmmaEmitter::emit() {
       b, v,
       TmaBoxes{bk, bm, v.op.getCluster()[0] == 2 ? bn / 2 : bn,
                epilogueChunk / sizeInBytes(1, outType),
-               rowsPerConsumer});
+               regUpcast ? 64 : rowsPerConsumer});
   unsigned scaleParams = appendScaleParams(b, v, params);
   upcast = static_cast<bool>(r.getUpcastScaleBAttr());
   upcastA = static_cast<bool>(r.getUpcastScaleAAttr());
@@ -1345,7 +1738,7 @@ LogicalResult WgmmaEmitter::emit() {
   Value smem = dynamicSmemBase(b, module);
   ring = b.gep(smem, b.c32(r.getOffset()));
   epilogue = b.gep(smem, b.c32(v.epilogueOp.getOffset()));
-  if (upcast) {
+  if (upcast && !regUpcast) {
     convert = b.gep(smem, b.c32(*r.getConvertOffset()));
     convertSlots = *r.getConvertSlots();
     convSlotBytes = (bn + (upcastA ? bm : 0)) * bk * 2;
@@ -1366,7 +1759,10 @@ LogicalResult WgmmaEmitter::emit() {
   Value fixup = turn.at(b, 0); // stream-K: a partial tile has arrived in shared memory
   // Thread 0 initialises the barriers; everyone (with a pair, of both CTAs) meets before use.
   SmallVector<BarrierInit> inits;
-  int64_t releasers = (pingPong ? 1 : consumers) * (pair ? 2 : 1) * (scalesInRing ? 128 : 1);
+  // Block scales in the ring, and the upcast in registers: every consumer thread releases
+  // (each read the slot with its own shared loads).
+  int64_t releasers =
+      (pingPong ? 1 : consumers) * (pair ? 2 : 1) * (scalesInRing || regUpcast ? 128 : 1);
   for (int64_t s = 0; s < stages; ++s) {
     // Block scales: the scale loader's 32 arrivals besides the producer's (scaleLoader).
     inits.push_back({full, s, scalesInRing ? 33 : 1});
@@ -1409,7 +1805,10 @@ LogicalResult WgmmaEmitter::emit() {
     b.setInsertionPointToStart(&roles.getThenRegion().front());
     producer(bid, grid, numTiles, tilesM, tilesN, kTiles);
     b.setInsertionPointToStart(&roles.getElseRegion().front());
-    consumer(b.sub(wg, b.c32(1)), bid, grid, numTiles, tilesM, tilesN, kTiles);
+    if (regUpcast)
+      consumerRegisters(b.sub(wg, b.c32(1)), bid, grid, numTiles, tilesM, tilesN, kTiles);
+    else
+      consumer(b.sub(wg, b.c32(1)), bid, grid, numTiles, tilesM, tilesN, kTiles);
   }
   // The peer multicasts into this CTA's shared memory and arrives on its barriers until it is
   // done: neither CTA of a pair leaves before both are.

@@ -1111,12 +1111,20 @@ LogicalResult PipelineOp::verify() {
 
   // The ring carries the instruction's operands, K-major where the instruction needs it.
   // The upcast: the ring carries B packed (converted to bf16 by the consumers).
-  bool upcast = ring.getUpcastScaleB() && ring.getConvertOffset() && ring.getConvertSlots() &&
+  // Without convert_offset and convert_slots the mma role converts packed FP4 B in registers
+  // (beside bf16 A, which is not converted).
+  bool convertRing = ring.getConvertOffset() && ring.getConvertSlots();
+  bool inRegisters = !ring.getConvertOffset() && !ring.getConvertSlots() &&
+                     !ring.getUpcastScaleA() && elemBits(ring.getBType()) == 4 &&
+                     ring.getAType().isBF16();
+  bool upcast = ring.getUpcastScaleB() && (convertRing || inRegisters) &&
                 mma.getBType().isBF16() && !mma.getScaleA() && !mma.getScaleB() &&
                 elemBits(ring.getBType()) < 16;
   if (ring.getUpcastScaleB() && !upcast)
-    return ring.emitOpError() << "upcast_scale_b needs convert_offset, convert_slots, a narrow "
-                                 "ring B type and a bf16 mma role without scales";
+    return ring.emitOpError() << "upcast_scale_b needs a narrow ring B type, a bf16 mma role "
+                                 "without scales, and convert_offset with convert_slots (the "
+                                 "converter role's ring), or neither with packed FP4 B beside "
+                                 "bf16 A (converted in registers)";
   // MXFP8 x MXFP8: A is carried narrow and converted as well.
   bool upcastA = upcast && ring.getUpcastScaleA() && mma.getAType().isBF16() &&
                  elemBits(ring.getAType()) < 16;

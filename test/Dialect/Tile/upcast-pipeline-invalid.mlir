@@ -3,7 +3,7 @@
 
 // The ring converts B (upcast_scale_b) but names no converted ring depth.
 tile.pipeline @p target "sm_90a" block [384, 1, 1] cluster [1, 1, 1] smem 163968 attributes {description = "d"} {
-// expected-error @+1 {{'tile.ring' op upcast_scale_b needs convert_offset, convert_slots, a narrow ring B type and a bf16 mma role without scales}}
+// expected-error @+1 {{'tile.ring' op upcast_scale_b needs a narrow ring B type, a bf16 mma role without scales, and convert_offset with convert_slots (the converter role's ring), or neither with packed FP4 B beside bf16 A (converted in registers)}}
   tile.ring slots 4 slice_k 64 a [128, 64] bf16 row b [128, 64] f4E2M1FN col sync mbarrier_full_empty swizzle b128 offset 0 slot_bytes 20480 b_offset 16384 barriers 163840 {convert_offset = 114688 : i64, upcast_scale_b = #tile.scale<f8E8M0FNU [1, 32]>}
   tile.accumulators 1 x [128, 128] f32 in registers
   tile.role producer warps [0, 4] layout [] regs 56
@@ -55,4 +55,18 @@ tile.pipeline @p target "sm_90a" block [384, 1, 1] cluster [1, 1, 1] smem 229504
   tile.role epilogue warps [4, 8] layout [2, 1] regs 216
   tile.schedule tiles [128, 128] slice_k 64 grid persistent raster row swizzle 8
   tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 row via smem_tma offset 65536 bytes 32768
+}
+
+// -----
+
+// No converted ring (the conversion in registers), but B is FP8: only packed FP4 B converts in registers.
+tile.pipeline @p target "sm_90a" block [384, 1, 1] cluster [1, 1, 1] smem 163968 attributes {description = "d"} {
+// expected-error @+1 {{'tile.ring' op upcast_scale_b needs a narrow ring B type, a bf16 mma role without scales, and convert_offset with convert_slots (the converter role's ring), or neither with packed FP4 B beside bf16 A (converted in registers)}}
+  tile.ring slots 4 slice_k 64 a [128, 64] bf16 row b [128, 64] f8E4M3FN col sync mbarrier_full_empty swizzle b128 offset 0 slot_bytes 20480 b_offset 16384 barriers 163840 {upcast_scale_b = #tile.scale<f8E8M0FNU [1, 32]>}
+  tile.accumulators 1 x [128, 128] f32 in registers
+  tile.role producer warps [0, 4] layout [] regs 56
+  tile.role mma warps [4, 8] issues <wgmma [64, 128, 16] bf16 x bf16 -> f32> layout [2, 1] regs 224
+  tile.role epilogue warps [4, 8] layout [2, 1] regs 224
+  tile.schedule tiles [128, 128] slice_k 64 grid persistent raster row swizzle 8
+  tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 row via smem_tma offset 81920 bytes 32768
 }

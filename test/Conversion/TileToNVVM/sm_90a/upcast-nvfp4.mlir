@@ -1,10 +1,10 @@
-// The sm_90a upcast of NVFP4 B at the NVVM level: the MXFP4 pipeline with E4M3 block scales per 16 (two scale bytes per unit, from rows 2 kb and 2 kb + 1 of scale_b, each turned into a bf16x2 by prmt 0x8080, a shift of 4, a mask and a multiply by 2^120; output words 0, 1 of a load take the first, 2, 3 the second) and the per-tensor f32 (scale_b_tensor, after scale_b) multiplied into alpha once.
+// The sm_90a upcast of NVFP4 B at the NVVM level, by the converter role (c = f32, which the conversion in registers does not take): the MXFP4 pipeline with E4M3 block scales per 16 (two scale bytes per unit, from rows 2 kb and 2 kb + 1 of scale_b, each turned into a bf16x2 by prmt 0x8080, a shift of 4, a mask and a multiply by 2^120; output words 0, 1 of a load take the first, 2, 3 the second) and the per-tensor f32 (scale_b_tensor, after scale_b) multiplied into alpha once.
 // RUN: %tilegen %s --target=sm_90a --emit=nvvm-scf | FileCheck %s --implicit-check-not='{{^ *}}tile.' --implicit-check-not=tcgen05
 // RUN: %tilegen %s --target=sm_90a --emit=pipeline | FileCheck %s --check-prefix=PLAN
 // RUN: %tilegen %s --target=sm_90a --emit=ptx | FileCheck %s --check-prefix=PTX
 
 tile.gemm @nvfp4 {
-  a = bf16 row, b = f4E2M1FN col, c = bf16 row, scale_b = f8E4M3FN [1, 16] * f32 tensor,
+  a = bf16 row, b = f4E2M1FN col, c = f32 row, scale_b = f8E4M3FN [1, 16] * f32 tensor,
   upcast = bf16, tile = [128, 128, 64], stages = 4, schedule = warp_specialized,
   grid = persistent
 }

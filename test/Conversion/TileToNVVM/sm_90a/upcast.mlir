@@ -1,11 +1,11 @@
-// The sm_90a upcast of MXFP4 B at the NVVM level: the ring carries B packed (slot = 16 KB of bf16 A + 4 KB of FP4 B, one expect_tx of 20480 bytes, B's tensor map of e2m1 without swizzle); warps 1-3 of the producer warpgroup (56 registers) convert each slice into a converted ring of three bf16 slices (scale bytes loaded before the barrier waits, 16-byte shared loads, prmt and two bf16x2 multiplies per output word, 16-byte stores, fence.proxy.async, one arrival per thread on a 96-count full barrier); the consumers (224 registers) wait on the converted slot, issue the bf16 wgmmas and release the ring slot and the converted slot together; the kernel takes scale_b after beta.
+// The sm_90a upcast of MXFP4 B at the NVVM level, by the converter role (c = f32, which the conversion in registers does not take): the ring carries B packed (slot = 16 KB of bf16 A + 4 KB of FP4 B, one expect_tx of 20480 bytes, B's tensor map of e2m1 without swizzle); warps 1-3 of the producer warpgroup (56 registers) convert each slice into a converted ring of three bf16 slices (scale bytes loaded before the barrier waits, 16-byte shared loads, prmt and two bf16x2 multiplies per output word, 16-byte stores, fence.proxy.async, one arrival per thread on a 96-count full barrier); the consumers (224 registers) wait on the converted slot, issue the bf16 wgmmas and release the ring slot and the converted slot together; the kernel takes scale_b after beta.
 // RUN: %tilegen %s --target=sm_90a --emit=nvvm-scf | FileCheck %s --implicit-check-not='{{^ *}}tile.' --implicit-check-not=tcgen05 --implicit-check-not=nvvm.mma.sync --implicit-check-not='nvvm.barrier id = %c4_i32'
 // RUN: %tilegen %s --target=sm_90a --emit=pipeline | FileCheck %s --check-prefix=PLAN
 // RUN: %tilegen explain %s --target=sm_90a | FileCheck %s --check-prefix=EXPLAIN
 // RUN: %tilegen %s --target=sm_90a --emit=ptx | FileCheck %s --check-prefix=PTX
 
 tile.gemm @mxfp4 {
-  a = bf16 row, b = f4E2M1FN col, c = bf16 row, scale_b = f8E8M0FNU [1, 32], upcast = bf16,
+  a = bf16 row, b = f4E2M1FN col, c = f32 row, scale_b = f8E8M0FNU [1, 32], upcast = bf16,
   tile = [128, 128, 64], stages = 4, schedule = warp_specialized, grid = persistent
 }
 
