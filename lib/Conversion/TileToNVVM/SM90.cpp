@@ -1340,8 +1340,8 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
   Value rowOff = b.mul(c, rowsPerConsumer);
   Value isLeader = b.eq(tInWg, 0);
   // wgmma reads its register operand asynchronously, and ptxas does not keep those registers
-  // from being reassigned before the wait that retires the batch: measured, it wrote the next
-  // slice's conversion into the registers the previous, still running, batch was reading. So
+  // from being reassigned before the wait that retires the batch: left to itself, it puts the
+  // next slice's conversion into the registers the previous, still running, batch reads. So
   // the registers of slice g stay live until after the wait that retires its batch: they
   // are pinned there (fenceIntRegisters) and feed the address of slot g's release through
   // (xor of them) & (K >> 31), which is 0 for every K the kernel takes (K < 2^31) but not

@@ -1,0 +1,30 @@
+// The sm_90a upcast of NVFP4 B converted in registers, f16 output, tile 128 x 128 (wgmma m64n128k16 across the tile's M): per slice and row four E4M3 scale codes (blocks of 16: bytes (4 k + q) x N + n of scale_b, loaded a slice ahead), each a bf16x2 by prmt 0x8080, a shift, a mask and a multiply by 2^120; the per-tensor f32 (scale_b_tensor) multiplies alpha once; D staged by stmatrix .trans.
+// RUN: %tilegen %s --target=sm_90a --emit=pipeline | FileCheck %s --check-prefix=PLAN
+// RUN: %tilegen %s --target=sm_90a --emit=nvvm-scf | FileCheck %s --implicit-check-not=nvvm.wgmma.mma_async
+
+tile.gemm @nvfp4r {
+  a = bf16 row, b = f4E2M1FN col, c = f16 row, scale_b = f8E4M3FN [1, 16] * f32 tensor,
+  upcast = bf16, tile = [128, 128, 64], stages = 4, schedule = warp_specialized,
+  grid = persistent
+}
+
+// PLAN: tile.ring {{.*}} {upcast_scale_b = #tile.scale<f8E4M3FN [1, 16] * f32 tensor>}
+// PLAN: tile.role mma warps [4, 8] issues <wgmma [64, 128, 16] bf16 x bf16 -> f32> layout [2, 1] regs 232
+
+// CHECK-LABEL: llvm.func @nvfp4r(
+// CHECK-SAME:    %arg10: !llvm.ptr<1>, %arg11: !llvm.ptr<1>)
+// CHECK-SAME:    {kind = "ptr", name = "scale_b", tensor = "scale_b"}, {kind = "ptr", name = "scale_b_tensor", tensor = "scale_b_tensor"}
+// CHECK:         llvm.load %arg11 {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// CHECK:         nvvm.setmaxregister  increase 232
+// Slice 0's and slice 1's codes: four blocks x two rows each.
+// CHECK-COUNT-16: llvm.load {{.*}} : !llvm.ptr<1> -> i8
+// CHECK:         nvvm.mbarrier.try_wait.parity
+// CHECK:         nvvm.prmt <default> %c32896_i32
+// CHECK:         arith.shli
+// CHECK:         arith.andi
+// CHECK:         arith.mulf {{.*}} : vector<2xbf16>
+// CHECK:         nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// CHECK:         scf.for {{.*}} step %c2_i32
+// CHECK:         arith.truncf {{.*}} : f32 to f16
+// CHECK:         nvvm.stmatrix {{.*}} layout = #nvvm.mma_layout<col>
