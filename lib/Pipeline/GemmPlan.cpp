@@ -955,8 +955,11 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
     m.scaleBytes = alignTo((p.tileM + bScales) * 4, 16);
   }
   if (p.upcastRegisters) {
-    // Packed FP4 B in the ring, converted in registers: no converted ring.
+    // Packed FP4 B in the ring, converted in registers: no converted ring. The slice's scale
+    // codes follow B in the slot (SM90.cpp, codeLoader): per row of B its codes of the slice's
+    // K blocks, two E8M0 (per 32) or four E4M3 (per 16).
     m.bSliceBytes = p.tileN * p.tileK * elemInfo(*elemOf(op.getBType())).bits / 8;
+    m.scaleBytes = alignTo(p.tileN * (p.tileK / op.getScaleBAttr().blockK()), 16);
   } else if (p.upcastB) {
     // The narrow slice of B in the ring (packed FP4: two elements per byte; FP8), and the
     // converted ring: three bf16 slices of B (SM90.cpp's converter says why three), each

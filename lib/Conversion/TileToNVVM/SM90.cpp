@@ -119,6 +119,10 @@ private:
                          Value tilesN, Value kTiles);
   /// An E8M0 (E4M3 with NVFP4) block-scale code as the bf16x2 factor of UpcastBits.h.
   Value blockScale(Value code);
+  /// The upcast in registers: warp 1 of the producer warpgroup copies each slice's scale
+  /// codes into its slot after B.
+  void codeLoader(Value bid, Value grid, Value numTiles,
+                  llvm::function_ref<ProducerUnit(Value)> unitOf);
   /// The upcast converts B in the consumers' registers (no converter, no converted ring).
   bool regUpcast = false;
   void converterFp8(Value bid, Value grid, Value numTiles, Value tilesM, Value tilesN,
@@ -195,6 +199,64 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
   }
   if (scalesInRing)
     scaleLoader(bid, grid, numTiles, unit);
+  if (regUpcast)
+    codeLoader(bid, grid, numTiles, unit);
+}
+
+// The scale codes of the upcast in registers reach the consumers through the ring, as the
+// block scales of two-set FP8 tiles do (scaleLoader): warp 1 of the producer warpgroup follows
+// the producer's sequence of slices, loads the codes of slice k (byte (k blocks + q) x N + n of
+// scale_b for row n of the tile and block q of the slice; a row past N reads the last column's,
+// a block past K the last block's) while it waits for the slot to be released, stores them
+// after B in the slot, row n's codes of the slice's blocks at bytes n x blocks ... (one
+// 16- or 32-bit shared load per row for the consumers), and every lane arrives on the slot's
+// full barrier (33 arrivals: the producer's with the TMA bytes, and this warp's). Loaded by the
+// consumers themselves from global memory one slice ahead, the codes cost 8-10% at 4096^3 and
+// 8192^3 on the H200 (bench/RESULTS.md).
+void WgmmaEmitter::codeLoader(Value bid, Value grid, Value numTiles,
+                              llvm::function_ref<ProducerUnit(Value)> unitOf) {
+  auto loader = scf::IfOp::create(b, b.eq(b.divu(tid, 32), 1), false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&loader.getThenRegion().front());
+  Value lane = b.remu(tid, 32);
+  const int64_t blocksPerSlice = nvfp4 ? 4 : 2;
+  Type i8 = b.getI8Type();
+  Value lastBlk = b.sub(b.ceilDiv(K, nvfp4 ? 16 : 32), b.c32(1));
+  Value lastN = b.sub(N, b.c32(1));
+  auto tileLoop = scf::ForOp::create(b, bid, numTiles, grid, ValueRange{b.c32(0)});
+  OpBuilder::InsertionGuard g1(b);
+  b.setInsertionPointToStart(tileLoop.getBody());
+  ProducerUnit unit = unitOf(tileLoop.getInductionVar());
+  SmallVector<Value> cols; // lane's rows of the tile: lane + 32 j, as columns of D, clamped
+  for (int64_t r = 0; r < bn; r += 32)
+    cols.push_back(b.zext64(b.minu(b.add(unit.n0, b.add(lane, r)), lastN)));
+  auto kLoop = scf::ForOp::create(b, unit.kb, unit.ke, b.c32(1),
+                                  ValueRange{tileLoop.getRegionIterArgs()[0]});
+  {
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value g = kLoop.getRegionIterArgs()[0], k = kLoop.getInductionVar();
+    auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
+    // The loads first (their latency overlaps the wait), the stores once the slot is free.
+    SmallVector<Value> codes; // codes[q * rows + j]
+    for (int64_t q = 0; q < blocksPerSlice; ++q) {
+      Value blk = b.minu(b.add(b.mul(k, blocksPerSlice), q), lastBlk);
+      Value row = b.gep(scaleB, arith::MulIOp::create(b, b.zext64(blk), b.zext64(N)));
+      for (Value col : cols)
+        codes.push_back(LLVM::LoadOp::create(b, i8, b.gep(row, col), 1));
+    }
+    waitBarrier(b, empty.at(b, slot), emptyParity);
+    Value area = b.gep(slotB(slot), b.c32(bn * bk / 2));
+    for (size_t j = 0; j < cols.size(); ++j) {
+      Value rowBase = b.gep(area, b.mul(b.add(lane, 32 * j), blocksPerSlice));
+      for (int64_t q = 0; q < blocksPerSlice; ++q)
+        LLVM::StoreOp::create(b, codes[q * cols.size() + j], b.gep(rowBase, b.c32(q)), 1);
+    }
+    // Every lane releases its own stores with its own arrival (as scaleLoader's).
+    NVVM::MBarrierArriveOp::create(b, Type(), full.at(b, slot), Value());
+    scf::YieldOp::create(b, ValueRange{b.add(g, 1)});
+  }
+  scf::YieldOp::create(b, kLoop.getResults());
 }
 
 // Block scales reach the consumers through the ring: warp 1 of the producer warpgroup (idle
@@ -1330,7 +1392,7 @@ Value WgmmaEmitter::blockScale(Value code) {
 void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTiles,
                                      Value tilesM, Value tilesN, Value kTiles) {
   NVVM::SetMaxRegisterOp::create(b, v.mma.getRegs(), NVVM::SetMaxRegisterAction::increase);
-  Type i8 = b.getI8Type(), i32 = b.i32();
+  Type i32 = b.i32();
   auto v2bf16 = VectorType::get({2}, b.getBF16Type());
   auto v4i32 = VectorType::get({4}, i32);
   const int64_t accLen = bm / 2; // f32 accumulators per m64 block: wgmma N = tile M
@@ -1376,10 +1438,10 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
   for (int64_t i = 0; i < mBlocks; ++i)
     for (int64_t h = 0; h < 2; ++h)
       localRows.push_back(b.add(b.add(rowOff, b.add(b.mul(warp, 16), g8)), i * 64 + h * 8));
-  // Scale blocks per slice and row: two of 32 (E8M0) or four of 16 (E4M3).
+  // Scale blocks per slice and row: two of 32 (E8M0) or four of 16 (E4M3); their codes sit
+  // after B in the slot, row-major (codeLoader).
   const int64_t blocksPerSlice = nvfp4 ? 4 : 2;
-  Value lastBlk = b.sub(b.ceilDiv(K, nvfp4 ? 16 : 32), b.c32(1));
-  Value lastN = b.sub(N, b.c32(1));
+  Type codeWord = b.getIntegerType(8 * blocksPerSlice);
 
   auto tileLoop = scf::ForOp::create(b, bid, numTiles, grid, ValueRange{b.c32(0)});
   OpBuilder::InsertionGuard guard(b);
@@ -1387,33 +1449,30 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
   Unit unit = streamK.unitAt(tileLoop.getInductionVar(), kTiles);
   auto [tm, tn] = rasterTile(b, v, unit.tile, tilesM, tilesN);
   Value m0 = b.mul(tm, bm), n0 = b.mul(tn, bn);
-  SmallVector<Value> cols; // global columns of D (rows of B), clamped
-  for (Value r : localRows)
-    cols.push_back(b.minu(b.add(n0, r), lastN));
-  auto loadCodes = [&](Value k) {
-    SmallVector<Value> codes;
-    for (int64_t q = 0; q < blocksPerSlice; ++q) {
-      Value blk = b.minu(b.add(b.mul(k, blocksPerSlice), q), lastBlk);
-      Value row = b.gep(scaleB, arith::MulIOp::create(b, b.zext64(blk), b.zext64(N)));
-      for (Value col : cols)
-        codes.push_back(LLVM::LoadOp::create(b, i8, b.gep(row, b.zext64(col)), 1));
-    }
-    return codes; // codes[q * rows + r]
-  };
-  const int64_t rows = 2 * mBlocks, nCodes = blocksPerSlice * rows;
+  const int64_t rows = 2 * mBlocks, nCodes = 0;
   Value g0Tile = tileLoop.getRegionIterArgs()[0];
   Value kb = unit.kb, ke = unit.ke;
 
-  // One slice: acc..., g, codes of this slice, registers of slice g - 1 -> acc..., g + 1,
-  // codes of the next, registers of this slice.
-  auto slice = [&](ArrayRef<Value> acc, Value g, ArrayRef<Value> codes, ArrayRef<Value> prevRegs,
-                   bool zeroAcc, bool releasePrevious, Value k) {
-    SmallVector<Value> next = loadCodes(b.add(k, 1));
+  // One slice: acc..., g, registers of slice g - 1 -> acc..., g + 1, registers of this slice.
+  auto slice = [&](ArrayRef<Value> acc, Value g, ArrayRef<Value> /*codes*/,
+                   ArrayRef<Value> prevRegs, bool zeroAcc, bool releasePrevious, Value /*k*/) {
     auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
     waitBarrier(b, full.at(b, slot), fullParity);
-    SmallVector<Value> scales;
-    for (Value code : codes)
-      scales.push_back(blockScale(arith::ExtUIOp::create(b, i32, code)));
+    // This thread's rows' codes, one shared load per row: scales[q * rows + r].
+    SmallVector<Value> scales(blocksPerSlice * rows);
+    Value codeArea = b.gep(slotB(slot), b.c32(bn * bk / 2));
+    for (int64_t r = 0; r < rows; ++r) {
+      Value word = LLVM::LoadOp::create(
+          b, codeWord, b.gep(codeArea, b.mul(localRows[r], blocksPerSlice)), blocksPerSlice);
+      if (blocksPerSlice < 4)
+        word = arith::ExtUIOp::create(b, i32, word);
+      for (int64_t q = 0; q < blocksPerSlice; ++q) {
+        Value code = q == 0 ? word : arith::ShRUIOp::create(b, word, b.c32(8 * q)).getResult();
+        if (q + 1 < blocksPerSlice)
+          code = b.andi(code, b.c32(0xFF));
+        scales[q * rows + r] = blockScale(code);
+      }
+    }
     // regs[(i * 4 + s) * 4 + a]: block i, K step s, register a.
     SmallVector<Value> regs(mBlocks * 16);
     Value bSlot = slotB(slot);
@@ -1460,7 +1519,6 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
     if (releasePrevious)
       release(b.sub(g, b.c32(1)), prevRegs);
     out.push_back(b.add(g, 1));
-    out.append(next);
     out.append(regs);
     return out;
   };
@@ -1471,7 +1529,7 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
     OpBuilder::InsertionGuard g2(b);
     b.setInsertionPointToStart(&anySlice.getThenRegion().front());
     SmallVector<Value> undef(mBlocks, LLVM::UndefOp::create(b, accStruct));
-    SmallVector<Value> init = slice(undef, g0Tile, loadCodes(kb), {}, /*zeroAcc=*/true,
+    SmallVector<Value> init = slice(undef, g0Tile, {}, {}, /*zeroAcc=*/true,
                                     /*releasePrevious=*/false, kb);
     const int64_t nRegs = mBlocks * 16;
     // state = acc..., g, codes..., registers of the last slice issued.
@@ -1765,7 +1823,7 @@ LogicalResult WgmmaEmitter::emit() {
       (pingPong ? 1 : consumers) * (pair ? 2 : 1) * (scalesInRing || regUpcast ? 128 : 1);
   for (int64_t s = 0; s < stages; ++s) {
     // Block scales: the scale loader's 32 arrivals besides the producer's (scaleLoader).
-    inits.push_back({full, s, scalesInRing ? 33 : 1});
+    inits.push_back({full, s, scalesInRing || regUpcast ? 33 : 1});
     inits.push_back({empty, s, releasers});
   }
   if (pingPong)

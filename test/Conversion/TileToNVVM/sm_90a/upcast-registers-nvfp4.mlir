@@ -1,4 +1,4 @@
-// The sm_90a upcast of NVFP4 B converted in registers, f16 output, tile 128 x 128 (wgmma m64n128k16 across the tile's M): per slice and row four E4M3 scale codes (blocks of 16: bytes (4 k + q) x N + n of scale_b, loaded a slice ahead), each a bf16x2 by prmt 0x8080, a shift, a mask and a multiply by 2^120; the per-tensor f32 (scale_b_tensor) multiplies alpha once; D staged by stmatrix .trans.
+// The sm_90a upcast of NVFP4 B converted in registers, f16 output, tile 128 x 128 (wgmma m64n128k16 across the tile's M): per slice and row four E4M3 scale codes (blocks of 16: bytes (4 k + q) x N + n of scale_b, copied into the slot by the code loader and read with one 32-bit shared load per row), each a bf16x2 by prmt 0x8080, a shift, a mask and a multiply by 2^120; the per-tensor f32 (scale_b_tensor) multiplies alpha once; D staged by stmatrix .trans.
 // RUN: %tilegen %s --target=sm_90a --emit=pipeline | FileCheck %s --check-prefix=PLAN
 // RUN: %tilegen %s --target=sm_90a --emit=nvvm-scf | FileCheck %s --implicit-check-not=nvvm.wgmma.mma_async
 
@@ -15,10 +15,11 @@ tile.gemm @nvfp4r {
 // CHECK-SAME:    %arg10: !llvm.ptr<1>, %arg11: !llvm.ptr<1>)
 // CHECK-SAME:    {kind = "ptr", name = "scale_b", tensor = "scale_b"}, {kind = "ptr", name = "scale_b_tensor", tensor = "scale_b_tensor"}
 // CHECK:         llvm.load %arg11 {alignment = 4 : i64} : !llvm.ptr<1> -> f32
-// CHECK:         nvvm.setmaxregister  increase 232
-// Slice 0's and slice 1's codes: four blocks x two rows each.
+// The code loader: a lane's four rows' four codes.
 // CHECK-COUNT-16: llvm.load {{.*}} : !llvm.ptr<1> -> i8
+// CHECK:         nvvm.setmaxregister  increase 232
 // CHECK:         nvvm.mbarrier.try_wait.parity
+// CHECK:         llvm.load {{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> i32
 // CHECK:         nvvm.prmt <default> %c32896_i32
 // CHECK:         arith.shli
 // CHECK:         arith.andi

@@ -1,4 +1,4 @@
-// The sm_90a upcast of MXFP4 B converted in registers (16-bit output, tile 256 x 128 x 64): no converter role and no converted ring (the ring op has no convert_offset or convert_slots; producer 40 registers, consumers 232); the mma role issues m64n256k16 across the tile's M (the tile computed transposed). Each consumer thread loads its two rows of packed B (two 16-byte shared loads per row), gathers byte lane % 4 of each word with prmt, converts by the UpcastBits steps (prmt selectors 0x8480 ... 0x8783), pins the 16 registers before the wgmma fence and issues four wgmmas with A from registers (inline PTX: NVVM's op takes A by descriptor only). The K loop runs two slices per iteration, the registers of the batch in flight pinned after the wait that retires it and folded into the release's address; every consumer thread releases (empty barriers of 256 arrivals). The epilogue stages D through stmatrix .trans into 64 x 64 chunks (D's tensor map box [64, 64], 128-byte swizzle).
+// The sm_90a upcast of MXFP4 B converted in registers (16-bit output, tile 256 x 128 x 64): no converter role and no converted ring (the ring op has no convert_offset or convert_slots; producer 40 registers, consumers 232); warp 1 of the producer warpgroup copies each slice's scale codes from global memory into the slot after B (256 bytes: two codes per row) and arrives on the full barrier with every lane (33 arrivals); the mma role issues m64n256k16 across the tile's M (the tile computed transposed). Each consumer thread loads its two rows of packed B (two 16-byte shared loads per row), gathers byte lane % 4 of each word with prmt, reads its rows' codes with one 16-bit shared load each, converts by the UpcastBits steps (prmt selectors 0x8480 ... 0x8783), pins the 16 registers before the wgmma fence and issues four wgmmas with A from registers (inline PTX: NVVM's op takes A by descriptor only). The K loop runs two slices per iteration, the registers of the batch in flight pinned after the wait that retires it and folded into the release's address; every consumer thread releases (empty barriers of 256 arrivals). The epilogue stages D through stmatrix .trans into 64 x 64 chunks (D's tensor map box [64, 64], 128-byte swizzle).
 // RUN: %tilegen %s --target=sm_90a --emit=pipeline | FileCheck %s --check-prefix=PLAN
 // RUN: %tilegen %s --target=sm_90a --emit=nvvm-scf | FileCheck %s --implicit-check-not='{{^ *}}tile.' --implicit-check-not=nvvm.wgmma.mma_async --implicit-check-not='llvm.store {{.*}} : vector<4xi32>, !llvm.ptr<3>'
 // RUN: %tilegen explain %s --target=sm_90a | FileCheck %s --check-prefix=EXPLAIN
@@ -8,10 +8,10 @@ tile.gemm @mxfp4r {
   tile = [256, 128, 64], stages = 4, schedule = warp_specialized, grid = persistent
 }
 
-// PLAN: tile.ring slots 4 slice_k 64 a [256, 64] bf16 row b [128, 64] f4E2M1FN col {{.*}} slot_bytes 36864 b_offset 32768 barriers 180224 {upcast_scale_b = #tile.scale<f8E8M0FNU [1, 32]>}
+// PLAN: tile.ring slots 4 slice_k 64 a [256, 64] bf16 row b [128, 64] f4E2M1FN col {{.*}} slot_bytes 37888 b_offset 32768 barriers 184320 {upcast_scale_b = #tile.scale<f8E8M0FNU [1, 32]>}
 // PLAN: tile.role producer warps [0, 4] layout [] regs 40
 // PLAN: tile.role mma warps [4, 8] issues <wgmma [64, 256, 16] bf16 x bf16 -> f32> layout [2, 1] regs 232
-// PLAN: tile.epilogue {{.*}} out bf16 row via smem_tma offset 147456 bytes 32768
+// PLAN: tile.epilogue {{.*}} out bf16 row via smem_tma offset 151552 bytes 32768
 
 // EXPLAIN: convert   none: the consumers convert their rows of B into wgmma's register operand
 
@@ -19,15 +19,20 @@ tile.gemm @mxfp4r {
 // CHECK-SAME:    {box = array<i64: 64, 128>, dims = ["K", "N"], elem = "e2m1", kind = "tensormap", {{.*}} swizzle = 0 : i64, tensor = "B"}
 // CHECK-SAME:    {box = array<i64: 64, 64>, dims = ["N", "M"], elem = "bf16", kind = "tensormap", {{.*}} swizzle = 128 : i64, tensor = "D"}
 // CHECK-SAME:    {kind = "ptr", name = "scale_b", tensor = "scale_b"}
-// CHECK-COUNT-4: nvvm.mbarrier.init %{{.*}}, %c256_i32
+// CHECK:         nvvm.mbarrier.init %{{.*}}, %c33_i32
+// CHECK-NEXT:    nvvm.mbarrier.init %{{.*}}, %c256_i32
 // CHECK:         nvvm.fence.mbarrier.init
 // CHECK:         nvvm.setmaxregister  decrease 40
 // CHECK:         nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c36864_i32
-// CHECK:         nvvm.setmaxregister  increase 232
-// The first slice: the scale codes of slices 0 and 1 (two blocks x two rows each), the wait, the
-// two rows' loads and conversion.
-// CHECK-COUNT-4: llvm.load {{.*}} : !llvm.ptr<1> -> i8
+// The code loader: a lane's four rows' two codes loaded before the empty wait, stored after B.
+// CHECK-COUNT-8: llvm.load {{.*}} : !llvm.ptr<1> -> i8
 // CHECK:         nvvm.mbarrier.try_wait.parity
+// CHECK-COUNT-8: llvm.store {{.*}} : i8, !llvm.ptr<3>
+// CHECK:         nvvm.mbarrier.arrive
+// CHECK:         nvvm.setmaxregister  increase 232
+// The first slice: the wait, the two rows' codes from the slot, their loads and conversion.
+// CHECK:         nvvm.mbarrier.try_wait.parity
+// CHECK:         llvm.load {{.*}} {alignment = 2 : i64} : !llvm.ptr<3> -> i16
 // CHECK:         llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
 // CHECK:         llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
 // CHECK:         nvvm.prmt <default> %c21520_i32
