@@ -210,9 +210,9 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
 // a block past K the last block's) while it waits for the slot to be released, stores them
 // after B in the slot, row n's codes of the slice's blocks at bytes n x blocks ... (one
 // 16- or 32-bit shared load per row for the consumers), and every lane arrives on the slot's
-// full barrier (33 arrivals: the producer's with the TMA bytes, and this warp's). Loaded by the
-// consumers themselves from global memory one slice ahead, the codes cost 8-10% at 4096^3 and
-// 8192^3 on the H200 (bench/RESULTS.md).
+// full barrier (33 arrivals: the producer's with the TMA bytes, and this warp's). This takes the
+// global loads off the consumers: loaded by each consumer thread one slice ahead, decoded and
+// applied, the scales cost about 10% at 4096^3 and 8192^3 on the H200 (bench/RESULTS.md).
 void WgmmaEmitter::codeLoader(Value bid, Value grid, Value numTiles,
                               llvm::function_ref<ProducerUnit(Value)> unitOf) {
   auto loader = scf::IfOp::create(b, b.eq(b.divu(tid, 32), 1), false);
