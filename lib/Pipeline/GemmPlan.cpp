@@ -693,10 +693,10 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
       int64_t c = !warps.empty() ? warps[0] : (p.tileN / 2) % 64 == 0 ? 2 : 1;
       bool warpsOk = warps.empty() || (warps[1] == 1 && (warps[0] == 1 || warps[0] == 2));
       int64_t rowsB = p.tileN / c;
-      // Per thread: the accumulators (m64 blocks x tile M / 2) and two sets of converted
-      // registers (16 per block: the slice in flight and the next), within 160 of the 232.
-      int64_t blocks = rowsB / 64;
-      if (warpsOk && rowsB % 64 == 0 && blocks * p.tileM / 2 + 32 * blocks <= 160) {
+      // One m64 block per consumer: per thread the accumulators (tile M / 2, at most 128) and
+      // two sets of 16 converted registers (the slice in flight and the next); two blocks
+      // (2 x (tile M / 2 + 32)) spill in the 232 registers a consumer has.
+      if (warpsOk && rowsB == 64) {
         p.upcastRegisters = true;
         p.mmaN = p.tileM;
         p.warpsM = c, p.warpsN = 1;
@@ -709,7 +709,7 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
       return fail("mma") << "mma = " << listString(mma) << " issues wgmma across tile M = "
                     << p.tileM << ", which only the upcast of FP4 B in registers does; this "
                     << "description is outside its rules (tile K = 64, tile M a multiple of 64 "
-                    << "up to 256, tile N a multiple of 64 per consumer warpgroup, accumulators "
+                    << "up to 256, tile N 64 per consumer warpgroup, accumulators "
                     << "= 1, no cluster or stream-K, a 16-bit c = row) on target " << tname
                     << ": give mma = [64, " << p.tileN << ", " << p.instr->k
                     << "] or leave mma out";

@@ -57,7 +57,7 @@ tile.gemm @g { a = bf16 row, b = f4E2M1FN col, c = bf16 row, scale_b = f8E8M0FNU
 
 // MXFP4 upcast with mma = [64, tile M, 16] (the conversion in registers) but an f32 output, which
 // only the converter role takes
-// expected-error @+1 {{'tile.gemm' op mma = [64, 256, 16] issues wgmma across tile M = 256, which only the upcast of FP4 B in registers does; this description is outside its rules (tile K = 64, tile M a multiple of 64 up to 256, tile N a multiple of 64 per consumer warpgroup, accumulators = 1, no cluster or stream-K, a 16-bit c = row) on target sm_90a: give mma = [64, 128, 16] or leave mma out}}
+// expected-error @+1 {{'tile.gemm' op mma = [64, 256, 16] issues wgmma across tile M = 256, which only the upcast of FP4 B in registers does; this description is outside its rules (tile K = 64, tile M a multiple of 64 up to 256, tile N 64 per consumer warpgroup, accumulators = 1, no cluster or stream-K, a 16-bit c = row) on target sm_90a: give mma = [64, 128, 16] or leave mma out}}
 tile.gemm @g { a = bf16 row, b = f4E2M1FN col, c = f32 row, scale_b = f8E8M0FNU [1, 32], upcast = bf16, tile = [256, 128, 64], mma = [64, 256, 16], target = "sm_90a" }
 
 // -----
