@@ -123,6 +123,14 @@ private:
   /// codes into its slot after B.
   void codeLoader(Value bid, Value grid, Value numTiles,
                   llvm::function_ref<ProducerUnit(Value)> unitOf);
+  /// Warp 1 of the producer warpgroup walks the producer's slices: `loads` (unit, slice k,
+  /// lane) issues its global loads, then it waits for the slot to be released, `stores` (the
+  /// slot's area after B, the loaded values, lane) writes them, and every lane arrives on the
+  /// slot's full barrier.
+  void ringCopyWarp(
+      Value bid, Value grid, Value numTiles, llvm::function_ref<ProducerUnit(Value)> unitOf,
+      llvm::function_ref<SmallVector<Value>(const ProducerUnit &, Value, Value)> loads,
+      llvm::function_ref<void(Value, ArrayRef<Value>, Value)> stores);
   /// The upcast converts B in the consumers' registers (no converter, no converted ring).
   bool regUpcast = false;
   void converterFp8(Value bid, Value grid, Value numTiles, Value tilesM, Value tilesN,
@@ -213,50 +221,64 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
 // full barrier (33 arrivals: the producer's with the TMA bytes, and this warp's). This takes the
 // global loads off the consumers: loaded by each consumer thread one slice ahead, decoded and
 // applied, the scales cost about 10% at 4096^3 and 8192^3 on the H200 (bench/RESULTS.md).
-void WgmmaEmitter::codeLoader(Value bid, Value grid, Value numTiles,
-                              llvm::function_ref<ProducerUnit(Value)> unitOf) {
+void WgmmaEmitter::ringCopyWarp(
+    Value bid, Value grid, Value numTiles, llvm::function_ref<ProducerUnit(Value)> unitOf,
+    llvm::function_ref<SmallVector<Value>(const ProducerUnit &, Value, Value)> loads,
+    llvm::function_ref<void(Value, ArrayRef<Value>, Value)> stores) {
   auto loader = scf::IfOp::create(b, b.eq(b.divu(tid, 32), 1), false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&loader.getThenRegion().front());
   Value lane = b.remu(tid, 32);
-  const int64_t blocksPerSlice = nvfp4 ? 4 : 2;
-  Type i8 = b.getI8Type();
-  Value lastBlk = b.sub(b.ceilDiv(K, nvfp4 ? 16 : 32), b.c32(1));
-  Value lastN = b.sub(N, b.c32(1));
   auto tileLoop = scf::ForOp::create(b, bid, numTiles, grid, ValueRange{b.c32(0)});
   OpBuilder::InsertionGuard g1(b);
   b.setInsertionPointToStart(tileLoop.getBody());
   ProducerUnit unit = unitOf(tileLoop.getInductionVar());
-  SmallVector<Value> cols; // lane's rows of the tile: lane + 32 j, as columns of D, clamped
-  for (int64_t r = 0; r < bn; r += 32)
-    cols.push_back(b.zext64(b.minu(b.add(unit.n0, b.add(lane, r)), lastN)));
   auto kLoop = scf::ForOp::create(b, unit.kb, unit.ke, b.c32(1),
                                   ValueRange{tileLoop.getRegionIterArgs()[0]});
   {
     OpBuilder::InsertionGuard g2(b);
     b.setInsertionPointToStart(kLoop.getBody());
-    Value g = kLoop.getRegionIterArgs()[0], k = kLoop.getInductionVar();
+    Value g = kLoop.getRegionIterArgs()[0];
     auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
     // The loads first (their latency overlaps the wait), the stores once the slot is free.
-    SmallVector<Value> codes; // codes[q * rows + j]
-    for (int64_t q = 0; q < blocksPerSlice; ++q) {
-      Value blk = b.minu(b.add(b.mul(k, blocksPerSlice), q), lastBlk);
-      Value row = b.gep(scaleB, arith::MulIOp::create(b, b.zext64(blk), b.zext64(N)));
-      for (Value col : cols)
-        codes.push_back(LLVM::LoadOp::create(b, i8, b.gep(row, col), 1));
-    }
+    SmallVector<Value> values = loads(unit, kLoop.getInductionVar(), lane);
     waitBarrier(b, empty.at(b, slot), emptyParity);
-    Value area = b.gep(slotB(slot), b.c32(bn * bk / 2));
-    for (size_t j = 0; j < cols.size(); ++j) {
-      Value rowBase = b.gep(area, b.mul(b.add(lane, 32 * j), blocksPerSlice));
-      for (int64_t q = 0; q < blocksPerSlice; ++q)
-        LLVM::StoreOp::create(b, codes[q * cols.size() + j], b.gep(rowBase, b.c32(q)), 1);
-    }
-    // Every lane releases its own stores with its own arrival (as scaleLoader's).
+    stores(slotB(slot), values, lane);
+    // Every lane releases its own stores with its own arrival (compute-sanitizer's racecheck
+    // does not count a warp barrier before one lane's arrival as ordering the other lanes'
+    // stores, though the memory model does).
     NVVM::MBarrierArriveOp::create(b, Type(), full.at(b, slot), Value());
     scf::YieldOp::create(b, ValueRange{b.add(g, 1)});
   }
   scf::YieldOp::create(b, kLoop.getResults());
+}
+
+void WgmmaEmitter::codeLoader(Value bid, Value grid, Value numTiles,
+                              llvm::function_ref<ProducerUnit(Value)> unitOf) {
+  const int64_t blocksPerSlice = nvfp4 ? 4 : 2, rowsPerLane = bn / 32;
+  Value lastBlk = b.sub(b.ceilDiv(K, nvfp4 ? 16 : 32), b.c32(1));
+  Value lastN = b.sub(N, b.c32(1));
+  auto loads = [&](const ProducerUnit &unit, Value k, Value lane) {
+    SmallVector<Value> codes; // codes[q * rowsPerLane + j]: block q of row lane + 32 j
+    for (int64_t q = 0; q < blocksPerSlice; ++q) {
+      Value blk = b.minu(b.add(b.mul(k, blocksPerSlice), q), lastBlk);
+      Value row = b.gep(scaleB, arith::MulIOp::create(b, b.zext64(blk), b.zext64(N)));
+      for (int64_t j = 0; j < rowsPerLane; ++j) {
+        Value col = b.zext64(b.minu(b.add(unit.n0, b.add(lane, 32 * j)), lastN));
+        codes.push_back(LLVM::LoadOp::create(b, b.getI8Type(), b.gep(row, col), 1));
+      }
+    }
+    return codes;
+  };
+  auto stores = [&](Value slotOfB, ArrayRef<Value> codes, Value lane) {
+    Value area = b.gep(slotOfB, b.c32(bn * bk / 2));
+    for (int64_t j = 0; j < rowsPerLane; ++j) {
+      Value rowBase = b.gep(area, b.mul(b.add(lane, 32 * j), blocksPerSlice));
+      for (int64_t q = 0; q < blocksPerSlice; ++q)
+        LLVM::StoreOp::create(b, codes[q * rowsPerLane + j], b.gep(rowBase, b.c32(q)), 1);
+    }
+  };
+  ringCopyWarp(bid, grid, numTiles, unitOf, loads, stores);
 }
 
 // Block scales reach the consumers through the ring: warp 1 of the producer warpgroup (idle
@@ -270,10 +292,6 @@ void WgmmaEmitter::codeLoader(Value bid, Value grid, Value numTiles,
 // ahead, the scales cost 10-13% at 4096^3 and 8192^3 on the H200 (bench/RESULTS.md).
 void WgmmaEmitter::scaleLoader(Value bid, Value grid, Value numTiles,
                                llvm::function_ref<ProducerUnit(Value)> unitOf) {
-  auto loader = scf::IfOp::create(b, b.eq(b.divu(tid, 32), 1), false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&loader.getThenRegion().front());
-  Value lane = b.remu(tid, 32);
   tile::ScaleAttr sa = v.instr.getScaleA(), sb = v.instr.getScaleB();
   int64_t perBlock = sa.blockK() / bk, aOuter = sa.blockOuter(), bOuter = sb.blockOuter();
   int64_t bScales = bOuter % bn == 0 ? 1 : bn % bOuter == 0 ? bn / bOuter : 2;
@@ -282,44 +300,29 @@ void WgmmaEmitter::scaleLoader(Value bid, Value grid, Value numTiles,
   auto load = [&](Value ptr, Value idx) -> Value {
     return LLVM::LoadOp::create(b, b.f32(), b.gep(ptr, b.mul(b.zext64(idx), 4)), 4);
   };
-  auto tileLoop = scf::ForOp::create(b, bid, numTiles, grid, ValueRange{b.c32(0)});
-  OpBuilder::InsertionGuard g1(b);
-  b.setInsertionPointToStart(tileLoop.getBody());
-  ProducerUnit unit = unitOf(tileLoop.getInductionVar());
-  auto kLoop = scf::ForOp::create(b, unit.kb, unit.ke, b.c32(1),
-                                  ValueRange{tileLoop.getRegionIterArgs()[0]});
-  {
-    OpBuilder::InsertionGuard g2(b);
-    b.setInsertionPointToStart(kLoop.getBody());
-    Value g = kLoop.getRegionIterArgs()[0];
-    auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
-    Value blk = b.divu(kLoop.getInductionVar(), perBlock);
-    // The loads first (their latency overlaps the wait), the stores once the slot is free.
-    SmallVector<Value> rows;
+  // values: the lane's rows of scale_a (lane + 32 i), then its block of B.
+  auto loads = [&](const ProducerUnit &unit, Value k, Value lane) {
+    Value blk = b.divu(k, perBlock);
+    SmallVector<Value> values;
     for (int64_t r = 0; r < bm; r += 32) {
       Value row = b.minu(b.add(unit.m0, b.add(lane, r)), lastRow);
-      rows.push_back(load(scaleA, b.add(b.mul(blk, aBlocks), b.divu(row, aOuter))));
+      values.push_back(load(scaleA, b.add(b.mul(blk, aBlocks), b.divu(row, aOuter))));
     }
     Value col = b.minu(b.add(b.divu(unit.n0, bOuter), b.minu(lane, b.c32(bScales - 1))),
                        lastColBlock);
-    Value colScale = load(scaleB, b.add(b.mul(blk, bBlocks), col));
-    waitBarrier(b, empty.at(b, slot), emptyParity);
-    Value area = b.gep(slotB(slot), b.c32(bn * bk * elemBytes));
-    for (auto [i, x] : llvm::enumerate(rows))
+    values.push_back(load(scaleB, b.add(b.mul(blk, bBlocks), col)));
+    return values;
+  };
+  auto stores = [&](Value slotOfB, ArrayRef<Value> values, Value lane) {
+    Value area = b.gep(slotOfB, b.c32(bn * bk * elemBytes));
+    for (auto [i, x] : llvm::enumerate(values.drop_back()))
       LLVM::StoreOp::create(b, x, b.gep(area, b.mul(b.add(lane, 32 * i), 4)), 4);
-    {
-      auto ifB = scf::IfOp::create(b, b.ult(lane, bScales), false);
-      OpBuilder::InsertionGuard g3(b);
-      b.setInsertionPointToStart(&ifB.getThenRegion().front());
-      LLVM::StoreOp::create(b, colScale, b.gep(area, b.mul(b.add(lane, bm), 4)), 4);
-    }
-    // Every lane releases its own stores with its own arrival (compute-sanitizer's racecheck
-    // does not count a warp barrier before one lane's arrival as ordering the other lanes'
-    // stores, though the memory model does).
-    NVVM::MBarrierArriveOp::create(b, Type(), full.at(b, slot), Value());
-    scf::YieldOp::create(b, ValueRange{b.add(g, 1)});
-  }
-  scf::YieldOp::create(b, kLoop.getResults());
+    auto ifB = scf::IfOp::create(b, b.ult(lane, bScales), false);
+    OpBuilder::InsertionGuard g3(b);
+    b.setInsertionPointToStart(&ifB.getThenRegion().front());
+    LLVM::StoreOp::create(b, values.back(), b.gep(area, b.mul(b.add(lane, bm), 4)), 4);
+  };
+  ringCopyWarp(bid, grid, numTiles, unitOf, loads, stores);
 }
 
 void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Value tilesM,
