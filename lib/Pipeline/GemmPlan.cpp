@@ -533,6 +533,27 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
                   << ": the warp-specialised schedule is fed by TMA; use copy = tma";
   }
 
+  // The upcast converts in the warp-specialised wgmma pipeline only; a field that picks another
+  // family for it (schedule = multistage, an mma.sync shape, a narrow alignment) is refused here,
+  // before a lowering that knows nothing of the conversion sees narrow operands as bf16.
+  if (p.upcastB && p.family != MmaFamily::Wgmma) {
+    StringRef field = schedule == Schedule::Multistage ? "schedule"
+                      : !mma.empty()                   ? "mma"
+                      : p.narrowAlignment              ? "alignment"
+                                                       : "upcast";
+    return fail(field) << "not supported yet: upcast = " << *op.getUpcast() << " with "
+                       << familyName(p.family)
+                       << (field == "schedule" ? " (schedule = multistage)"
+                           : field == "mma"    ? " (mma = " + listString(mma) + ")"
+                           : field == "alignment"
+                               ? " (alignment below 16 bytes, which TMA cannot load)"
+                               : std::string())
+                       << " on target " << tname
+                       << ": the upcast converts the block-scaled operands in the "
+                          "warp-specialised wgmma pipeline; use schedule = warp_specialized "
+                          "(or auto) and leave mma and alignment out";
+  }
+
   // The MMA instruction shape and warp layout. K-slice rows are counted in the bits an element
   // takes in shared memory: 8 for the padded 6- and 4-bit operands of .kind::f8f6f4 (A and B
   // alike; mixed pairs of narrow types are all 8 bits there).

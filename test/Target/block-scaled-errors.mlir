@@ -68,6 +68,24 @@ tile.gemm @g { a = bf16 row, b = f4E2M1FN col, c = bf16 row, scale_b = f8E8M0FNU
 
 // -----
 
+// MXFP8 upcast with schedule = multistage: the cp.async mma.sync kernel has no conversion
+// expected-error @+1 {{'tile.gemm' op not supported yet: upcast = 'bf16' with mma.sync (schedule = multistage) on target sm_90a: the upcast converts the block-scaled operands in the warp-specialised wgmma pipeline; use schedule = warp_specialized (or auto) and leave mma and alignment out}}
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], upcast = bf16, tile = [128, 128, 64], schedule = multistage, target = "sm_90a" }
+
+// -----
+
+// MXFP4 upcast with an mma.sync shape: the warp-specialised mma.sync kernel has no conversion
+// expected-error @+1 {{'tile.gemm' op not supported yet: upcast = 'bf16' with mma.sync (mma = [16, 8, 16]) on target sm_90a: the upcast converts the block-scaled operands in the warp-specialised wgmma pipeline; use schedule = warp_specialized (or auto) and leave mma and alignment out}}
+tile.gemm @g { a = bf16 row, b = f4E2M1FN col, c = bf16 row, scale_b = f8E8M0FNU [1, 32], upcast = bf16, tile = [128, 128, 64], schedule = warp_specialized, mma = [16, 8, 16], target = "sm_90a" }
+
+// -----
+
+// NVFP4 upcast with a narrow alignment, which schedule = auto would build with cp.async mma.sync
+// expected-error @+1 {{'tile.gemm' op not supported yet: upcast = 'bf16' with mma.sync (alignment below 16 bytes, which TMA cannot load) on target sm_90a: the upcast converts the block-scaled operands in the warp-specialised wgmma pipeline; use schedule = warp_specialized (or auto) and leave mma and alignment out}}
+tile.gemm @g { a = bf16 row, b = f4E2M1FN col, c = bf16 row, scale_b = f8E4M3FN [1, 16], upcast = bf16, tile = [128, 128, 64], alignment = 4, target = "sm_90a" }
+
+// -----
+
 // MXFP6 MN-major on tcgen05's .kind::mxf8f6f4: only 8-bit operands transpose
 // expected-error @+1 {{'tile.gemm' op a = 'f6E2M3FN' col: tcgen05.mma.kind::mxf8f6f4.block_scale.scale_vec::1X reads its operands K-major only (a = row, b = col) on target sm_100a (6- and 4-bit operands have no transpose, PTX ISA 9.7.16.10.3 Table 54: only 8-bit A and B may be MN-major)}}
 tile.gemm @g { a = f6E2M3FN col, b = f8E4M3FN col, c = bf16 row, scale_a = f8E8M0FNU [1, 32], scale_b = f8E8M0FNU [1, 32], tile = [128, 128, 128], target = "sm_100a" }

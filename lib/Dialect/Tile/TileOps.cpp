@@ -1125,6 +1125,10 @@ LogicalResult PipelineOp::verify() {
                                  "without scales, and convert_offset with convert_slots (the "
                                  "converter role's ring), or neither with packed FP4 B beside "
                                  "bf16 A (converted in registers)";
+  if (upcast && mma.getFamily() != MmaFamily::Wgmma)
+    return ring.emitOpError() << "upcast_scale_b is converted by the wgmma lowering only; the "
+                                 "mma role issues "
+                              << familyName(mma.getFamily());
   // MXFP8 x MXFP8: A is carried narrow and converted as well.
   bool upcastA = upcast && ring.getUpcastScaleA() && mma.getAType().isBF16() &&
                  elemBits(ring.getAType()) < 16;

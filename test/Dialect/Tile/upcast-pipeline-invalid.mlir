@@ -70,3 +70,17 @@ tile.pipeline @p target "sm_90a" block [384, 1, 1] cluster [1, 1, 1] smem 163968
   tile.schedule tiles [128, 128] slice_k 64 grid persistent raster row swizzle 8
   tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 row via smem_tma offset 81920 bytes 32768
 }
+
+// -----
+
+// The planned MXFP4 converter ring beside an mma.sync role: only the wgmma lowering converts.
+tile.pipeline @p target "sm_90a" block [384, 1, 1] cluster [1, 1, 1] smem 163968 attributes {description = "d"} {
+// expected-error @+1 {{'tile.ring' op upcast_scale_b is converted by the wgmma lowering only; the mma role issues mma.sync}}
+  tile.ring slots 4 slice_k 64 a [128, 64] bf16 row b [128, 64] f4E2M1FN col sync mbarrier_full_empty swizzle b128 offset 0 slot_bytes 20480 b_offset 16384 barriers 163840 {convert_offset = 114688 : i64, convert_slots = 3 : i64, upcast_scale_b = #tile.scale<f8E8M0FNU [1, 32]>}
+  tile.accumulators 1 x [128, 128] f32 in registers
+  tile.role producer warps [0, 4] layout [] regs 56
+  tile.role mma warps [4, 8] issues <mma_sync [16, 8, 16] bf16 x bf16 -> f32> layout [2, 1] regs 224
+  tile.role epilogue warps [4, 8] layout [2, 1] regs 224
+  tile.schedule tiles [128, 128] slice_k 64 grid persistent raster row swizzle 8
+  tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 row via smem_tma offset 81920 bytes 32768
+}
