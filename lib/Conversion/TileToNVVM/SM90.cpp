@@ -119,6 +119,9 @@ private:
                          Value tilesN, Value kTiles);
   /// An E8M0 (E4M3 with NVFP4) block-scale code as the bf16x2 factor of UpcastBits.h.
   Value blockScale(Value code);
+  /// One 32-bit word of packed FP4 (eight elements, element 2i in the low nibble of byte i)
+  /// as four bf16x2 words by UpcastBits.h's steps, bf16x2 word j scaled by scaleOf(j).
+  SmallVector<Value, 4> fp4ToBf16(Value word, llvm::function_ref<Value(unsigned)> scaleOf);
   /// The upcast in registers: warp 1 of the producer warpgroup copies each slice's scale
   /// codes into its slot after B.
   void codeLoader(Value bid, Value grid, Value numTiles,
@@ -608,16 +611,9 @@ void WgmmaEmitter::converter(Value bid, Value grid, Value numTiles, Value tilesM
   const int64_t rowStep = threads / blocksPerRow; // rows between a thread's units: 48
   Value t = b.sub(tid, b.c32(32));
   Type i8 = b.getI8Type(), i32 = b.i32();
-  auto v2bf16 = VectorType::get({2}, b.getBF16Type());
   auto v4i32 = VectorType::get({4}, i32);
   Value lastKb = b.sub(b.ceilDiv(K, 32), b.c32(1));
   Value lastN = b.sub(N, b.c32(1));
-  Value nibbles = b.c32(tilegen::upcast::kNibbleMask), spread = b.c32(tilegen::upcast::kSpread),
-        fields = b.c32(tilegen::upcast::kFieldMask);
-  auto splat = [&](uint16_t bits) {
-    return LLVM::BitcastOp::create(b, v2bf16, b.c32(int32_t(bits * 0x10001u))).getResult();
-  };
-  Value two126 = splat(tilegen::upcast::kTwo126);
 
   auto tileLoop = scf::ForOp::create(b, bid, numTiles, grid, ValueRange{b.c32(0)});
   OpBuilder::InsertionGuard guard(b);
@@ -683,21 +679,12 @@ void WgmmaEmitter::converter(Value bid, Value grid, Value numTiles, Value tilesM
           b, v4i32, b.gep(src, b.add(b.c32(i * rowStep * packedRow), b.mul(blk, 16))), 16);
       for (int64_t w = 0; w < 4; ++w) {
         Value word = LLVM::ExtractElementOp::create(b, packed, b.c32(w));
-        Value lo = b.andi(word, nibbles);
-        Value hi = b.andi(arith::ShRUIOp::create(b, word, b.c32(4)), nibbles);
         Value out = LLVM::UndefOp::create(b, v4i32);
-        for (unsigned j = 0; j < 4; ++j) {
-          Value z = NVVM::PermuteOp::create(b, i32, lo, hi,
-                                            b.c32(int32_t(tilegen::upcast::selector(j))),
-                                            NVVM::PermuteMode::DEFAULT);
-          Value bits = b.andi(b.mul(z, spread), fields);
-          Value x = LLVM::BitcastOp::create(b, v2bf16, bits);
-          x = arith::MulFOp::create(b, x, two126);
-          // Words 0, 1 are the unit's first 16 elements, 2, 3 its last 16.
-          x = arith::MulFOp::create(b, x, unitScales[nvfp4 ? w / 2 : 0]);
+        // Words 0, 1 are the unit's first 16 elements, 2, 3 its last 16.
+        for (auto [j, x] : llvm::enumerate(
+                 fp4ToBf16(word, [&](unsigned) { return unitScales[nvfp4 ? w / 2 : 0]; })))
           out = LLVM::InsertElementOp::create(b, out, LLVM::BitcastOp::create(b, i32, x),
                                               b.c32(j));
-        }
         LLVM::StoreOp::create(b, out, b.gep(dstWord[w], b.c32(i * rowStep * 128)), 16);
       }
     }
@@ -807,11 +794,7 @@ void WgmmaEmitter::converterFp8(Value bid, Value grid, Value numTiles, Value til
         b.setInsertionPointToStart(&inside.getThenRegion().front());
       }
       // The block's scale as a bf16x2 power of two (UpcastBits.h's scaleBits).
-      Value code = arith::ExtUIOp::create(b, i32, codes[i]);
-      Value sbits = b.select(b.eq(code, 0), b.c32(tilegen::upcast::kScaleOfCode0),
-                             arith::ShLIOp::create(b, code, b.c32(7)));
-      sbits = b.select(b.eq(code, 255), b.c32(tilegen::upcast::kScaleNaN), sbits);
-      Value scale = LLVM::BitcastOp::create(b, v2bf16, b.mul(sbits, b.c32(0x10001)));
+      Value scale = blockScale(arith::ExtUIOp::create(b, i32, codes[i]));
       // The element format's constants (a select only where A and B differ and the step
       // straddles them).
       auto constant = [&](auto field) -> Value {
@@ -1368,6 +1351,27 @@ Value WgmmaEmitter::blockScale(Value code) {
   return LLVM::BitcastOp::create(b, v2bf16, b.mul(sbits, b.c32(0x10001)));
 }
 
+SmallVector<Value, 4> WgmmaEmitter::fp4ToBf16(Value word,
+                                              llvm::function_ref<Value(unsigned)> scaleOf) {
+  auto v2bf16 = VectorType::get({2}, b.getBF16Type());
+  Value nibbles = b.c32(tilegen::upcast::kNibbleMask);
+  Value lo = b.andi(word, nibbles);
+  Value hi = b.andi(arith::ShRUIOp::create(b, word, b.c32(4)), nibbles);
+  Value two126 = LLVM::BitcastOp::create(
+      b, v2bf16, b.c32(int32_t(tilegen::upcast::kTwo126 * 0x10001u)));
+  SmallVector<Value, 4> out;
+  for (unsigned j = 0; j < 4; ++j) {
+    Value z = NVVM::PermuteOp::create(b, b.i32(), lo, hi,
+                                      b.c32(int32_t(tilegen::upcast::selector(j))),
+                                      NVVM::PermuteMode::DEFAULT);
+    Value bits = b.andi(b.mul(z, b.c32(tilegen::upcast::kSpread)),
+                        b.c32(tilegen::upcast::kFieldMask));
+    Value x = arith::MulFOp::create(b, LLVM::BitcastOp::create(b, v2bf16, bits), two126);
+    out.push_back(arith::MulFOp::create(b, x, scaleOf(j)));
+  }
+  return out;
+}
+
 // The upcast of FP4 B in registers (computing the tile transposed, D^T = B^T A^T). A K-slice's
 // packed B (tile N rows of 32 bytes, K-major, no swizzle) is wgmma's M side: consumer c owns
 // rows [c R, (c + 1) R) of it, R = tile N / consumers, as mBlocks m64 blocks; A's slice (tile
@@ -1396,7 +1400,6 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
                                      Value tilesM, Value tilesN, Value kTiles) {
   NVVM::SetMaxRegisterOp::create(b, v.mma.getRegs(), NVVM::SetMaxRegisterAction::increase);
   Type i32 = b.i32();
-  auto v2bf16 = VectorType::get({2}, b.getBF16Type());
   auto v4i32 = VectorType::get({4}, i32);
   const int64_t accLen = bm / 2; // f32 accumulators per m64 block: wgmma N = tile M
   Value tInWg = b.remu(tid, 128);
@@ -1427,12 +1430,6 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
   // low halves of two such words into one.
   Value gatherSel = b.add(t, b.mul(b.add(t, 4), 16));
   Value mergeSel = b.c32(0x5410);
-  Value nibbles = b.c32(tilegen::upcast::kNibbleMask), spread = b.c32(tilegen::upcast::kSpread),
-        fields = b.c32(tilegen::upcast::kFieldMask);
-  auto splat = [&](uint16_t bits) {
-    return LLVM::BitcastOp::create(b, v2bf16, b.c32(int32_t(bits * 0x10001u))).getResult();
-  };
-  Value two126 = splat(tilegen::upcast::kTwo126);
   auto prmt = [&](Value x, Value y, Value sel) -> Value {
     return NVVM::PermuteOp::create(b, i32, x, y, sel, NVVM::PermuteMode::DEFAULT);
   };
@@ -1491,17 +1488,13 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
       for (int64_t G = 0; G < 2; ++G) {
         Value q = prmt(prmt(w[4 * G], w[4 * G + 1], gatherSel),
                        prmt(w[4 * G + 2], w[4 * G + 3], gatherSel), mergeSel);
-        Value lo = b.andi(q, nibbles);
-        Value hi = b.andi(arith::ShRUIOp::create(b, q, b.c32(4)), nibbles);
+        // Word 4 G + j of the row: scale block G (E8M0 per 32) or 2 G + j / 2 (E4M3 per 16).
+        SmallVector<Value, 4> x = fp4ToBf16(q, [&](unsigned j) {
+          return scales[(nvfp4 ? 2 * G + j / 2 : G) * rows + r];
+        });
         for (unsigned j = 0; j < 4; ++j) {
-          Value z = prmt(lo, hi, b.c32(int32_t(tilegen::upcast::selector(j))));
-          Value bits = b.andi(b.mul(z, spread), fields);
-          Value x = arith::MulFOp::create(b, LLVM::BitcastOp::create(b, v2bf16, bits), two126);
-          // Word 4 G + j of the row: scale block G (E8M0 per 32) or 2 G + j / 2 (E4M3 per 16).
-          int64_t blk = nvfp4 ? 2 * G + j / 2 : G;
-          x = arith::MulFOp::create(b, x, scales[blk * rows + r]);
           int64_t word = 4 * G + j, s = word / 2, part = word % 2;
-          regs[(i * 4 + s) * 4 + part * 2 + h] = LLVM::BitcastOp::create(b, i32, x);
+          regs[(i * 4 + s) * 4 + part * 2 + h] = LLVM::BitcastOp::create(b, i32, x[j]);
         }
       }
     }
