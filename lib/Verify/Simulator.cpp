@@ -1635,9 +1635,14 @@ bool Sim::execPure(Thread &t, const Statement &s, const Decoded &d) {
     known = ka && kb;
     break;
   case Op::MulHi:
-    if (bits == 32)
-      r = d.isSigned ? uint64_t((sx(a, 32) * sx(b, 32)) >> 32)
-                     : ((a & 0xffffffffu) * (b & 0xffffffffu)) >> 32;
+    // The high half of the 2 x bits product (LLVM divides by constants with mul.hi of 16,
+    // 32 and 64 bits).
+    if (bits == 16 || bits == 32)
+      r = d.isSigned ? uint64_t((sx(a, bits) * sx(b, bits)) >> bits)
+                     : ((a & mask) * (b & mask)) >> bits;
+    else if (bits == 64)
+      r = d.isSigned ? uint64_t((__int128(int64_t(a)) * __int128(int64_t(b))) >> 64)
+                     : uint64_t((unsigned __int128)a * (unsigned __int128)b >> 64);
     else
       known = false;
     known = known && ka && kb;
