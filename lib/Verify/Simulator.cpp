@@ -77,6 +77,7 @@ struct AsyncOp {
   // Loads completing on an mbarrier.
   int barrier = -1;
   unsigned bytes = 0;
+  int dstCta = -1; ///< the CTA whose shared memory a load writes
   unsigned issued = 0; ///< wgmma: threads of the warpgroup that have issued it
 };
 
@@ -323,6 +324,8 @@ private:
 
   // --- synchronisation objects
   int mbarAt(Thread &t, const Operand &o, bool cluster, StringRef what);
+  /// The mbarrier at shared offset `off` of CTA `cta` (created on first use).
+  int mbarIn(Thread &t, unsigned cta, uint32_t off);
   void arrive(int b, unsigned count, const VC &vc, int ti, int stmt);
   void completeTx(int b, int64_t bytes, int ti, int stmt);
   void tryComplete(int b, int ti, int stmt);
@@ -1025,6 +1028,10 @@ int Sim::mbarAt(Thread &t, const Operand &o, bool cluster, StringRef what) {
                                               .str());
     return -1;
   }
+  return mbarIn(t, cta, off);
+}
+
+int Sim::mbarIn(Thread &t, unsigned cta, uint32_t off) {
   uint64_t key = (uint64_t(cta) << 32) | off;
   auto it = mbarIndex.find(key);
   if (it != mbarIndex.end())
@@ -1524,7 +1531,8 @@ void Sim::exitThread(int ti) {
                                   .str());
     for (int ei : pendingEvents)
       for (int o : events[ei].ops)
-        if (events[ei].kind == Event::LoadDone && threads[ops[o].issuer].cta == t.cta)
+        if (events[ei].kind == Event::LoadDone &&
+            (threads[ops[o].issuer].cta == t.cta || ops[o].dstCta == int(t.cta)))
           return fail(ti, t.pc, "cta exits with a TMA load still in flight (" +
                                     stmtRef(ops[o].stmt) + ")");
   }
@@ -2351,6 +2359,7 @@ bool Sim::step(int ti) {
       return true;
     unsigned bytes = 0;    // the transaction bytes the copy completes
     unsigned smemBytes = 0; // what it writes (more for the padded 6- and 4-bit forms)
+    uint64_t ctaMask = 0;   // multicast: the destination CTA ranks
     const Operand *mb;
     if (d.op == Op::TmaLoad) {
       uint64_t tm;
@@ -2370,8 +2379,23 @@ bool Sim::step(int ti) {
       smemBytes = cfg.params[pi].smemBytes ? cfg.params[pi].smemBytes : bytes;
       mb = &o[2];
       if (d.multicast) {
-        fail(ti, stmt, "multicast TMA loads are outside the model");
-        return true;
+        // .multicast::cluster (PTX ISA, cp.async.bulk.tensor): the box lands at the
+        // destination's CTA-relative offset in every CTA of the mask, and each of them has
+        // complete_tx signalled on its mbarrier at the same offset as the operand's.
+        if (o.size() < 4) {
+          fail(ti, stmt, "multicast TMA load without a CTA mask operand");
+          return true;
+        }
+        if (!readKnown(t, o[3], ctaMask, "multicast CTA mask"))
+          return true;
+        ctaMask &= 0xffff;
+        if (ctaMask == 0 || (ctaMask >> clusterSize) != 0) {
+          fail(ti, stmt, llvm::formatv("multicast CTA mask {0:x} names no CTA or a CTA rank "
+                                       "beyond the cluster of {1}",
+                                       ctaMask, clusterSize)
+                             .str());
+          return true;
+        }
       }
     } else {
       uint64_t size;
@@ -2402,28 +2426,53 @@ bool Sim::step(int ti) {
     int bi = mbarAt(t, *mb, true, "complete_tx mbarrier");
     if (bi < 0)
       return true;
-    if (!mbars[bi].init) {
-      fail(ti, stmt, "the copy signals an mbarrier that was never initialised");
-      return true;
+    // The destinations: the one CTA of the address, or every CTA of the multicast mask (at the
+    // address's and the mbarrier's CTA-relative offsets).
+    llvm::SmallVector<std::pair<unsigned, int>, 4> dests; // (CTA, mbarrier)
+    if (!d.multicast) {
+      dests.push_back({cta, bi});
+    } else {
+      uint32_t barOff = mbars[bi].off;
+      for (unsigned r = 0; r < clusterSize; ++r)
+        if (ctaMask >> r & 1) {
+          unsigned dc = ctas[t.cta].cluster * clusterSize + r;
+          int db = mbarIn(t, dc, barOff);
+          if (db < 0)
+            return true;
+          dests.push_back({dc, db});
+        }
     }
-    AsyncOp op{d.op, ti, stmt};
-    op.barrier = bi;
-    op.bytes = bytes;
-    ops.push_back(op);
-    int oi = int(ops.size()) - 1;
-    Access acc;
-    acc.op = oi;
-    acc.thread = ti;
-    acc.stmt = stmt;
-    acc.generic = false;
-    if (!accessSmem(ti, t.vc, cta, off, smemBytes, true, acc, true, stmt))
-      return true;
-    ctas[cta].regions[off] = off + smemBytes;
-    Event e{Event::LoadDone, ti, stmt, {oi}, {bi}, t.vc};
-    e.since = curStep + 1;
-    events.push_back(std::move(e));
-    pendingEvents.push_back(int(events.size()) - 1);
-    trace(ti, stmt, llvm::formatv("{0} bytes", bytes).str());
+    for (auto [dc, db] : dests) {
+      if (!mbars[db].init) {
+        fail(ti, stmt, llvm::formatv("the copy signals an mbarrier that was never initialised "
+                                     "(shared offset {0}, cta {1})",
+                                     mbars[db].off, dc)
+                           .str());
+        return true;
+      }
+      AsyncOp op{d.op, ti, stmt};
+      op.barrier = db;
+      op.bytes = bytes;
+      op.dstCta = int(dc);
+      ops.push_back(op);
+      int oi = int(ops.size()) - 1;
+      Access acc;
+      acc.op = oi;
+      acc.thread = ti;
+      acc.stmt = stmt;
+      acc.generic = false;
+      if (!accessSmem(ti, t.vc, dc, off, smemBytes, true, acc, true, stmt))
+        return true;
+      ctas[dc].regions[off] = off + smemBytes;
+      Event e{Event::LoadDone, ti, stmt, {oi}, {db}, t.vc};
+      e.since = curStep + 1;
+      events.push_back(std::move(e));
+      pendingEvents.push_back(int(events.size()) - 1);
+    }
+    trace(ti, stmt,
+          d.multicast
+              ? llvm::formatv("{0} bytes to {1} CTA(s)", bytes, dests.size()).str()
+              : llvm::formatv("{0} bytes", bytes).str());
     tick(t);
     next();
     return true;
@@ -2529,15 +2578,23 @@ bool Sim::step(int ti) {
         uint64_t desc;
         if (!readKnown(t, o[i], desc, "wgmma descriptor"))
           return true;
-        uint32_t addr = uint32_t(desc & 0x3fff) << 4, start, end;
-        if (!regionAt(t.cta, addr, start, end) &&
-            !wgmmaFootprint(s.opcode, i, desc, start, end)) {
+        // What it reads: the TMA box that holds its start and, where the descriptor's extent
+        // goes further (an operand assembled from several boxes, such as B from the two halves
+        // a CTA pair multicasts), the descriptor's extent as well.
+        uint32_t addr = uint32_t(desc & 0x3fff) << 4, start, end, fStart, fEnd;
+        bool inBox = regionAt(t.cta, addr, start, end);
+        bool footprint = wgmmaFootprint(s.opcode, i, desc, fStart, fEnd);
+        if (!inBox && !footprint) {
           fail(ti, stmt, llvm::formatv("wgmma reads shared offset {0}, which no TMA load has "
                                        "written",
                                        addr)
                              .str());
           return true;
         }
+        if (!inBox)
+          start = fStart, end = fEnd;
+        else if (footprint)
+          start = std::min(start, fStart), end = std::max(end, fEnd);
         Access acc;
         acc.op = oi;
         acc.thread = ti;
