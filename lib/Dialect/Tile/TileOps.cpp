@@ -917,14 +917,6 @@ LogicalResult GemmOp::verify() {
              << "field '" << field << "' has element type " << type
              << "; expected bf16, f16, f8E4M3FN, f8E5M2, f6E2M3FN, f6E3M2FN or f4E2M1FN";
   }
-  if (failed(verifyOperandsAndScales()))
-    return failure();
-  Type c = getCType();
-  if (!c.isBF16() && !c.isF16() && !c.isF32())
-    return emitFieldError(*this, "c") << "field 'c' has element type " << c << "; expected bf16, f16 or f32";
-  if (!getAccType().isF32())
-    return emitFieldError(*this, "accumulator") << "field 'accumulator' is " << getAccType()
-                         << "; only f32 accumulation is supported";
   // A list field: `count` entries, each from 1 to `max`.
   auto list = [&](StringRef field, ArrayRef<int64_t> values, size_t count, int64_t max,
                   StringRef shape) -> LogicalResult {
@@ -936,8 +928,17 @@ LogicalResult GemmOp::verify() {
     llvm::interleaveComma(values, d);
     return d << "] must be " << count << " sizes " << shape << ", each from 1 to " << max;
   };
+  // The tile first: the operand and scale checks read its K.
   if (failed(list("tile", getTile(), 3, kMaxTileSize, "[M, N, K]")))
     return failure();
+  if (failed(verifyOperandsAndScales()))
+    return failure();
+  Type c = getCType();
+  if (!c.isBF16() && !c.isF16() && !c.isF32())
+    return emitFieldError(*this, "c") << "field 'c' has element type " << c << "; expected bf16, f16 or f32";
+  if (!getAccType().isF32())
+    return emitFieldError(*this, "accumulator") << "field 'accumulator' is " << getAccType()
+                         << "; only f32 accumulation is supported";
   if (getStages() < 0 || getStages() > kMaxStages)
     return emitFieldError(*this, "stages") << "field 'stages' = " << getStages() << " must be auto or 1 to "
                          << kMaxStages;

@@ -124,3 +124,10 @@ tile.gemm @g { a = bf16 row, b = f4E2M1FN col, c = bf16 row, scale_b = f8E8M0FNU
 // an FP4 operand under a near-miss name
 // expected-error @+1 {{field 'b': unknown type 'mxfp4'; accepted: bf16, f16, f8E4M3FN, f8E5M2, f6E2M3FN, f6E3M2FN, f4E2M1FN; did you mean 'f4E2M1FN'?}}
 tile.gemm @g { a = f4E2M1FN row, b = mxfp4 col, c = bf16 row, tile = [128, 128, 64] }
+
+// -----
+
+// An empty tile beside block scales: the tile is checked before the scale blocks, which divide
+// its K.
+// expected-error @+1 {{'tile.gemm' op field 'tile' = [] must be 3 sizes [M, N, K], each from 1 to 4096}}
+tile.gemm @g { a = f4E2M1FN row, b = f4E2M1FN col, c = bf16 row, scale_a = f8E4M3FN [1, 16] * f32 tensor, scale_b = f8E4M3FN [1, 16] * f32 tensor, tile = [] }
