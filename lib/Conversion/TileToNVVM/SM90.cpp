@@ -681,9 +681,10 @@ void WgmmaEmitter::converter(Value bid, Value grid, Value numTiles, Value tilesM
         Value word = LLVM::ExtractElementOp::create(b, packed, b.c32(w));
         Value out = LLVM::UndefOp::create(b, v4i32);
         // Words 0, 1 are the unit's first 16 elements, 2, 3 its last 16.
-        for (auto [j, x] : llvm::enumerate(
-                 fp4ToBf16(word, [&](unsigned) { return unitScales[nvfp4 ? w / 2 : 0]; })))
-          out = LLVM::InsertElementOp::create(b, out, LLVM::BitcastOp::create(b, i32, x),
+        SmallVector<Value, 4> x =
+            fp4ToBf16(word, [&](unsigned) { return unitScales[nvfp4 ? w / 2 : 0]; });
+        for (unsigned j = 0; j < 4; ++j)
+          out = LLVM::InsertElementOp::create(b, out, LLVM::BitcastOp::create(b, i32, x[j]),
                                               b.c32(j));
         LLVM::StoreOp::create(b, out, b.gep(dstWord[w], b.c32(i * rowStep * 128)), 16);
       }
