@@ -60,6 +60,17 @@ struct Access {
   bool generic = true;
   bool valid = false;
   uint16_t mask = 0xffff; ///< the bytes of the line accessed
+
+  /// The access of asynchronous operation `op`, issued by `thread` at `stmt`, through the
+  /// generic proxy or the async one.
+  static Access ofOp(int op, int thread, int stmt, bool generic) {
+    Access a;
+    a.op = op;
+    a.thread = thread;
+    a.stmt = stmt;
+    a.generic = generic;
+    return a;
+  }
 };
 
 /// A tracked line: the last writes of its bytes (disjoint masks) and the reads since.
@@ -324,6 +335,11 @@ private:
 
   // --- synchronisation objects
   int mbarAt(Thread &t, const Operand &o, bool cluster, StringRef what);
+  /// Appends an asynchronous operation; returns its index in `ops`.
+  int addOp(const AsyncOp &op) {
+    ops.push_back(op);
+    return int(ops.size()) - 1;
+  }
   /// The mbarrier at shared offset `off` of CTA `cta` (created on first use).
   int mbarIn(Thread &t, unsigned cta, uint32_t off);
   void arrive(int b, unsigned count, const VC &vc, int ti, int stmt);
@@ -2454,13 +2470,8 @@ bool Sim::step(int ti) {
       op.barrier = db;
       op.bytes = bytes;
       op.dstCta = int(dc);
-      ops.push_back(op);
-      int oi = int(ops.size()) - 1;
-      Access acc;
-      acc.op = oi;
-      acc.thread = ti;
-      acc.stmt = stmt;
-      acc.generic = false;
+      int oi = addOp(op);
+      Access acc = Access::ofOp(oi, ti, stmt, /*generic=*/false);
       if (!accessSmem(ti, t.vc, dc, off, smemBytes, true, acc, true, stmt))
         return true;
       ctas[dc].regions[off] = off + smemBytes;
@@ -2491,13 +2502,8 @@ bool Sim::step(int ti) {
     if (!sharedAddr(t, src, cta, off, "store source"))
       return true;
     AsyncOp op{d.op, ti, stmt};
-    ops.push_back(op);
-    int oi = int(ops.size()) - 1;
-    Access acc;
-    acc.op = oi;
-    acc.thread = ti;
-    acc.stmt = stmt;
-    acc.generic = false;
+    int oi = addOp(op);
+    Access acc = Access::ofOp(oi, ti, stmt, /*generic=*/false);
     if (!accessSmem(ti, t.vc, cta, off, cfg.params[pi].boxBytes, false, acc, true, stmt))
       return true;
     t.bulkPending.push_back(oi);
@@ -2546,13 +2552,9 @@ bool Sim::step(int ti) {
       return true;
     AsyncOp op{d.op, ti, stmt};
     op.bytes = unsigned(size);
-    ops.push_back(op);
-    int oi = int(ops.size()) - 1;
-    Access acc;
-    acc.op = oi;
-    acc.thread = ti;
-    acc.stmt = stmt;
-    acc.generic = true; // cp.async writes through the generic proxy
+    int oi = addOp(op);
+    // cp.async writes through the generic proxy.
+    Access acc = Access::ofOp(oi, ti, stmt, /*generic=*/true);
     if (!accessSmem(ti, t.vc, cta, off, unsigned(size), true, acc, false, stmt))
       return true;
     t.cpPending.push_back(oi);
@@ -2567,9 +2569,7 @@ bool Sim::step(int ti) {
   case Op::Wgmma: {
     std::vector<int> &wops = wgOps[t.wg];
     if (t.wgmmaIssued == wops.size()) {
-      AsyncOp op{d.op, ti, stmt};
-      ops.push_back(op);
-      int oi = int(ops.size()) - 1;
+      int oi = addOp(AsyncOp{d.op, ti, stmt});
       wops.push_back(oi);
       // Shared-memory operands: descriptors (64-bit registers) in operands 1 (A) and 2 (B).
       for (unsigned i = 1; i <= 2 && i < o.size(); ++i) {
@@ -2595,11 +2595,7 @@ bool Sim::step(int ti) {
           start = fStart, end = fEnd;
         else if (footprint)
           start = std::min(start, fStart), end = std::max(end, fEnd);
-        Access acc;
-        acc.op = oi;
-        acc.thread = ti;
-        acc.stmt = stmt;
-        acc.generic = false;
+        Access acc = Access::ofOp(oi, ti, stmt, /*generic=*/false);
         if (!accessSmem(ti, t.vc, t.cta, start, end - start, false, acc, true, stmt))
           return true;
       }
@@ -2767,13 +2763,8 @@ bool Sim::step(int ti) {
       return true;
     }
     AsyncOp op{d.op, ti, stmt};
-    ops.push_back(op);
-    int oi = int(ops.size()) - 1;
-    Access acc;
-    acc.op = oi;
-    acc.thread = ti;
-    acc.stmt = stmt;
-    acc.generic = false;
+    int oi = addOp(op);
+    Access acc = Access::ofOp(oi, ti, stmt, /*generic=*/false);
     unsigned first = d.ctaGroup == 2 ? ctas[t.cta].cluster * clusterSize +
                                            (ctas[t.cta].rank & ~1u)
                                      : t.cta;
@@ -2868,18 +2859,13 @@ bool Sim::step(int ti) {
     int oi;
     auto it = inst.find(key);
     if (it == inst.end()) {
-      AsyncOp op{d.op, ti, stmt};
-      ops.push_back(op);
-      oi = int(ops.size()) - 1;
+      oi = addOp(AsyncOp{d.op, ti, stmt});
       inst[key] = oi;
     } else {
       oi = it->second;
     }
     // Each lane reads what its warp reads; every lane must know the accumulator's writer.
-    Access acc;
-    acc.op = oi;
-    acc.thread = ti;
-    acc.stmt = stmt;
+    Access acc = Access::ofOp(oi, ti, stmt, /*generic=*/true);
     unsigned col = unsigned(taddr & 0xffff), lane = unsigned(taddr >> 16);
     unsigned warpQuarter = (t.tid / 32) % 4;
     if (lane != warpQuarter * 32) {
@@ -3382,12 +3368,7 @@ bool Sim::stepTcCp(int ti, Thread &t, const Decoded &d, const std::vector<Operan
     fail(ti, stmt, "tcgen05.cp.cta_group::2 in a kernel without a CTA pair");
     return true;
   }
-  ops.push_back(AsyncOp{d.op, ti, stmt});
-  Access acc;
-  acc.op = int(ops.size()) - 1;
-  acc.thread = ti;
-  acc.stmt = stmt;
-  acc.generic = false;
+  Access acc = Access::ofOp(addOp(AsyncOp{d.op, ti, stmt}), ti, stmt, /*generic=*/false);
   unsigned first = d.ctaGroup == 2 ? ctas[t.cta].cluster * clusterSize +
                                          (ctas[t.cta].rank & ~1u)
                                    : t.cta;
