@@ -392,6 +392,10 @@ private:
   Policy policy;
   std::mt19937_64 rng;
   std::vector<uint8_t> &reached; ///< per statement: executed by some thread
+  /// Votes over predicates the checker does not know (data from memory) decided so far: the
+  /// outcome of the next such vote alternates from one to the next, starting at 0 or 1 by
+  /// the policy (a random bit with Policy::Random), so that the schedules take both paths.
+  uint64_t dataVotes = 0;
 
   int64_t M = 0, N = 0, K = 0;
   unsigned threadsPerCta = 0, clusterSize = 1, gridCtas = 1;
@@ -2199,7 +2203,7 @@ bool Sim::step(int ti) {
       return true;
     WarpColl done = *c;
     warpColl[t.warp].erase(stmt);
-    bool allKnown = true, all = true, any = false;
+    bool allKnown = true, all = true, any = false, knownTrue = false, knownFalse = false;
     uint64_t ballot = 0;
     for (unsigned l = 0; l < 32; ++l)
       if (done.mask & (1u << l)) {
@@ -2207,9 +2211,24 @@ bool Sim::step(int ti) {
         all = all && done.vals[l];
         any = any || done.vals[l];
         ballot |= uint64_t(done.vals[l] != 0) << l;
+        knownTrue = knownTrue || (done.known[l] && done.vals[l]);
+        knownFalse = knownFalse || (done.known[l] && !done.vals[l]);
       }
     uint64_t result = d.voteMode == 0 ? all : d.voteMode == 1 ? any
                     : d.voteMode == 2 ? (all || !any) : ballot;
+    // A vote over data the checker does not model (a predicate computed from loaded values)
+    // decides a warp-uniform choice between paths: where the known lanes do not settle it
+    // (a true lane for any, a false one for all), the outcome is chosen, so that the
+    // schedules take either path, the whole warp the same one.
+    if (!allKnown && d.voteMode == 1 && knownTrue)
+      result = 1, allKnown = true;
+    else if (!allKnown && d.voteMode == 0 && knownFalse)
+      result = 0, allKnown = true;
+    else if (!allKnown && d.voteMode != 3) {
+      result = policy == Policy::Random ? (rng() & 1) : ((dataVotes + unsigned(policy)) & 1);
+      ++dataVotes;
+      allKnown = true;
+    }
     std::vector<int> lanes = done.waiters;
     lanes.push_back(ti);
     // After a vote a lane acts on what every voter saw: it has seen the flag stores only up

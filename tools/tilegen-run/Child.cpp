@@ -95,6 +95,8 @@ Row tilegen::run::baseRow(const Options &Opts, const Manifest &Man,
   InputDistribution Dist;
   Dist.IntegerValued = Opts.IntInputs;
   Dist.Seed = Opts.Seed;
+  Dist.BlockExpLo = Opts.BlockExpLo;
+  Dist.BlockExpHi = Opts.BlockExpHi;
   R["inputs"] = describeInputs(Man, Dist);
   R["seed"] = std::to_string(Opts.Seed);
   R["command"] = reproduceCommand(Opts, P);

@@ -111,12 +111,16 @@ std::string InputDistribution::describe() const {
   return S + ", seed " + std::to_string(Seed);
 }
 
+std::string InputDistribution::blockExpRange() const {
+  return "[" + std::to_string(BlockExpLo) + ", " + std::to_string(BlockExpHi) + "]";
+}
+
 std::string tilegen::run::describeScaledFp8(const InputDistribution &Dist) {
   if (Dist.IntegerValued)
     return "scaled fp8: integer codes uniform in [-3, 3], scales 0.5, 1 or 2 "
            "per scale block (exact in fp32)";
-  return "scaled fp8: x = n * 2^e with n ~ N(0, 1) and e uniform in [-4, 4] "
-         "per scale block (0 per tensor); scale = amax / fp8 max per block, "
+  return "scaled fp8: x = n * 2^e with n ~ N(0, 1) and e uniform in " + Dist.blockExpRange() +
+         " per scale block (0 per tensor); scale = amax / fp8 max per block, "
          "codes = x / scale rounded to nearest even with saturation";
 }
 
@@ -228,7 +232,7 @@ void tilegen::run::fillScaledFp8(void *Buf, const ScaledFp8 &Op,
   std::vector<int> BlockExp(Scales.size(), 0);
   if (!Op.PerTensor)
     for (size_t I = 0; I < BlockExp.size(); ++I)
-      BlockExp[I] = int(BlockRandom(int64_t(I) % OB, int64_t(I) / OB) % 9) - 4;
+      BlockExp[I] = Dist.blockExp(BlockRandom(int64_t(I) % OB, int64_t(I) / OB));
   auto Value = [&](int64_t O, int64_t Kk) {
     uint64_t R = mix(Key + uint64_t(O) * uint64_t(Op.K) + uint64_t(Kk));
     double U1 = double((R >> 11) + 1) * 0x1p-53; // (0, 1]
@@ -289,8 +293,8 @@ std::string tilegen::run::describeBlockScaled(const InputDistribution &Dist) {
            "+-2, +-3} and e in {-1, 0, 1} per scale block, quantised per block (MX as below; "
            "NVFP4 with the power-of-two block scale 2^(floor(log2 amax) - 1) and a per-tensor "
            "scale of 1), exact";
-  return "block-scaled: x = n * 2^e with n ~ N(0, 1) and e uniform in [-4, 4] per scale "
-         "block, quantised per block (OCP MX v1.0 6.3: scale 2^(floor(log2 amax) - emax); "
+  return "block-scaled: x = n * 2^e with n ~ N(0, 1) and e uniform in " + Dist.blockExpRange() +
+         " per scale block, quantised per block (OCP MX v1.0 6.3: scale 2^(floor(log2 amax) - emax); "
          "NVFP4: f32 amax_tensor / 2688, or 1 for a kernel without the per-tensor f32, E4M3 "
          "amax_block / (6 x that)), elements rounded to "
          "nearest even with saturation";
@@ -310,7 +314,7 @@ double tilegen::run::blockScaledSource(const BlockScaledOperand &Op,
   double U1 = double((R >> 11) + 1) * 0x1p-53; // (0, 1]
   double U2 = double(mix(R) >> 11) * 0x1p-53;  // [0, 1)
   double N = std::sqrt(-2.0 * std::log(U1)) * std::cos(6.283185307179586 * U2);
-  return std::ldexp(N, int(BR % 9) - 4);
+  return std::ldexp(N, Dist.blockExp(BR));
 }
 
 void tilegen::run::fillBlockScaled(uint8_t *Data, const BlockScaledOperand &Op,

@@ -149,6 +149,15 @@ inline void storeElem(void *Buf, size_t I, ElemType T, float F) {
 struct InputDistribution {
   bool IntegerValued = false; ///< --int-inputs
   uint64_t Seed = 1;
+  /// The per-block exponent e of scaled and block-scaled operands is uniform in
+  /// [BlockExpLo, BlockExpHi] (--block-exp).
+  int BlockExpLo = -4, BlockExpHi = 4;
+  /// "[LO, HI]" of the block exponent, for the descriptions.
+  std::string blockExpRange() const;
+  /// e for a block whose random word is R.
+  int blockExp(uint64_t R) const {
+    return int(R % uint64_t(BlockExpHi - BlockExpLo + 1)) + BlockExpLo;
+  }
   /// One line for headers and reports.
   std::string describe() const;
 };
@@ -189,7 +198,8 @@ struct ScaledFp8 {
 
 /// Fills a scaled fp8 operand and its scales (Scales gets outerBlocks() x
 /// kBlocks() entries). Real-valued: x = n * 2^e, n ~ N(0, 1) per element and
-/// e uniform in [-4, 4] per scale block (e = 0 per tensor), so blocks differ in
+/// e uniform in [BlockExpLo, BlockExpHi] (default [-4, 4]) per scale block (e = 0 per
+/// tensor), so blocks differ in
 /// magnitude; each block's scale is amax / fp8Max and its codes are x / scale
 /// rounded to nearest even with saturation, so they reach +-fp8Max. With
 /// --int-inputs: integer codes uniform in [-3, 3] and scales 0.5, 1 or 2 per
@@ -234,7 +244,8 @@ struct BlockScaledOperand {
 };
 
 /// The value element (o, k) is drawn as before quantisation (fillBlockScaled): x = n * 2^e,
-/// n ~ N(0, 1) per element, e uniform in [-4, 4] per scale block; with --int-inputs,
+/// n ~ N(0, 1) per element, e uniform in [BlockExpLo, BlockExpHi] per scale block; with
+/// --int-inputs,
 /// x = c * 2^e with c uniform in {-3, -2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2, 3} (E2M1 values;
 /// every narrow format holds them) and e in {-1, 0, 1} per block, exact in every format and
 /// in fp32 sums.

@@ -53,6 +53,10 @@ options:
   --seed S            input seed (default 1)
   --int-inputs        integer inputs in [-3, 3]; exact results are checked
                       bit for bit
+  --block-exp LO,HI   the range of the exponent e of each scale block of
+                      scaled and block-scaled operands (below; default
+                      -4,4; |LO|, |HI| <= 30): -8,-4 draws blocks of
+                      magnitude 2^-8 ... 2^-4, as model weights have
   --timeout SEC       kill a shape that runs longer (default 300; 0 = never;
                       at most 604800, a week)
   --device I          GPU ordinal (default 0)
@@ -71,10 +75,12 @@ options:
 
 inputs: uniform in [-1, 1] rounded to the operand type (unscaled fp8 too).
   Scaled fp8 operands: x = n * 2^e, n ~ N(0, 1) per element, e uniform in
-  [-4, 4] per scale block (0 per tensor); each block's f32 scale is
-  amax / fp8 max (448 e4m3, 57344 e5m2) and its codes x / scale rounded to
-  nearest even with saturation. With --int-inputs: integer codes in [-3, 3],
-  scales 0.5, 1 or 2 per block.
+  [LO, HI] (--block-exp) per scale block (0 per tensor); each block's f32
+  scale is amax / fp8 max (448 e4m3, 57344 e5m2) and its codes x / scale
+  rounded to nearest even with saturation. With --int-inputs: integer codes
+  in [-3, 3], scales 0.5, 1 or 2 per block. Block-scaled operands (MXFP8,
+  MXFP6, MXFP4, NVFP4): x drawn the same way per scale block, quantised by
+  the OCP MX rule (NVFP4: its two-level rule).
 
 The cubin must be an ELF file for CUDA (e_machine 190) with all its sections
 inside it; PTX, fat binaries and truncated files are refused before the driver
@@ -226,6 +232,22 @@ Error tilegen::run::parseOptions(int Argc, char **Argv, Options &Opts) {
     } else if (A == "--int-inputs") {
       TG_TRY(noValue());
       Opts.IntInputs = true;
+    } else if (A == "--block-exp") {
+      std::string V;
+      TG_TRY(takeValue(V));
+      size_t Comma = V.find(',');
+      int64_t Lo = 0, Hi = 0;
+      if (Comma == std::string::npos || !parseInt64(V.substr(0, Comma), Lo) ||
+          !parseInt64(V.substr(Comma + 1), Hi) || Lo < -MaxBlockExp || Hi > MaxBlockExp ||
+          Lo > Hi)
+        return bad("option --block-exp: expected LO,HI, integers with -" +
+                   std::to_string(MaxBlockExp) + " <= LO <= HI <= " +
+                   std::to_string(MaxBlockExp) + " (the range of each scale block's "
+                   "exponent; products and sums then stay within f32 for the cuBLAS "
+                   "reference), found '" + V + "'");
+      Opts.BlockExpLo = int(Lo);
+      Opts.BlockExpHi = int(Hi);
+      Opts.BlockExpGiven = true;
     } else if (A == "--no-fork") {
       TG_TRY(noValue());
       Opts.NoFork = true;
@@ -460,6 +482,9 @@ std::string tilegen::run::reproduceCommand(const Options &Opts,
   C += " --seed " + std::to_string(Opts.Seed);
   if (Opts.IntInputs)
     C += " --int-inputs";
+  if (Opts.BlockExpGiven)
+    C += " --block-exp " + std::to_string(Opts.BlockExpLo) + "," +
+         std::to_string(Opts.BlockExpHi);
   if (Opts.Pad)
     C += " --pad";
   if (Opts.Device != 0)

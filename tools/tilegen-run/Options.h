@@ -31,6 +31,10 @@ struct Options {
   double Alpha = 1, Beta = 0; ///< effective values (manifest's unless given)
   uint64_t Seed = 1;
   bool IntInputs = false;
+  /// --block-exp LO,HI: the range of the per-block exponent e of scaled and block-scaled
+  /// operands (Numeric.h); given on the command line or the default [-4, 4].
+  int BlockExpLo = -4, BlockExpHi = 4;
+  bool BlockExpGiven = false;
   std::string Sweep;
   int Iters = 50, Warmup = 10;
   int Device = 0;
@@ -43,6 +47,8 @@ struct Options {
   bool Version = false;
 };
 
+/// The largest |LO|, |HI| of --block-exp.
+constexpr int64_t MaxBlockExp = 30;
 /// The longest --timeout, in seconds (a week).
 constexpr double MaxTimeoutSec = 7 * 24 * 3600;
 /// The largest sweep file tilegen-run reads.

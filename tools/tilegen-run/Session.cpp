@@ -276,6 +276,8 @@ Error GpuSession::prepare(const Problem &Size) {
   InputDistribution Dist;
   Dist.IntegerValued = Opts.IntInputs;
   Dist.Seed = Opts.Seed;
+  Dist.BlockExpLo = Opts.BlockExpLo;
+  Dist.BlockExpHi = Opts.BlockExpHi;
   std::vector<unsigned char> *Hosts[3] = {&HostA, &HostB, &HostC};
   for (unsigned I = 0; I < 3; ++I) {
     const Spec &S = Specs[I];

@@ -169,6 +169,8 @@ static int runMain(int Argc, char **Argv) {
   InputDistribution Dist;
   Dist.IntegerValued = Opts.IntInputs;
   Dist.Seed = Opts.Seed;
+  Dist.BlockExpLo = Opts.BlockExpLo;
+  Dist.BlockExpHi = Opts.BlockExpHi;
   const Manifest &First = (*Kernels)[Runs.front().Kernel];
   if (Opts.DispatchArg.empty())
     std::printf("tilegen-run: kernel %s (%s, %s), A %s, B %s, C/D %s, "

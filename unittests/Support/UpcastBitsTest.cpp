@@ -91,12 +91,24 @@ int main() {
                 ok = got == exact && std::signbit(got) == std::signbit(exact);
               if (ok) {
                 ++passed;
-                continue;
-              }
-              if (++failed <= 20)
+              } else if (++failed <= 20) {
                 std::printf("FAIL: e2m1 0x%x (element %u of word 0x%08x) x e8m0 %u: got bf16 "
                             "0x%04x = %.17g, expected %.17g\n",
                             code, 2 * j + half, word, s, y, got, exact);
+              }
+              // The folded factor: one multiply, the same bits as the two steps.
+              if (s > upcast::kFoldMaxCode)
+                continue;
+              uint16_t folded = uint16_t(upcast::foldedScaleBits(uint8_t(s)) >> (16 * half));
+              uint16_t yf = mulBf16(x, folded);
+              if (yf == y && ok) {
+                ++passed;
+                continue;
+              }
+              if (++failed <= 20)
+                std::printf("FAIL: e2m1 0x%x (element %u of word 0x%08x) x folded e8m0 %u: "
+                            "got bf16 0x%04x, the two steps 0x%04x\n",
+                            code, 2 * j + half, word, s, yf, y);
             }
           }
   }
@@ -184,6 +196,15 @@ int main() {
   expect(bf16Value(upcast::kScaleOfCode0) == std::ldexp(1.0, -127),
          "scale code 0 is the bf16 subnormal 2^-127");
   expect(std::isnan(bf16Value(upcast::kScaleNaN)), "scale code 255 is a bf16 NaN");
+  for (unsigned s = 0; s <= upcast::kFoldMaxCode; ++s) {
+    uint32_t f = upcast::foldedScaleBits(uint8_t(s));
+    expect((f >> 16) == (f & 0xFFFF) &&
+               bf16Value(uint16_t(f)) == std::ldexp(1.0, 126) * mx::decode(uint8_t(s), mx::Format::E8M0),
+           "the folded factor of every code up to kFoldMaxCode is 2^126 x its scale");
+  }
+  expect((upcast::foldedScaleBits(upcast::kFoldMaxCode) & 0x7F80) == 0x7F00 &&
+             (upcast::foldedScaleBits(upcast::kFoldMaxCode + 1) & 0x7F80) == 0x7F80,
+         "kFoldMaxCode is the last code whose folded factor is finite");
   std::printf("%u passed, %u failed\n", passed, failed);
   return failed ? 1 : 0;
 }

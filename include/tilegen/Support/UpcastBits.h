@@ -27,6 +27,13 @@
 //      exact value is beyond bf16's largest finite one); the smallest product, 0.5 x 2^-127
 //      = 2^-128, is a bf16 subnormal (bf16 subnormals reach 2^-133), exact.
 //
+// Steps 4 and 5 in one multiply (the consumers' conversion in registers): for E8M0 codes 0
+// ... kFoldMaxCode (block scales up to 2), 2^126 x 2^(code - 127) = 2^(code - 1) is a normal
+// bf16, exponent field code + 126 (foldedScaleBits: code x kFoldMul + kFoldAdd, both halves),
+// and y = bits x 2^(code - 1) rounds the same exact product (E2M1 value x 2^(code - 127)) once,
+// as step 5 does: the same bits. Codes above kFoldMaxCode (scales of 4 and more, and NaN) need
+// the two steps.
+//
 // E8M0 codes as bf16 (scaleBits): code 1 ... 254 is 2^(code - 127), the exponent field
 // itself (code << 7); code 0 is 2^-127, a bf16 subnormal (mantissa bit 6: 0x0040), exact; code
 // 255 (E8M0's NaN) becomes the bf16 NaN 0x7FC0, so that every element of its block is NaN,
@@ -80,6 +87,14 @@ constexpr uint16_t kScaleNaN = 0x7FC0;       ///< E8M0 code 255
 
 /// prmt selector of output word j (0 ... 3): bytes {j of lo, 0, j of hi, 0}.
 constexpr uint32_t selector(unsigned j) { return j | (8u << 4) | ((4u + j) << 8) | (8u << 12); }
+
+/// Largest E8M0 code whose scale folds with 2^126 into one bf16 factor.
+constexpr uint32_t kFoldMaxCode = 128;
+constexpr uint32_t kFoldMul = 0x00800080u; ///< code << 7 in both halves
+constexpr uint32_t kFoldAdd = 0x3F003F00u; ///< 126 << 7 in both halves
+
+/// The bf16x2 bits of 2^126 x 2^(code - 127), for code <= kFoldMaxCode.
+constexpr uint32_t foldedScaleBits(uint8_t code) { return code * kFoldMul + kFoldAdd; }
 
 /// The bf16 bits of an E8M0 code's value.
 constexpr uint16_t scaleBits(uint8_t code) {

@@ -252,6 +252,17 @@ Value lowering::smemDescriptor(KernelBuilder &b, Value ptr, uint64_t high) {
   return arith::OrIOp::create(b, start, b.c64((int64_t)high));
 }
 
+Value lowering::smemDescriptorAt(KernelBuilder &b, Value desc, int64_t byteOffset) {
+  assert(byteOffset % 16 == 0 && byteOffset >= 0 && byteOffset < (1 << 18) &&
+         "descriptor offsets are 16-byte multiples inside shared memory");
+  if (byteOffset == 0)
+    return desc;
+  Value lo = arith::TruncIOp::create(b, b.i32(), desc);
+  Value hi = arith::ShRUIOp::create(b, desc, b.c64(32));
+  lo = b.add(lo, byteOffset >> 4);
+  return arith::OrIOp::create(b, b.zext64(lo), arith::ShLIOp::create(b, hi, b.c64(32)));
+}
+
 Value lowering::convertOut(KernelBuilder &b, Type outType, Value x) {
   return outType.isF32() ? x : arith::TruncFOp::create(b, outType, x);
 }

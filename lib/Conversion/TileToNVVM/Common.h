@@ -135,6 +135,12 @@ mlir::Value scaleArguments(KernelBuilder &b, PipelineView &v, mlir::Block &entry
 /// address, which is (shared address >> 4) in bits 0-13, known only at run time.
 mlir::Value smemDescriptor(KernelBuilder &b, mlir::Value ptr, uint64_t high);
 
+/// The descriptor `desc` (smemDescriptor) moved `byteOffset` bytes further (a multiple of 16):
+/// its start field plus byteOffset / 16, added in the low 32 bits only. Exact for every
+/// address inside shared memory: a start address below 2^18 bytes (the largest shared memory
+/// is 228 KB) has its field below 2^14, so the sum neither leaves the 14-bit field nor carries.
+mlir::Value smemDescriptorAt(KernelBuilder &b, mlir::Value desc, int64_t byteOffset);
+
 /// An f32 value rounded to the output type (a no-op for f32).
 mlir::Value convertOut(KernelBuilder &b, mlir::Type outType, mlir::Value x);
 

@@ -120,8 +120,10 @@ private:
   /// An E8M0 (E4M3 with NVFP4) block-scale code as the bf16x2 factor of UpcastBits.h.
   Value blockScale(Value code);
   /// One 32-bit word of packed FP4 (eight elements, element 2i in the low nibble of byte i)
-  /// as four bf16x2 words by UpcastBits.h's steps, bf16x2 word j scaled by scaleOf(j).
-  SmallVector<Value, 4> fp4ToBf16(Value word, llvm::function_ref<Value(unsigned)> scaleOf);
+  /// as four bf16x2 words by UpcastBits.h's steps, bf16x2 word j scaled by scaleOf(j); with
+  /// `folded`, scaleOf(j) is the folded factor (foldedScaleBits) and replaces steps 4 and 5.
+  SmallVector<Value, 4> fp4ToBf16(Value word, llvm::function_ref<Value(unsigned)> scaleOf,
+                                  bool folded = false);
   /// The upcast in registers: warp 1 of the producer warpgroup copies each slice's scale
   /// codes into its slot after B.
   void codeLoader(Value bid, Value grid, Value numTiles,
@@ -1353,13 +1355,15 @@ Value WgmmaEmitter::blockScale(Value code) {
 }
 
 SmallVector<Value, 4> WgmmaEmitter::fp4ToBf16(Value word,
-                                              llvm::function_ref<Value(unsigned)> scaleOf) {
+                                              llvm::function_ref<Value(unsigned)> scaleOf,
+                                              bool folded) {
   auto v2bf16 = VectorType::get({2}, b.getBF16Type());
   Value nibbles = b.c32(tilegen::upcast::kNibbleMask);
   Value lo = b.andi(word, nibbles);
   Value hi = b.andi(arith::ShRUIOp::create(b, word, b.c32(4)), nibbles);
-  Value two126 = LLVM::BitcastOp::create(
-      b, v2bf16, b.c32(int32_t(tilegen::upcast::kTwo126 * 0x10001u)));
+  Value two126 = folded ? Value()
+                        : LLVM::BitcastOp::create(
+                              b, v2bf16, b.c32(int32_t(tilegen::upcast::kTwo126 * 0x10001u)));
   SmallVector<Value, 4> out;
   for (unsigned j = 0; j < 4; ++j) {
     Value z = NVVM::PermuteOp::create(b, b.i32(), lo, hi,
@@ -1367,7 +1371,9 @@ SmallVector<Value, 4> WgmmaEmitter::fp4ToBf16(Value word,
                                       NVVM::PermuteMode::DEFAULT);
     Value bits = b.andi(b.mul(z, b.c32(tilegen::upcast::kSpread)),
                         b.c32(tilegen::upcast::kFieldMask));
-    Value x = arith::MulFOp::create(b, LLVM::BitcastOp::create(b, v2bf16, bits), two126);
+    Value x = LLVM::BitcastOp::create(b, v2bf16, bits);
+    if (!folded)
+      x = arith::MulFOp::create(b, x, two126);
     out.push_back(arith::MulFOp::create(b, x, scaleOf(j)));
   }
   return out;
@@ -1459,54 +1465,107 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
                    ArrayRef<Value> prevRegs, bool zeroAcc, bool releasePrevious, Value /*k*/) {
     auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
     waitBarrier(b, full.at(b, slot), fullParity);
-    // This thread's rows' codes, one shared load per row: scales[q * rows + r].
-    SmallVector<Value> scales(blocksPerSlice * rows);
+    // This thread's rows' codes, one shared load per row (code(q, r): block q's of row r),
+    // and packed B words, two 16-byte shared loads per row; each loaded where first used,
+    // and before any branch that uses it.
     Value codeArea = b.gep(slotB(slot), b.c32(bn * bk / 2));
-    for (int64_t r = 0; r < rows; ++r) {
-      Value word = LLVM::LoadOp::create(
-          b, codeWord, b.gep(codeArea, b.mul(localRows[r], blocksPerSlice)), blocksPerSlice);
-      if (blocksPerSlice < 4)
-        word = arith::ExtUIOp::create(b, i32, word);
-      for (int64_t q = 0; q < blocksPerSlice; ++q) {
-        Value code = q == 0 ? word : arith::ShRUIOp::create(b, word, b.c32(8 * q)).getResult();
-        if (q + 1 < blocksPerSlice)
-          code = b.andi(code, b.c32(0xFF));
-        scales[q * rows + r] = blockScale(code);
+    SmallVector<Value> codeWords(rows);
+    auto code = [&](int64_t q, int64_t r) -> Value {
+      if (!codeWords[r]) {
+        Value word = LLVM::LoadOp::create(
+            b, codeWord, b.gep(codeArea, b.mul(localRows[r], blocksPerSlice)), blocksPerSlice);
+        if (blocksPerSlice < 4)
+          word = arith::ExtUIOp::create(b, i32, word);
+        codeWords[r] = word;
       }
-    }
-    // regs[(i * 4 + s) * 4 + a]: block i, K step s, register a.
-    SmallVector<Value> regs(mBlocks * 16);
+      Value word = codeWords[r];
+      Value code = q == 0 ? word : arith::ShRUIOp::create(b, word, b.c32(8 * q)).getResult();
+      return q + 1 < blocksPerSlice ? b.andi(code, b.c32(0xFF)) : code;
+    };
     Value bSlot = slotB(slot);
-    for (int64_t r = 0; r < rows; ++r) {
-      int64_t i = r / 2, h = r % 2;
-      Value src = b.gep(bSlot, b.mul(localRows[r], bk / 2));
-      SmallVector<Value, 8> w;
-      for (int64_t half = 0; half < 2; ++half) {
-        Value vec = LLVM::LoadOp::create(b, v4i32, b.gep(src, b.c32(16 * half)), 16);
-        for (int64_t e = 0; e < 4; ++e)
-          w.push_back(LLVM::ExtractElementOp::create(b, vec, b.c32(e)));
-      }
-      for (int64_t G = 0; G < 2; ++G) {
-        Value q = prmt(prmt(w[4 * G], w[4 * G + 1], gatherSel),
-                       prmt(w[4 * G + 2], w[4 * G + 3], gatherSel), mergeSel);
-        // Word 4 G + j of the row: scale block G (E8M0 per 32) or 2 G + j / 2 (E4M3 per 16).
-        SmallVector<Value, 4> x = fp4ToBf16(q, [&](unsigned j) {
-          return scales[(nvfp4 ? 2 * G + j / 2 : G) * rows + r];
-        });
-        for (unsigned j = 0; j < 4; ++j) {
-          int64_t word = 4 * G + j, s = word / 2, part = word % 2;
-          regs[(i * 4 + s) * 4 + part * 2 + h] = LLVM::BitcastOp::create(b, i32, x[j]);
+    SmallVector<SmallVector<Value, 8>> packed(rows);
+    auto packedRow = [&](int64_t r) -> ArrayRef<Value> {
+      if (packed[r].empty()) {
+        Value src = b.gep(bSlot, b.mul(localRows[r], bk / 2));
+        for (int64_t half = 0; half < 2; ++half) {
+          Value vec = LLVM::LoadOp::create(b, v4i32, b.gep(src, b.c32(16 * half)), 16);
+          for (int64_t e = 0; e < 4; ++e)
+            packed[r].push_back(LLVM::ExtractElementOp::create(b, vec, b.c32(e)));
         }
       }
+      return packed[r];
+    };
+    // regs[(i * 4 + s) * 4 + a]: block i, K step s, register a. scaleOf(q, r): the factor of
+    // block q of row r (blockScale, or with `folded` foldedScaleBits).
+    auto convertRows = [&](llvm::function_ref<Value(int64_t, int64_t)> scaleOf, bool folded) {
+      SmallVector<Value> scales(blocksPerSlice * rows);
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t q = 0; q < blocksPerSlice; ++q)
+          scales[q * rows + r] = scaleOf(q, r);
+      SmallVector<Value> regs(mBlocks * 16);
+      for (int64_t r = 0; r < rows; ++r) {
+        int64_t i = r / 2, h = r % 2;
+        ArrayRef<Value> w = packedRow(r);
+        for (int64_t G = 0; G < 2; ++G) {
+          Value q = prmt(prmt(w[4 * G], w[4 * G + 1], gatherSel),
+                         prmt(w[4 * G + 2], w[4 * G + 3], gatherSel), mergeSel);
+          // Word 4 G + j of the row: scale block G (E8M0 per 32) or 2 G + j / 2 (E4M3 per 16).
+          SmallVector<Value, 4> x = fp4ToBf16(
+              q, [&](unsigned j) { return scales[(nvfp4 ? 2 * G + j / 2 : G) * rows + r]; },
+              folded);
+          for (unsigned j = 0; j < 4; ++j) {
+            int64_t word = 4 * G + j, s = word / 2, part = word % 2;
+            regs[(i * 4 + s) * 4 + part * 2 + h] = LLVM::BitcastOp::create(b, i32, x[j]);
+          }
+        }
+      }
+      return regs;
+    };
+    auto twoSteps = [&](int64_t q, int64_t r) { return blockScale(code(q, r)); };
+    SmallVector<Value> regs;
+    if (nvfp4) {
+      regs = convertRows(twoSteps, /*folded=*/false);
+    } else {
+      // E8M0: where every code this warp reads in the slice is at most kFoldMaxCode (block
+      // scales up to 2, as model weights have), one multiply by the folded factor per
+      // register (UpcastBits.h); else the two multiplies. The choice is the warp's (a vote),
+      // so that the warp does not run both.
+      for (int64_t r = 0; r < rows; ++r)
+        packedRow(r);
+      Value big;
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t q = 0; q < blocksPerSlice; ++q) {
+          Value over = b.ult(b.c32(int32_t(tilegen::upcast::kFoldMaxCode)), code(q, r));
+          big = big ? arith::OrIOp::create(b, big, over).getResult() : over;
+        }
+      Value anyBig = NVVM::VoteSyncOp::create(b, b.getI1Type(), b.c32(-1), big,
+                                              NVVM::VoteSyncKind::any);
+      SmallVector<Type> regTypes(mBlocks * 16, i32);
+      auto choice = scf::IfOp::create(b, regTypes, anyBig, /*withElse=*/true);
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(&choice.getThenRegion().front());
+      scf::YieldOp::create(b, convertRows(twoSteps, /*folded=*/false));
+      b.setInsertionPointToStart(&choice.getElseRegion().front());
+      auto v2bf16 = VectorType::get({2}, b.getBF16Type());
+      scf::YieldOp::create(b, convertRows(
+                                  [&](int64_t q, int64_t r) -> Value {
+                                    Value bits = b.add(
+                                        b.mul(code(q, r), b.c32(int32_t(tilegen::upcast::kFoldMul))),
+                                        b.c32(int32_t(tilegen::upcast::kFoldAdd)));
+                                    return LLVM::BitcastOp::create(b, v2bf16, bits);
+                                  },
+                                  /*folded=*/true));
+      regs.assign(choice.getResults().begin(), choice.getResults().end());
     }
     // The registers are computed here, not between the wgmmas (a non-wgmma instruction that
     // defines a wgmma input inside the batch makes ptxas serialise it).
     regs = fenceIntRegisters(b, regs);
     NVVM::WgmmaFenceAlignedOp::create(b);
     SmallVector<Value> out(acc.begin(), acc.end());
-    Value aSlot = slotA(slot);
+    // One descriptor per slice; K step s's is its start field plus 2 s (smemDescriptorAt).
+    Value aDesc = descriptor(slotA(slot));
     for (int64_t s = 0; s < bk / 16; ++s) {
-      Value descB = descriptor(b.gep(aSlot, b.c32(s * 32)));
+      Value descB = smemDescriptorAt(b, aDesc, s * 32);
       for (int64_t i = 0; i < mBlocks; ++i)
         out[i] = wgmmaRegisterA(b, out[i], ArrayRef<Value>(regs).slice((i * 4 + s) * 4, 4),
                                 descB, /*scaleD=*/!(zeroAcc && s == 0));
