@@ -430,12 +430,16 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
     int64_t instrK = v.instr.getK();
     auto shape = NVVM::MMAShapeAttr::get(b.getContext(), 64, bn, instrK);
     NVVM::WGMMATypes ta = v.row->wgmmaA, tb = v.row->wgmmaB;
+    // One descriptor per operand and slice; each instruction's is an offset of it
+    // (smemDescriptorAt: two uniform instructions instead of six, which the promoting and
+    // converting consumers' own work competes with for issue slots).
+    Value descB0 = descriptor(bBase), descA0 = descriptor(aBase);
     for (int64_t kk = 0; kk < bk / instrK; ++kk) {
       // One instruction's K is 32 bytes along the swizzled row (K = 16 of bf16, 32 of FP8).
-      Value descB = descriptor(b.gep(bBase, b.c32(kk * 32)));
+      Value descB = smemDescriptorAt(b, descB0, kk * 32);
       auto scaleD = zeroAcc && kk == 0 ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one;
       for (int64_t i = 0; i < mBlocks; ++i) {
-        Value descA = descriptor(b.gep(aBase, b.c32(i * 64 * bk * elemBytes + kk * 32)));
+        Value descA = smemDescriptorAt(b, descA0, i * 64 * bk * elemBytes + kk * 32);
         acc[i] = NVVM::WgmmaMmaAsyncOp::create(
             b, accStruct, acc[i], descA, descB, shape, ta, tb, NVVM::WGMMATypes::f32, scaleD,
             NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
