@@ -128,6 +128,17 @@ int main() {
         continue;
       }
       ++passed;
+      // The folded factor: the scale x 2^118, exact.
+      uint16_t folded = mulBf16(mulBf16(uint16_t(sb >> (16 * half)), upcast::kTwo119),
+                                upcast::kTwo119);
+      double foldShift = std::ldexp(1.0, -upcast::kNvfp4FoldShift);
+      if (bf16Value(folded) != std::ldexp(scaleValue, 126 - upcast::kNvfp4FoldShift)) {
+        if (++failed <= 20)
+          std::printf("FAIL: e4m3 scale 0x%x half %u: folded bf16 0x%04x, expected %.17g\n", s,
+                      half, folded, std::ldexp(scaleValue, 118));
+        continue;
+      }
+      ++passed;
       for (unsigned j = 0; j < 4; ++j)
         for (unsigned code = 0; code < 16; ++code) {
           uint32_t word = 0x9E3779B9u & ~(0xFFu << (8 * j));
@@ -136,13 +147,22 @@ int main() {
           uint16_t y = mulBf16(mulBf16(x, upcast::kTwo126), scale);
           double exact = mx::decode(uint8_t(code), mx::Format::E2M1) * scaleValue;
           double got = bf16Value(y);
-          if (got == exact && std::signbit(got) == std::signbit(exact)) {
+          if (got == exact && std::signbit(got) == std::signbit(exact))
+            ++passed;
+          else if (++failed <= 20)
+            std::printf("FAIL: e2m1 0x%x x e4m3 0x%x: got %.17g, expected %.17g\n", code, s,
+                        got, exact);
+          // One multiply by the folded factor: the exact product x 2^-8.
+          uint16_t yf = mulBf16(x, folded);
+          double gotFolded = bf16Value(yf);
+          if (gotFolded == exact * foldShift &&
+              std::signbit(gotFolded) == std::signbit(exact)) {
             ++passed;
             continue;
           }
           if (++failed <= 20)
-            std::printf("FAIL: e2m1 0x%x x e4m3 0x%x: got %.17g, expected %.17g\n", code, s,
-                        got, exact);
+            std::printf("FAIL: e2m1 0x%x x folded e4m3 0x%x: got %.17g, expected %.17g\n",
+                        code, s, gotFolded, exact * foldShift);
         }
     }
   }

@@ -42,6 +42,15 @@
 // PTX's mul.rn.bf16x2 keeps subnormal inputs and results (it has no .ftz form), which steps 4
 // and 5 rely on.
 //
+// NVFP4 in one multiply (the consumers' conversion in registers): 2^126 x an E4M3 scale
+// overflows bf16 from 4 on, but 2^118 x every E4M3 value fits (2^-9 x 2^118 ... 480 x 2^118 <
+// 2^127), exactly (four significant bits). So the factor is the scale's bf16 (below) times
+// kTwo119 twice (two exact multiplies per code, not per element), and y = bits x factor is the
+// exact product E2M1 x E4M3 x 2^-kNvfp4FoldShift (at most six significant bits, 2^-18 ... 10.5:
+// a normal bf16), with no branch. The accumulators then hold D x 2^-8, scaled exactly (a power
+// of two commutes with every rounding of the sums unless they leave f32's normal range), and the
+// epilogue multiplies alpha by 2^8.
+//
 // NVFP4 (E4M3 block scales per 16): steps 1 to 4 as above, and in step 5 the scale is the E4M3
 // code as a bf16 (e4m3ScaleBits' steps below, then a multiply by 2^120): every E4M3 value is a
 // bf16 value, and an E2M1 value (two significant bits) times an E4M3 value (four) is one as
@@ -138,6 +147,11 @@ constexpr uint32_t fp8Selector(unsigned j) {
 constexpr uint32_t fp8PairBits(uint32_t word, unsigned j, Fp8Format f) {
   return (prmt(word, 0, fp8Selector(j)) << f.shift) & f.mask;
 }
+
+/// NVFP4's folded factor: the E4M3 scale's bf16 (e4m3ScaleBits) times kTwo119 twice is the
+/// scale x 2^118 = 2^126 x scale x 2^-kNvfp4FoldShift.
+constexpr uint16_t kTwo119 = 0x7B00; ///< 2^119 as a bf16
+constexpr int kNvfp4FoldShift = 8;
 
 /// prmt selector that puts an E4M3 scale code (byte 0) in both halves, sign-extended.
 constexpr uint32_t kE4M3ScaleSelector = 0x8080u;

@@ -47,6 +47,7 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cmath>
 #include <numeric>
 
 using namespace mlir;
@@ -117,8 +118,9 @@ private:
   /// The upcast of FP4 B in registers: the consumers' K loop and transposed epilogue.
   void consumerRegisters(Value c, Value bid, Value grid, Value numTiles, Value tilesM,
                          Value tilesN, Value kTiles);
-  /// An E8M0 (E4M3 with NVFP4) block-scale code as the bf16x2 factor of UpcastBits.h.
-  Value blockScale(Value code);
+  /// An E8M0 (E4M3 with NVFP4) block-scale code as the bf16x2 factor of UpcastBits.h; with
+  /// `folded` (NVFP4 only), the scale x 2^118 that replaces steps 4 and 5.
+  Value blockScale(Value code, bool folded = false);
   /// One 32-bit word of packed FP4 (eight elements, element 2i in the low nibble of byte i)
   /// as four bf16x2 words by UpcastBits.h's steps, bf16x2 word j scaled by scaleOf(j); with
   /// `folded`, scaleOf(j) is the folded factor (foldedScaleBits) and replaces steps 4 and 5.
@@ -1339,18 +1341,23 @@ static Value wgmmaRegisterA(KernelBuilder &b, Value acc, ArrayRef<Value> a, Valu
 
 // The block scale of E8M0 code `code` (i32) as a bf16x2 power of two (UpcastBits.h's
 // scaleBits), or with NVFP4 of E4M3 code `code` as a bf16x2 value (e4m3ScaleBits, times 2^120).
-Value WgmmaEmitter::blockScale(Value code) {
+Value WgmmaEmitter::blockScale(Value code, bool folded) {
   auto v2bf16 = VectorType::get({2}, b.getBF16Type());
+  auto splat = [&](uint16_t bits) {
+    return LLVM::BitcastOp::create(b, v2bf16, b.c32(int32_t(bits * 0x10001u)));
+  };
   if (nvfp4) {
     Value z = NVVM::PermuteOp::create(b, b.i32(), code, b.c32(0),
                                       b.c32(int32_t(tilegen::upcast::kE4M3ScaleSelector)),
                                       NVVM::PermuteMode::DEFAULT);
-    Value bits = b.andi(
-        arith::ShLIOp::create(b, z, b.c32(int32_t(tilegen::upcast::kE4M3.shift))),
-        b.c32(int32_t(tilegen::upcast::kE4M3.mask)));
-    Value unbias = LLVM::BitcastOp::create(
-        b, v2bf16, b.c32(int32_t(tilegen::upcast::kE4M3.unbias * 0x10001u)));
-    return arith::MulFOp::create(b, LLVM::BitcastOp::create(b, v2bf16, bits), unbias);
+    Value bits = LLVM::BitcastOp::create(
+        b, v2bf16,
+        b.andi(arith::ShLIOp::create(b, z, b.c32(int32_t(tilegen::upcast::kE4M3.shift))),
+               b.c32(int32_t(tilegen::upcast::kE4M3.mask))));
+    if (!folded)
+      return arith::MulFOp::create(b, bits, splat(tilegen::upcast::kE4M3.unbias));
+    Value two119 = splat(tilegen::upcast::kTwo119);
+    return arith::MulFOp::create(b, arith::MulFOp::create(b, bits, two119), two119);
   }
   Value sbits = b.select(b.eq(code, 0), b.c32(tilegen::upcast::kScaleOfCode0),
                          arith::ShLIOp::create(b, code, b.c32(7)));
@@ -1528,7 +1535,10 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
     auto twoSteps = [&](int64_t q, int64_t r) { return blockScale(code(q, r)); };
     SmallVector<Value> regs;
     if (nvfp4) {
-      regs = convertRows(twoSteps, /*folded=*/false);
+      // E4M3 scales: always one multiply, by the scale x 2^118 (UpcastBits.h); the
+      // accumulators hold D x 2^-8, which the epilogue's alpha undoes.
+      regs = convertRows([&](int64_t q, int64_t r) { return blockScale(code(q, r), true); },
+                         /*folded=*/true);
     } else {
       // E8M0: where every code this warp reads in the slice is at most kFoldMaxCode (block
       // scales up to 2, as model weights have), one multiply by the folded factor per
@@ -1647,6 +1657,10 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
   for (int64_t i = 0; i < mBlocks; ++i)
     for (int64_t e = 0; e < accLen; ++e)
       values.push_back(LLVM::ExtractValueOp::create(b, anySlice.getResults()[i], e));
+  // NVFP4's accumulators hold D x 2^-8 (the folded scales): alpha x 2^8 undoes it, exactly.
+  Value alphaD = nvfp4 ? arith::MulFOp::create(
+                             b, alpha, b.f32c(std::ldexp(1.0, tilegen::upcast::kNvfp4FoldShift)))
+                       : alpha;
   Value betaNonZero = arith::CmpFOp::create(b, arith::CmpFPredicate::UNE, beta, b.f32c(0.0));
   auto ifBeta = scf::IfOp::create(b, betaNonZero, /*withElse=*/true);
   {
@@ -1673,7 +1687,7 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
           Value cv = LLVM::LoadOp::create(b, outType, b.gep(ptrC, off));
           cv = arith::ExtFOp::create(b, b.f32(), cv);
           Value x = values[i * accLen + q * 4 + h * 2 + e];
-          Value y = arith::AddFOp::create(b, arith::MulFOp::create(b, alpha, x),
+          Value y = arith::AddFOp::create(b, arith::MulFOp::create(b, alphaD, x),
                                           arith::MulFOp::create(b, beta, cv));
           LLVM::StoreOp::create(b, convertOut(b, outType, y), b.gep(ptrD, off));
         }
@@ -1692,9 +1706,9 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
     auto pack = [&](Value x0, Value x1) {
       Value vec = LLVM::UndefOp::create(b, vecTy);
       vec = LLVM::InsertElementOp::create(
-          b, vec, convertOut(b, outType, arith::MulFOp::create(b, alpha, x0)), b.c32(0));
+          b, vec, convertOut(b, outType, arith::MulFOp::create(b, alphaD, x0)), b.c32(0));
       vec = LLVM::InsertElementOp::create(
-          b, vec, convertOut(b, outType, arith::MulFOp::create(b, alpha, x1)), b.c32(1));
+          b, vec, convertOut(b, outType, arith::MulFOp::create(b, alphaD, x1)), b.c32(1));
       return LLVM::BitcastOp::create(b, i32, vec).getResult();
     };
     // Lane l addresses row l % 8 of matrix l / 8 (matrix = half + 2 x fragment of the pair):

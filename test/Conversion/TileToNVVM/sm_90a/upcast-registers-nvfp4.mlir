@@ -1,6 +1,6 @@
-// The sm_90a upcast of NVFP4 B converted in registers, f16 output, tile 128 x 128 (wgmma m64n128k16 across the tile's M): per slice and row four E4M3 scale codes (blocks of 16: bytes (4 k + q) x N + n of scale_b, copied into the slot by the code loader and read with one 32-bit shared load per row), each a bf16x2 by prmt 0x8080, a shift, a mask and a multiply by 2^120; the per-tensor f32 (scale_b_tensor) multiplies alpha once; D staged by stmatrix .trans.
+// The sm_90a upcast of NVFP4 B converted in registers, f16 output, tile 128 x 128 (wgmma m64n128k16 across the tile's M): per slice and row four E4M3 scale codes (blocks of 16: bytes (4 k + q) x N + n of scale_b, copied into the slot by the code loader and read with one 32-bit shared load per row), each a bf16x2 by prmt 0x8080, a shift, a mask and two multiplies by 2^119 (the scale x 2^118, folded with 2^126 x 2^-8: one multiply per register); the per-tensor f32 (scale_b_tensor) and 2^8 multiply alpha once; D staged by stmatrix .trans.
 // RUN: %tilegen %s --target=sm_90a --emit=pipeline | FileCheck %s --check-prefix=PLAN
-// RUN: %tilegen %s --target=sm_90a --emit=nvvm-scf | FileCheck %s --implicit-check-not=nvvm.wgmma.mma_async
+// RUN: %tilegen %s --target=sm_90a --emit=nvvm-scf | FileCheck %s --implicit-check-not=nvvm.wgmma.mma_async --implicit-check-not=%c2122350208_i32
 
 tile.gemm @nvfp4r {
   a = bf16 row, b = f4E2M1FN col, c = f16 row, scale_b = f8E4M3FN [1, 16] * f32 tensor,
@@ -14,18 +14,26 @@ tile.gemm @nvfp4r {
 // CHECK-LABEL: llvm.func @nvfp4r(
 // CHECK-SAME:    %arg10: !llvm.ptr<1>, %arg11: !llvm.ptr<1>)
 // CHECK-SAME:    {kind = "ptr", name = "scale_b", tensor = "scale_b"}, {kind = "ptr", name = "scale_b_tensor", tensor = "scale_b_tensor"}
-// CHECK:         llvm.load %arg11 {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// CHECK:         %[[TS:.*]] = llvm.load %arg11 {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// CHECK:         %[[ALPHA:.*]] = arith.mulf %arg8, %[[TS]] : f32
 // The code loader: a lane's four rows' four codes.
 // CHECK-COUNT-16: llvm.load {{.*}} : !llvm.ptr<1> -> i8
 // CHECK:         nvvm.setmaxregister  increase 232
 // CHECK:         nvvm.mbarrier.try_wait.parity
 // CHECK:         llvm.load {{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> i32
 // CHECK:         nvvm.prmt <default> %c32896_i32
-// CHECK:         arith.shli
-// CHECK:         arith.andi
-// CHECK:         arith.mulf {{.*}} : vector<2xbf16>
+// CHECK-NEXT:    arith.shli
+// CHECK-NEXT:    arith.andi
+// CHECK-NEXT:    llvm.bitcast
+// CHECK-NEXT:    %[[TWO119:.*]] = llvm.bitcast %c2063629056_i32 : i32 to vector<2xbf16>
+// CHECK-NEXT:    %[[HALF:.*]] = arith.mulf {{.*}}, %[[TWO119]] : vector<2xbf16>
+// CHECK-NEXT:    %[[FACTOR:.*]] = arith.mulf %[[HALF]], %[[TWO119]] : vector<2xbf16>
+// CHECK:         arith.mulf %{{[0-9]+}}, %[[FACTOR]] : vector<2xbf16>
+// CHECK-NEXT:    nvvm.prmt
 // CHECK:         nvvm.wgmma.fence.aligned
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // CHECK:         scf.for {{.*}} step %c2_i32
+// The epilogue: alpha x scale_b_tensor x 2^8.
+// CHECK:         arith.mulf %[[ALPHA]], %cst : f32
 // CHECK:         arith.truncf {{.*}} : f32 to f16
 // CHECK:         nvvm.stmatrix {{.*}} layout = #nvvm.mma_layout<col>
