@@ -218,8 +218,8 @@ int main() {
   expect(std::isnan(bf16Value(upcast::kScaleNaN)), "scale code 255 is a bf16 NaN");
   for (unsigned s = 0; s <= upcast::kFoldMaxCode; ++s) {
     uint32_t f = upcast::foldedScaleBits(uint8_t(s));
-    expect((f >> 16) == (f & 0xFFFF) &&
-               bf16Value(uint16_t(f)) == std::ldexp(1.0, 126) * mx::decode(uint8_t(s), mx::Format::E8M0),
+    double expected = std::ldexp(1.0, 126) * mx::decode(uint8_t(s), mx::Format::E8M0);
+    expect((f >> 16) == (f & 0xFFFF) && bf16Value(uint16_t(f)) == expected,
            "the folded factor of every code up to kFoldMaxCode is 2^126 x its scale");
   }
   expect((upcast::foldedScaleBits(upcast::kFoldMaxCode) & 0x7F80) == 0x7F00 &&

@@ -1545,7 +1545,7 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
       // register (UpcastBits.h); else the two multiplies. The choice is the warp's (a vote),
       // so that the warp does not run both.
       for (int64_t r = 0; r < rows; ++r)
-        packedRow(r);
+        (void)packedRow(r); // loaded before the branch, which both paths read
       Value big;
       for (int64_t r = 0; r < rows; ++r)
         for (int64_t q = 0; q < blocksPerSlice; ++q) {
@@ -1561,14 +1561,12 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
       scf::YieldOp::create(b, convertRows(twoSteps, /*folded=*/false));
       b.setInsertionPointToStart(&choice.getElseRegion().front());
       auto v2bf16 = VectorType::get({2}, b.getBF16Type());
-      scf::YieldOp::create(b, convertRows(
-                                  [&](int64_t q, int64_t r) -> Value {
-                                    Value bits = b.add(
-                                        b.mul(code(q, r), b.c32(int32_t(tilegen::upcast::kFoldMul))),
-                                        b.c32(int32_t(tilegen::upcast::kFoldAdd)));
-                                    return LLVM::BitcastOp::create(b, v2bf16, bits);
-                                  },
-                                  /*folded=*/true));
+      auto foldedScale = [&](int64_t q, int64_t r) -> Value {
+        Value bits = b.add(b.mul(code(q, r), b.c32(int32_t(tilegen::upcast::kFoldMul))),
+                           b.c32(int32_t(tilegen::upcast::kFoldAdd)));
+        return LLVM::BitcastOp::create(b, v2bf16, bits);
+      };
+      scf::YieldOp::create(b, convertRows(foldedScale, /*folded=*/true));
       regs.assign(choice.getResults().begin(), choice.getResults().end());
     }
     // The registers are computed here, not between the wgmmas (a non-wgmma instruction that
