@@ -192,13 +192,23 @@ int main() {
           bool ok = std::isnan(exact) ? std::isnan(got)
                                       : y == bf16Round(exact) &&
                                             std::signbit(got) == std::signbit(exact);
-          if (ok) {
+          if (ok)
+            ++passed;
+          else if (++failed <= 20)
+            std::printf("FAIL: fp8 0x%x x e8m0 %u: got bf16 0x%04x, expected %.17g\n", code, s,
+                        y, exact);
+          // The folded factor: one multiply of the step-2 bits, the same bits as the two.
+          if (s > upcast::fp8FoldMaxCode(f))
+            continue;
+          uint32_t fs = upcast::fp8FoldedScaleBits(uint8_t(s), f);
+          uint16_t yf = mulBf16(x, uint16_t(fs >> (16 * (pos % 2))));
+          if (yf == y && ok && (fs >> 16) == (fs & 0xFFFF)) {
             ++passed;
             continue;
           }
           if (++failed <= 20)
-            std::printf("FAIL: fp8 0x%x x e8m0 %u: got bf16 0x%04x, expected %.17g\n", code, s,
-                        y, exact);
+            std::printf("FAIL: fp8 0x%x x folded e8m0 %u: got bf16 0x%04x, the two steps "
+                        "0x%04x\n", code, s, yf, y);
         }
       }
     }
@@ -222,6 +232,10 @@ int main() {
     expect((f >> 16) == (f & 0xFFFF) && bf16Value(uint16_t(f)) == expected,
            "the folded factor of every code up to kFoldMaxCode is 2^126 x its scale");
   }
+  for (upcast::Fp8Format f : {upcast::kE4M3, upcast::kE5M2})
+    expect((upcast::fp8FoldedScaleBits(uint8_t(upcast::fp8FoldMaxCode(f)), f) & 0x7F80) == 0x7F00 &&
+               upcast::fp8FoldMaxCode(f) == (f.shift == 4 ? 134u : 142u),
+           "fp8FoldMaxCode is the last code whose folded factor is finite (E4M3 134, E5M2 142)");
   expect((upcast::foldedScaleBits(upcast::kFoldMaxCode) & 0x7F80) == 0x7F00 &&
              (upcast::foldedScaleBits(upcast::kFoldMaxCode + 1) & 0x7F80) == 0x7F80,
          "kFoldMaxCode is the last code whose folded factor is finite");

@@ -73,6 +73,11 @@
 //      2^(code - 127) >= 2^128 overflows to infinity, and products below 2^-126 (bf16's
 //      normals) with more significant bits than the subnormals keep are rounded.
 //
+// Steps 3 and 4 in one multiply (the MXFP8 converter): 2^(127 - bias) x 2^(code - 127) =
+// 2^(code - bias) is a normal bf16 for every E8M0 code up to 127 + bias (134 for E4M3, 142 for
+// E5M2: scales up to 2^7 or 2^15), exponent field code + 127 - bias (fp8FoldedScaleBits), and
+// y = bits x 2^(code - bias) rounds the same exact product once, as step 4 does: the same bits.
+//
 // FP8 NaN and infinity codes (E4M3 S.1111.111, E5M2 S.11111.xx) become finite values
 // (480 x 2^(code - 127); 2^16 x (1 ... 1.75) x 2^(code - 127)): the conversion does not
 // propagate them.
@@ -137,6 +142,17 @@ struct Fp8Format {
 };
 constexpr Fp8Format kE4M3{4, 0x87F087F0u, 0x7B80}; ///< 2^120
 constexpr Fp8Format kE5M2{5, 0x8FE08FE0u, 0x7780}; ///< 2^112
+
+/// The FP8 format's exponent bias (from its unbias constant 2^(127 - bias)).
+constexpr uint32_t fp8Bias(Fp8Format f) { return 254u - (uint32_t(f.unbias) >> 7); }
+
+/// Largest E8M0 code whose scale folds with 2^(127 - bias) into one bf16 factor.
+constexpr uint32_t fp8FoldMaxCode(Fp8Format f) { return 127u + fp8Bias(f); }
+
+/// The bf16x2 bits of 2^(127 - bias) x 2^(code - 127), for code <= fp8FoldMaxCode(f).
+constexpr uint32_t fp8FoldedScaleBits(uint8_t code, Fp8Format f) {
+  return code * kFoldMul + (127u - fp8Bias(f)) * kFoldMul;
+}
 
 /// prmt selector of FP8 output word j (0 or 1): bytes {2j, sign of 2j, 2j + 1, sign of 2j + 1}.
 constexpr uint32_t fp8Selector(unsigned j) {

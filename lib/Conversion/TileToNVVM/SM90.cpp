@@ -796,14 +796,25 @@ void WgmmaEmitter::converterFp8(Value bid, Value grid, Value numTiles, Value til
       Value chunk = b.xori(b.add(b.mul(blk, 4), w), dstSwizzle);
       dstWord.push_back(b.gep(dst, b.add(b.mul(row0, 128), b.mul(chunk, 16))));
     }
+    // Where every code this warp converts in the slice is at most the formats' fold limit
+    // (E4M3: 134, scales up to 2^7), one multiply per register by the folded factor
+    // 2^(code - bias) (UpcastBits.h); else the two (by 2^(127 - bias), then by the scale). The
+    // choice is the warp's (a vote, before any step's guard), so that it does not run both.
+    uint32_t foldMax = std::min(tilegen::upcast::fp8FoldMaxCode(fa),
+                                tilegen::upcast::fp8FoldMaxCode(fb));
+    Value big;
+    for (int64_t i = 0; i < steps; ++i) {
+      Value over = b.ult(b.c32(int32_t(foldMax)), arith::ExtUIOp::create(b, i32, codes[i]));
+      big = big ? arith::OrIOp::create(b, big, over).getResult() : over;
+    }
+    Value twoSteps = NVVM::VoteSyncOp::create(b, b.getI1Type(), b.c32(-1), big,
+                                              NVVM::VoteSyncKind::any);
     for (int64_t i = 0; i < steps; ++i) {
       OpBuilder::InsertionGuard g2(b);
       if ((i + 1) * threads > units) {
         auto inside = scf::IfOp::create(b, b.ult(rows[i], b.c32(rowsAll)), false);
         b.setInsertionPointToStart(&inside.getThenRegion().front());
       }
-      // The block's scale as a bf16x2 power of two (UpcastBits.h's scaleBits).
-      Value scale = blockScale(arith::ExtUIOp::create(b, i32, codes[i]));
       // The element format's constants (a select only where A and B differ and the step
       // straddles them).
       auto constant = [&](auto field) -> Value {
@@ -813,30 +824,50 @@ void WgmmaEmitter::converterFp8(Value bid, Value grid, Value numTiles, Value til
       };
       Value shift = constant([](tilegen::upcast::Fp8Format f) { return f.shift; });
       Value mask = constant([](tilegen::upcast::Fp8Format f) { return f.mask; });
-      Value unbias = LLVM::BitcastOp::create(
-          b, v2bf16, b.mul(constant([](tilegen::upcast::Fp8Format f) { return uint32_t(f.unbias); }),
-                           b.c32(0x10001)));
-      for (int64_t q = 0; q < 2; ++q) {
-        Value packed = LLVM::LoadOp::create(
-            b, v4i32, b.gep(src, b.add(b.c32(i * rowStep * ringRow), srcChunk[q])), 16);
-        // Source words 0, 1 of the load become destination chunk 2q, words 2, 3 chunk 2q + 1.
-        for (int64_t h = 0; h < 2; ++h) {
-          Value out = LLVM::UndefOp::create(b, v4i32);
-          for (int64_t e = 0; e < 4; ++e) {
-            Value word = LLVM::ExtractElementOp::create(b, packed, b.c32(2 * h + e / 2));
-            Value z = NVVM::PermuteOp::create(
-                b, i32, word, b.c32(0), b.c32(int32_t(tilegen::upcast::fp8Selector(e % 2))),
-                NVVM::PermuteMode::DEFAULT);
-            Value bits = b.andi(arith::ShLIOp::create(b, z, shift), mask);
-            Value x = LLVM::BitcastOp::create(b, v2bf16, bits);
-            x = arith::MulFOp::create(b, x, unbias);
-            x = arith::MulFOp::create(b, x, scale);
-            out = LLVM::InsertElementOp::create(b, out, LLVM::BitcastOp::create(b, i32, x),
-                                                b.c32(e));
+      Value code = arith::ExtUIOp::create(b, i32, codes[i]);
+      // The step: `unbias` (the two multiplies) or null (one, by `scale` = the folded factor).
+      auto convertStep = [&](Value unbias, Value scale) {
+        for (int64_t q = 0; q < 2; ++q) {
+          Value packed = LLVM::LoadOp::create(
+              b, v4i32, b.gep(src, b.add(b.c32(i * rowStep * ringRow), srcChunk[q])), 16);
+          // Source words 0, 1 of the load become destination chunk 2q, words 2, 3 chunk 2q + 1.
+          for (int64_t h = 0; h < 2; ++h) {
+            Value out = LLVM::UndefOp::create(b, v4i32);
+            for (int64_t e = 0; e < 4; ++e) {
+              Value word = LLVM::ExtractElementOp::create(b, packed, b.c32(2 * h + e / 2));
+              Value z = NVVM::PermuteOp::create(
+                  b, i32, word, b.c32(0), b.c32(int32_t(tilegen::upcast::fp8Selector(e % 2))),
+                  NVVM::PermuteMode::DEFAULT);
+              Value bits = b.andi(arith::ShLIOp::create(b, z, shift), mask);
+              Value x = LLVM::BitcastOp::create(b, v2bf16, bits);
+              if (unbias)
+                x = arith::MulFOp::create(b, x, unbias);
+              x = arith::MulFOp::create(b, x, scale);
+              out = LLVM::InsertElementOp::create(b, out, LLVM::BitcastOp::create(b, i32, x),
+                                                  b.c32(e));
+            }
+            LLVM::StoreOp::create(b, out,
+                                  b.gep(dstWord[2 * q + h], b.c32(i * rowStep * 128)), 16);
           }
-          LLVM::StoreOp::create(b, out, b.gep(dstWord[2 * q + h], b.c32(i * rowStep * 128)),
-                                16);
         }
+      };
+      auto choice = scf::IfOp::create(b, twoSteps, /*withElse=*/true);
+      {
+        OpBuilder::InsertionGuard g3(b);
+        b.setInsertionPointToStart(&choice.getThenRegion().front());
+        // 2^(127 - bias), then the block's scale as a bf16x2 power of two (scaleBits).
+        Value unbias = LLVM::BitcastOp::create(
+            b, v2bf16,
+            b.mul(constant([](tilegen::upcast::Fp8Format f) { return uint32_t(f.unbias); }),
+                  b.c32(0x10001)));
+        convertStep(unbias, blockScale(code));
+        b.setInsertionPointToStart(&choice.getElseRegion().front());
+        // 2^(code - bias) in both halves: code x 0x800080 + (127 - bias) x 0x800080.
+        Value base = constant([](tilegen::upcast::Fp8Format f) {
+          return tilegen::upcast::fp8FoldedScaleBits(0, f);
+        });
+        Value folded = b.add(b.mul(code, b.c32(int32_t(tilegen::upcast::kFoldMul))), base);
+        convertStep(Value(), LLVM::BitcastOp::create(b, v2bf16, folded));
       }
     }
       });

@@ -1,4 +1,4 @@
-// The sm_90a upcast of MXFP8 x MXFP8 (E4M3 A, E5M2 B) at the NVVM level: the ring carries both operands as FP8 (slot = 8 KB of A + 8 KB of B, one expect_tx of 16384 bytes, both tensor maps with the 64-byte swizzle of their 64-byte rows); warps 1-3 of the producer warpgroup (72 registers) convert A and B of each slice into a converted ring of three slots of bf16 A then B (the scale bytes of six units per thread, A's from scale_a and B's from scale_b, the straddling step choosing by a select; per 16-byte load, prmt with the sign-extending selectors, a shift of 4 for E4M3 and of 5 for E5M2, two bf16x2 multiplies per output word); the consumers (216 registers) read A and B from the converted slot; the kernel takes scale_a and scale_b after beta.
+// The sm_90a upcast of MXFP8 x MXFP8 (E4M3 A, E5M2 B) at the NVVM level: the ring carries both operands as FP8 (slot = 8 KB of A + 8 KB of B, one expect_tx of 16384 bytes, both tensor maps with the 64-byte swizzle of their 64-byte rows); warps 1-3 of the producer warpgroup (72 registers) convert A and B of each slice into a converted ring of three slots of bf16 A then B (the scale bytes of six units per thread, A's from scale_a and B's from scale_b, the straddling step choosing by a select; per 16-byte load, prmt with the sign-extending selectors, a shift of 4 for E4M3 and of 5 for E5M2, one bf16x2 multiply per output word by the folded scale where the warp's codes allow it, else two); the consumers (216 registers) read A and B from the converted slot; the kernel takes scale_a and scale_b after beta.
 // RUN: %tilegen %s --target=sm_90a --emit=nvvm-scf | FileCheck %s --implicit-check-not='{{^ *}}tile.' --implicit-check-not=tcgen05 --implicit-check-not=nvvm.mma.sync
 // RUN: %tilegen %s --target=sm_90a --emit=pipeline | FileCheck %s --check-prefix=PLAN
 // RUN: %tilegen explain %s --target=sm_90a | FileCheck %s --check-prefix=EXPLAIN
@@ -40,6 +40,13 @@ tile.gemm @mxfp8 {
 // CHECK:         scf.for {{.*}} iter_args({{.*}}) -> (i32, i8, i8, i8, i8, i8, i8)
 // CHECK:         nvvm.mbarrier.try_wait.parity
 // CHECK:         nvvm.mbarrier.try_wait.parity
+// The warp votes whether any of its six codes is above 134 (E4M3's fold limit, the lower of
+// the two formats'): if so each output word takes two multiplies, by 2^(127 - bias) and by the
+// scale, else one by the folded factor 2^(code - bias) (code x 0x800080 + 120 x 0x800080 for
+// E4M3).
+// CHECK:         arith.cmpi ugt, {{.*}}, %c134_i32
+// CHECK:         nvvm.vote.sync  any %c-1_i32
+// CHECK-NEXT:    scf.if
 // Step 0 (A, E4M3): two 16-byte loads, each word through prmt 0x9180 / 0xb3a2, shift 4.
 // CHECK:         llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
 // CHECK:         nvvm.prmt <default> %c37248_i32
@@ -47,6 +54,16 @@ tile.gemm @mxfp8 {
 // CHECK:         arith.mulf {{.*}} : vector<2xbf16>
 // CHECK-NEXT:    arith.mulf {{.*}} : vector<2xbf16>
 // CHECK:         nvvm.prmt <default> %c45986_i32
+// CHECK:         llvm.store {{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+// CHECK:         } else {
+// CHECK-NEXT:    arith.muli {{.*}}, %c8388736_i32
+// CHECK-NEXT:    arith.addi {{.*}}, %c1006648320_i32
+// CHECK:         nvvm.prmt <default> %c37248_i32
+// CHECK-NEXT:    arith.shli %{{.*}}, %c4_i32
+// CHECK-NEXT:    arith.andi
+// CHECK-NEXT:    llvm.bitcast
+// CHECK-NEXT:    arith.mulf {{.*}} : vector<2xbf16>
+// CHECK-NEXT:    llvm.bitcast
 // CHECK:         llvm.store {{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
 // Step 2 straddles: the shift is chosen per warp.
 // CHECK:         arith.shli %{{.*}}, %{{[0-9]+}} : i32
