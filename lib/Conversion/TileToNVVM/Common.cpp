@@ -263,6 +263,14 @@ Value lowering::smemDescriptorAt(KernelBuilder &b, Value desc, int64_t byteOffse
   return arith::OrIOp::create(b, b.zext64(lo), arith::ShLIOp::create(b, hi, b.c64(32)));
 }
 
+Value lowering::warpAny(KernelBuilder &b, ArrayRef<Value> preds) {
+  assert(!preds.empty() && "a vote needs a predicate");
+  Value any = preds.front();
+  for (Value p : preds.drop_front())
+    any = arith::OrIOp::create(b, any, p);
+  return NVVM::VoteSyncOp::create(b, b.getI1Type(), b.c32(-1), any, NVVM::VoteSyncKind::any);
+}
+
 Value lowering::convertOut(KernelBuilder &b, Type outType, Value x) {
   return outType.isF32() ? x : arith::TruncFOp::create(b, outType, x);
 }

@@ -141,6 +141,10 @@ mlir::Value smemDescriptor(KernelBuilder &b, mlir::Value ptr, uint64_t high);
 /// is 228 KB) has its field below 2^14, so the sum neither leaves the 14-bit field nor carries.
 mlir::Value smemDescriptorAt(KernelBuilder &b, mlir::Value desc, int64_t byteOffset);
 
+/// Whether any of `preds` (i1) holds in any lane of the warp (vote.sync.any over the full
+/// warp, which must be converged here): a warp-uniform choice between two paths.
+mlir::Value warpAny(KernelBuilder &b, llvm::ArrayRef<mlir::Value> preds);
+
 /// An f32 value rounded to the output type (a no-op for f32).
 mlir::Value convertOut(KernelBuilder &b, mlir::Type outType, mlir::Value x);
 

@@ -802,13 +802,10 @@ void WgmmaEmitter::converterFp8(Value bid, Value grid, Value numTiles, Value til
     // choice is the warp's (a vote, before any step's guard), so that it does not run both.
     uint32_t foldMax = std::min(tilegen::upcast::fp8FoldMaxCode(fa),
                                 tilegen::upcast::fp8FoldMaxCode(fb));
-    Value big;
-    for (int64_t i = 0; i < steps; ++i) {
-      Value over = b.ult(b.c32(int32_t(foldMax)), arith::ExtUIOp::create(b, i32, codes[i]));
-      big = big ? arith::OrIOp::create(b, big, over).getResult() : over;
-    }
-    Value twoSteps = NVVM::VoteSyncOp::create(b, b.getI1Type(), b.c32(-1), big,
-                                              NVVM::VoteSyncKind::any);
+    SmallVector<Value> over;
+    for (int64_t i = 0; i < steps; ++i)
+      over.push_back(b.ult(b.c32(int32_t(foldMax)), arith::ExtUIOp::create(b, i32, codes[i])));
+    Value twoSteps = warpAny(b, over);
     for (int64_t i = 0; i < steps; ++i) {
       OpBuilder::InsertionGuard g2(b);
       if ((i + 1) * threads > units) {
@@ -1577,14 +1574,11 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
       // so that the warp does not run both.
       for (int64_t r = 0; r < rows; ++r)
         (void)packedRow(r); // loaded before the branch, which both paths read
-      Value big;
+      SmallVector<Value> over;
       for (int64_t r = 0; r < rows; ++r)
-        for (int64_t q = 0; q < blocksPerSlice; ++q) {
-          Value over = b.ult(b.c32(int32_t(tilegen::upcast::kFoldMaxCode)), code(q, r));
-          big = big ? arith::OrIOp::create(b, big, over).getResult() : over;
-        }
-      Value anyBig = NVVM::VoteSyncOp::create(b, b.getI1Type(), b.c32(-1), big,
-                                              NVVM::VoteSyncKind::any);
+        for (int64_t q = 0; q < blocksPerSlice; ++q)
+          over.push_back(b.ult(b.c32(int32_t(tilegen::upcast::kFoldMaxCode)), code(q, r)));
+      Value anyBig = warpAny(b, over);
       SmallVector<Type> regTypes(mBlocks * 16, i32);
       auto choice = scf::IfOp::create(b, regTypes, anyBig, /*withElse=*/true);
       OpBuilder::InsertionGuard g2(b);
