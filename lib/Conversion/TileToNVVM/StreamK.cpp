@@ -193,8 +193,7 @@ SmallVector<Value> StreamK::addPartials(ArrayRef<Value> values, Value c, Value t
                                       /*isNonTemporal=*/false, /*isInvariant=*/false,
                                       /*isInvariantGroup=*/false, LLVM::AtomicOrdering::acquire,
                                       "device");
-    Value pending = NVVM::VoteSyncOp::create(b, b.getI1Type(), b.c32(-1), b.eq(seen, 0),
-                                             NVVM::VoteSyncKind::any);
+    Value pending = warpAny(b, {b.eq(seen, 0)});
     scf::ConditionOp::create(b, pending, ValueRange{});
     Block *after = b.createBlock(&wait.getAfter());
     b.setInsertionPointToStart(after);
