@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# Times the sm_90a upcast kernels (MXFP4 and NVFP4 weights x bf16 activations) against the bf16
-# kernel, on the GPU machine, in one call: for each round, each upcast kernel over the shapes
-# with weight-like block scales (--block-exp -8,-4: every E8M0 code below 127) and with the
-# runner's default ones (-4,4: codes up to about 131, which take the two-multiply path), then
-# the bf16 kernel (timed against cuBLAS, alternating, in its own process). tilegen-run's timing:
-# CUDA events, warm-up, median, L2 flushed before every run.
+# Times the sm_90a upcast kernels (MXFP4 and NVFP4 weights x bf16 activations, MXFP8 x MXFP8)
+# against the bf16 kernel, on the GPU machine, in one call: for each round, each upcast kernel
+# over the shapes with weight-like block scales (--block-exp -8,-4: every E8M0 code below 127)
+# and with the runner's default ones (-4,4: MXFP4 codes up to about 131, which take the
+# two-multiply path; MXFP8's stay below its limit), then the bf16 kernel (timed against cuBLAS,
+# alternating, in its own process). tilegen-run's timing: CUDA events, warm-up, median, L2
+# flushed before every run.
 #
 #   bench/upcast_vs_bf16.sh [--cubins DIR] [--runner PATH] [--out DIR] [--shapes FILE]
 #                           [--rounds N] [--iters N] [--warmup N]
 #
 # --cubins  where scripts/gpu-prepare.sh put the examples' cubins (default .dev/gpu/cubins):
-#           gemm_mxfp4_bf16_upcast_sm90a.sm_90a, gemm_nvfp4_bf16_upcast_sm90a.sm_90a and
-#           gemm_bf16.sm_90a (.cubin + .json)
+#           gemm_mxfp4_bf16_upcast_sm90a.sm_90a, gemm_nvfp4_bf16_upcast_sm90a.sm_90a,
+#           gemm_mxfp8_upcast_sm90a.sm_90a and gemm_bf16.sm_90a (.cubin + .json)
 # --runner  tilegen-run (default build-runner/bin/tilegen-run, as scripts/gpu-run.sh build makes)
 # --out     CSVs (KERNEL_EXP_rROUND.csv) and table.md (default .dev/gpu/upcast)
 # --shapes  default bench/sweeps/upcast.txt; --rounds default 2; --iters 20; --warmup 5
@@ -34,7 +35,7 @@ while [[ $# -gt 0 ]]; do
     --rounds) rounds=$2; shift ;;
     --iters) iters=$2; shift ;;
     --warmup) warmup=$2; shift ;;
-    -h|--help) sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "upcast_vs_bf16.sh: error: unknown option '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -46,8 +47,9 @@ done
 [ -f "$shapes" ] || { echo "upcast_vs_bf16.sh: error: no shapes file $shapes" >&2; exit 2; }
 mx=$cubins/gemm_mxfp4_bf16_upcast_sm90a.sm_90a.json
 nv=$cubins/gemm_nvfp4_bf16_upcast_sm90a.sm_90a.json
+m8=$cubins/gemm_mxfp8_upcast_sm90a.sm_90a.json
 bf=$cubins/gemm_bf16.sm_90a.json
-for f in "$mx" "$nv" "$bf"; do
+for f in "$mx" "$nv" "$m8" "$bf"; do
   [ -f "$f" ] || { echo "upcast_vs_bf16.sh: error: missing $f (scripts/gpu-prepare.sh)" >&2; exit 2; }
 done
 mkdir -p "$out"
@@ -66,6 +68,7 @@ for ((r = 1; r <= rounds; ++r)); do
   for e in -8,-4 -4,4; do
     run mxfp4 "$mx" "$e" "$r"
     run nvfp4 "$nv" "$e" "$r"
+    run mxfp8 "$m8" "$e" "$r"
   done
   run bf16 "$bf" none "$r"
 done
@@ -77,7 +80,8 @@ def load(name):
         return {(r['m'], r['n'], r['k']): r for r in csv.DictReader(open(os.path.join(out, name)))}
     except OSError:
         return {}
-cols = [('mxfp4', '-8,-4'), ('mxfp4', '-4,4'), ('nvfp4', '-8,-4'), ('nvfp4', '-4,4')]
+cols = [('mxfp4', '-8,-4'), ('mxfp4', '-4,4'), ('nvfp4', '-8,-4'), ('nvfp4', '-4,4'),
+        ('mxfp8', '-8,-4'), ('mxfp8', '-4,4')]
 print('| shape | round | ' + ' | '.join(f'{k} {e}' for k, e in cols) +
       ' | bf16 kernel | cuBLAS bf16 | ' + ' | '.join(f'{k} {e} x bf16' for k, e in cols) + ' |')
 print('|' + '---|' * (4 + 2 * len(cols)))
