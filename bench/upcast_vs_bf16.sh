@@ -35,7 +35,7 @@ while [[ $# -gt 0 ]]; do
     --rounds) rounds=$2; shift ;;
     --iters) iters=$2; shift ;;
     --warmup) warmup=$2; shift ;;
-    -h|--help) sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "upcast_vs_bf16.sh: error: unknown option '$1'" >&2; exit 2 ;;
   esac
   shift
