@@ -295,8 +295,7 @@ std::string tilegen::run::describeBlockScaled(const InputDistribution &Dist) {
            "scale of 1), exact";
   return "block-scaled: x = n * 2^e with n ~ N(0, 1) and e uniform in " + Dist.blockExpRange() +
          " per scale block, quantised per block (OCP MX v1.0 6.3: scale 2^(floor(log2 amax) - "
-         "emax); "
-         "NVFP4: f32 amax_tensor / 2688, or 1 for a kernel without the per-tensor f32, E4M3 "
+         "emax); NVFP4: f32 amax_tensor / 2688, or 1 for a kernel without the per-tensor f32, E4M3 "
          "amax_block / (6 x that)), elements rounded to "
          "nearest even with saturation";
 }

@@ -198,10 +198,10 @@ struct ScaledFp8 {
 
 /// Fills a scaled fp8 operand and its scales (Scales gets outerBlocks() x
 /// kBlocks() entries). Real-valued: x = n * 2^e, n ~ N(0, 1) per element and
-/// e uniform in [BlockExpLo, BlockExpHi] (default [-4, 4]) per scale block (e = 0 per
-/// tensor), so blocks differ in
-/// magnitude; each block's scale is amax / fp8Max and its codes are x / scale
-/// rounded to nearest even with saturation, so they reach +-fp8Max. With
+/// e uniform in [BlockExpLo, BlockExpHi] (default [-4, 4]) per scale block
+/// (e = 0 per tensor), so blocks differ in magnitude; each block's scale is
+/// amax / fp8Max and its codes are x / scale rounded to nearest even with
+/// saturation, so they reach +-fp8Max. With
 /// --int-inputs: integer codes uniform in [-3, 3] and scales 0.5, 1 or 2 per
 /// block (products and sums exact in fp32). Deterministic in (Seed, TensorId).
 void fillScaledFp8(void *Buf, const ScaledFp8 &Op,
@@ -245,8 +245,7 @@ struct BlockScaledOperand {
 
 /// The value element (o, k) is drawn as before quantisation (fillBlockScaled): x = n * 2^e,
 /// n ~ N(0, 1) per element, e uniform in [BlockExpLo, BlockExpHi] per scale block; with
-/// --int-inputs,
-/// x = c * 2^e with c uniform in {-3, -2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2, 3} (E2M1 values;
+/// --int-inputs, x = c * 2^e with c uniform in {-3, -2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2, 3} (E2M1 values;
 /// every narrow format holds them) and e in {-1, 0, 1} per block, exact in every format and
 /// in fp32 sums.
 double blockScaledSource(const BlockScaledOperand &Op, const InputDistribution &Dist,
