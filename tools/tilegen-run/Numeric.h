@@ -245,9 +245,9 @@ struct BlockScaledOperand {
 
 /// The value element (o, k) is drawn as before quantisation (fillBlockScaled): x = n * 2^e,
 /// n ~ N(0, 1) per element, e uniform in [BlockExpLo, BlockExpHi] per scale block; with
-/// --int-inputs, x = c * 2^e with c uniform in {-3, -2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2, 3} (E2M1 values;
-/// every narrow format holds them) and e in {-1, 0, 1} per block, exact in every format and
-/// in fp32 sums.
+/// --int-inputs, x = c * 2^e with c uniform in {-3, -2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2,
+/// 3} (E2M1 values; every narrow format holds them) and e in {-1, 0, 1} per block, exact in
+/// every format and in fp32 sums.
 double blockScaledSource(const BlockScaledOperand &Op, const InputDistribution &Dist,
                          uint64_t TensorId, int64_t O, int64_t Kk);
 
