@@ -1,4 +1,4 @@
-// The sm_90a lowering at the NVVM level (no ptxas needed): warp roles (setmaxnreg down for the producer, up for the consumers), the ring's mbarriers, TMA loads with arrive.expect_tx of the slot's bytes, wgmma from shared-memory descriptors with the MMA table's types and K (bf16: k16, 4 per 64-deep slice; e4m3 x e5m2: k32, 4 per 128-deep slice, the first with scale-d zero), and the TMA-store epilogue; the FP8 kernel takes the two scale pointers after beta.
+// The sm_90a lowering at the NVVM level (no ptxas needed): warp roles (setmaxnreg down for the producer, up for the consumers), the ring's mbarriers, TMA loads with arrive.expect_tx of the slot's bytes, wgmma from shared-memory descriptors (one per operand and slice, K steps as offsets of its start field) with the MMA table's types and K (bf16: k16, 4 per 64-deep slice; e4m3 x e5m2: k32, 4 per 128-deep slice, the first with scale-d zero), and the TMA-store epilogue; the FP8 kernel takes the two scale pointers after beta.
 // RUN: %tilegen %s --target=sm_90a --emit=nvvm-scf | FileCheck %s --implicit-check-not='{{^ *}}tile.' --implicit-check-not=tcgen05 --implicit-check-not=nvvm.mma.sync
 
 tile.gemm @bf16 {
@@ -20,9 +20,17 @@ tile.gemm @fp8 {
 // CHECK:         nvvm.mbarrier.arrive.expect_tx %{{.*}}, %[[BYTES:.*]] :
 // CHECK-COUNT-2: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK:         nvvm.setmaxregister increase 232
+// One descriptor per operand and slice (start address >> 4 in bits 0-13); each later K step's
+// adds 2 (32 bytes) to the low 32 bits of both.
 // CHECK:         nvvm.wgmma.fence.aligned
-// CHECK:         nvvm.wgmma.mma_async {{.*}} <m = 64, n = 256, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
-// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK:         %[[B0:.*]] = arith.ori {{.*}}, %c4611686293305360384_i64 : i64
+// CHECK:         %[[A0:.*]] = arith.ori {{.*}}, %c4611686293305360384_i64 : i64
+// CHECK-NEXT:    nvvm.wgmma.mma_async %[[A0]], %[[B0]], {{.*}} <m = 64, n = 256, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK-NEXT:    %[[BLO:.*]] = arith.trunci %[[B0]] : i64 to i32
+// CHECK:         arith.addi %[[BLO]], %c2_i32 : i32
+// CHECK:         nvvm.wgmma.mma_async {{.*}} <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK:         arith.addi %[[BLO]], %c4_i32 : i32
+// CHECK-COUNT-2: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 // CHECK:         nvvm.wgmma.commit.group.sync.aligned
 // CHECK:         nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK:         nvvm.stmatrix
