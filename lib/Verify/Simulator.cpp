@@ -22,6 +22,7 @@
 
 #include "Decode.h"
 
+#include "llvm/ADT/bit.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -782,6 +783,12 @@ bool Sim::knows(const VC &vc, const Access &a) const {
   return vc[a.thread] >= a.epoch;
 }
 
+// The first byte two accesses of the line (or Tensor Memory column) at `at` share: a shared-
+// memory line's offset plus the first byte of `shared` (Tensor Memory accesses have full masks).
+static uint64_t firstByte(uint64_t at, uint16_t shared) {
+  return at + (shared ? uint64_t(llvm::countr_zero(shared)) : 0);
+}
+
 bool Sim::checkRead(int ti, const VC &vc, Line &l, const char *space, unsigned cta,
                     uint64_t at, bool asyncProxy, int stmt, uint16_t mask) {
   for (const Access &w : l.ws) {
@@ -790,7 +797,7 @@ bool Sim::checkRead(int ti, const VC &vc, Line &l, const char *space, unsigned c
     if (!knows(vc, w)) {
       fail(ti, stmt, llvm::formatv("read of {0} (cta {1}, offset {2}) is not ordered after "
                                    "the write it needs: {3}",
-                                   space, cta, at, describe(w))
+                                   space, cta, firstByte(at, w.mask & mask), describe(w))
                          .str());
       return false;
     }
@@ -802,7 +809,7 @@ bool Sim::checkRead(int ti, const VC &vc, Line &l, const char *space, unsigned c
              llvm::formatv("the async proxy reads {0} (cta {1}, offset {2}) written through "
                            "the generic proxy with no fence.proxy.async between the write and "
                            "the barrier that orders it: {3}",
-                           space, cta, at, describe(w))
+                           space, cta, firstByte(at, w.mask & mask), describe(w))
                  .str());
         return false;
       }
@@ -821,7 +828,7 @@ bool Sim::checkWrite(int ti, const VC &vc, Line &l, const char *space, unsigned 
     if ((r.mask & mask) && !knows(vc, r) && !sameIssuer(r)) {
       fail(ti, stmt, llvm::formatv("write of {0} (cta {1}, offset {2}) may overwrite data "
                                    "before this read of it is done: {3}",
-                                   space, cta, at, describe(r))
+                                   space, cta, firstByte(at, r.mask & mask), describe(r))
                          .str());
       return false;
     }
@@ -829,7 +836,7 @@ bool Sim::checkWrite(int ti, const VC &vc, Line &l, const char *space, unsigned 
     if ((w.mask & mask) && !knows(vc, w) && !sameIssuer(w)) {
       fail(ti, stmt, llvm::formatv("write of {0} (cta {1}, offset {2}) is not ordered after "
                                    "the previous write: {3}",
-                                   space, cta, at, describe(w))
+                                   space, cta, firstByte(at, w.mask & mask), describe(w))
                          .str());
       return false;
     }
