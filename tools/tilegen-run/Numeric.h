@@ -146,12 +146,15 @@ inline void storeElem(void *Buf, size_t I, ElemType T, float F) {
 }
 
 /// How inputs are drawn.
+/// The default range of the per-block exponent of scaled and block-scaled operands.
+constexpr int DefaultBlockExpLo = -4, DefaultBlockExpHi = 4;
+
 struct InputDistribution {
   bool IntegerValued = false; ///< --int-inputs
   uint64_t Seed = 1;
   /// The per-block exponent e of scaled and block-scaled operands is uniform in
   /// [BlockExpLo, BlockExpHi] (--block-exp).
-  int BlockExpLo = -4, BlockExpHi = 4;
+  int BlockExpLo = DefaultBlockExpLo, BlockExpHi = DefaultBlockExpHi;
   /// "[LO, HI]" of the block exponent, for the descriptions.
   std::string blockExpRange() const;
   /// e for a block whose random word is R.

@@ -5,6 +5,7 @@
 
 #include "Error.h"
 #include "Manifest.h"
+#include "Numeric.h"
 
 #include <string>
 #include <vector>
@@ -32,8 +33,8 @@ struct Options {
   uint64_t Seed = 1;
   bool IntInputs = false;
   /// --block-exp LO,HI: the range of the per-block exponent e of scaled and block-scaled
-  /// operands (Numeric.h); given on the command line or the default [-4, 4].
-  int BlockExpLo = -4, BlockExpHi = 4;
+  /// operands (Numeric.h); given on the command line or the default.
+  int BlockExpLo = DefaultBlockExpLo, BlockExpHi = DefaultBlockExpHi;
   bool BlockExpGiven = false;
   std::string Sweep;
   int Iters = 50, Warmup = 10;
