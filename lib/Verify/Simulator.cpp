@@ -300,6 +300,8 @@ public:
 
   /// Exploration: replays `r.prefix`, then schedules round-robin, recording every step.
   explore::Run *exploring = nullptr;
+  /// VerifyOptions::traceMma: the MMAs and Tensor Memory copies issued, per (CTA, warpgroup).
+  std::map<std::pair<unsigned, unsigned>, std::vector<std::string>> *mmaLog = nullptr;
 
 private:
   void touch(uint64_t key, explore::Mode mode, int agent, uint32_t clock) {
@@ -424,6 +426,7 @@ private:
   std::vector<int> sleepers;
   uint64_t flagStores = 0; ///< stores to flags so far
   std::deque<std::pair<int, std::string>> traceBuf; // thread, text
+  void logMma(Thread &t, const Statement &s, bool tcgen05);
   std::optional<Failure> failure;
   bool yielded = false;
 };
@@ -945,6 +948,63 @@ bool Sim::accessTmem(int ti, const VC &vc, unsigned cta, uint32_t col, uint32_t 
     }
   }
   return true;
+}
+
+/// A shared-memory matrix descriptor, raw and decoded: start address (bits 0-13), leading and
+/// stride byte offsets (bits 16-29, 32-45), all >> 4, and the layout field, which is bits 62-63
+/// for wgmma (PTX ISA 9.7.15.5.1: 1 = 128-byte swizzle, 2 = 64-byte, 3 = 32-byte) and bits
+/// 61-63 for tcgen05 (9.7.16.4.1: 2 = 128-byte, 4 = 64-byte, 6 = 32-byte, 1 = 128-byte with
+/// 32-byte atoms), with tcgen05's base offset (bits 49-51) beside it.
+static std::string smemDescText(uint64_t desc, bool tcgen05) {
+  auto field = [&](unsigned lo, unsigned bits) {
+    return unsigned(desc >> lo) & ((1u << bits) - 1);
+  };
+  std::string layout;
+  if (tcgen05) {
+    static const char *names[8] = {"none", "128B-32B-atom", "128B", "?3", "64B", "?5", "32B",
+                                   "?7"};
+    layout = llvm::formatv("{0}, base offset {1}", names[field(61, 3)], field(49, 3)).str();
+  } else {
+    static const char *names[4] = {"none", "128B", "64B", "32B"};
+    layout = names[field(62, 2)];
+  }
+  return llvm::formatv("{0:x16} (start {1}, lbo {2}, sbo {3}, swizzle {4})", desc,
+                       field(0, 14) << 4, field(16, 14) << 4, field(32, 14) << 4, layout)
+      .str();
+}
+
+// One line per MMA or Tensor Memory copy: the opcode, then each operand after the destination
+// (the accumulator registers of a wgmma, which name no value, are left out): a 64-bit register
+// as a shared-memory descriptor, a register vector as "registers", an address as "[0x...]",
+// anything else as its value, or "?" where the value is outside the model.
+void Sim::logMma(Thread &t, const Statement &s, bool tcgen05) {
+  std::string line = s.opcode;
+  for (size_t i = 0; i < s.ops.size(); ++i) {
+    const Operand &o = s.ops[i];
+    if (i == 0 && !tcgen05)
+      continue;
+    uint64_t v = 0;
+    line += i == (tcgen05 ? 0 : 1) ? " " : ", ";
+    if (o.kind == Operand::Vec) {
+      line += "registers";
+    } else if (o.kind == Operand::Mem) {
+      bool known = true;
+      if (o.reg >= 0) {
+        Operand r;
+        r.kind = Operand::Reg;
+        r.reg = o.reg;
+        known = read(t, r, v);
+      }
+      line += known ? llvm::formatv("[{0:x}]", v + uint64_t(o.imm)).str() : "[?]";
+    } else if (!read(t, o, v)) {
+      line += "?";
+    } else if (o.kind == Operand::Reg && k.registers[o.reg].bits == 64) {
+      line += smemDescText(v, tcgen05);
+    } else {
+      line += llvm::formatv("{0:x}", v).str();
+    }
+  }
+  (*mmaLog)[{t.cta, t.tid / 128}].push_back(std::move(line));
 }
 
 /// The shared memory a wgmma operand occupies, from its descriptor (PTX ISA 9.7.15.5.1: start
@@ -2597,6 +2657,8 @@ bool Sim::step(int ti) {
     if (t.wgmmaIssued == wops.size()) {
       int oi = addOp(AsyncOp{d.op, ti, stmt});
       wops.push_back(oi);
+      if (mmaLog)
+        logMma(t, s, /*tcgen05=*/false);
       // Shared-memory operands: descriptors (64-bit registers) in operands 1 (A) and 2 (B).
       for (unsigned i = 1; i <= 2 && i < o.size(); ++i) {
         if (o[i].kind != Operand::Reg || k.registers[o[i].reg].bits != 64)
@@ -2790,6 +2852,8 @@ bool Sim::step(int ti) {
     }
     AsyncOp op{d.op, ti, stmt};
     int oi = addOp(op);
+    if (mmaLog)
+      logMma(t, k.stmts[stmt], /*tcgen05=*/true);
     Access acc = Access::ofOp(oi, ti, stmt, /*generic=*/false);
     unsigned first = d.ctaGroup == 2 ? ctas[t.cta].cluster * clusterSize +
                                            (ctas[t.cta].rank & ~1u)
@@ -2967,7 +3031,7 @@ std::vector<uint8_t> scratchRegisters(const Kernel &k, const std::vector<Decoded
 }
 
 void relevance(const Kernel &k, std::vector<Decoded> &dec, std::vector<int> &relIndex,
-               unsigned &nRel, const std::vector<uint8_t> &scratchRegs) {
+               unsigned &nRel, const std::vector<uint8_t> &scratchRegs, bool traceMma) {
   std::vector<uint8_t> rel(k.registers.size(), 0);
   std::vector<std::vector<int>> defs(k.registers.size());
   auto regsOf = [](const Operand &o, auto &&fn) -> void {
@@ -3084,12 +3148,17 @@ void relevance(const Kernel &k, std::vector<Decoded> &dec, std::vector<int> &rel
     case Op::Wgmma:
       use(1);
       use(2);
+      // Traced: the accumulate predicate and the immediates as well.
+      for (size_t j = 3; traceMma && j < s.ops.size(); ++j)
+        use(j);
       break;
     case Op::TcMma:
       use(0);
       use(1);
       use(2);
       use(3);
+      for (size_t j = 4; traceMma && j < s.ops.size(); ++j)
+        use(j);
       break;
     case Op::TcLd:
       use(1);
@@ -3243,7 +3312,8 @@ VerifyResult tilegen::verify::verifyProtocol(const Kernel &kernel, const KernelC
   std::vector<int> relIndex;
   unsigned nRel = 0;
   // Global memory is tracked in the scratch buffers (the stream-K workspace) only.
-  relevance(kernel, dec, relIndex, nRel, scratchRegisters(kernel, dec, config));
+  relevance(kernel, dec, relIndex, nRel, scratchRegisters(kernel, dec, config),
+            options.traceMma);
 
   struct Sched {
     Policy policy;
@@ -3272,10 +3342,21 @@ VerifyResult tilegen::verify::verifyProtocol(const Kernel &kernel, const KernelC
     for (const Sched &sc : scheds) {
       Sim sim(kernel, config, dec, relIndex, nRel, options, prob, sc.beta, sc.policy, sc.seed,
               reached);
+      std::map<std::pair<unsigned, unsigned>, std::vector<std::string>> mmaLog;
+      if (options.traceMma && &sc == &scheds.front())
+        sim.mmaLog = &mmaLog;
       uint64_t steps = 0;
       std::optional<std::string> err = sim.run(steps, shape);
       if (&sc == &scheds.front())
         shapes += (shapes.empty() ? "" : "; ") + shape;
+      if (sim.mmaLog) {
+        res.mmaTrace += llvm::formatv("problem {0}, beta {1}:\n", shape, sc.beta).str();
+        for (auto &[key, lines] : mmaLog) {
+          res.mmaTrace += llvm::formatv("  cta {0} warpgroup {1}:\n", key.first, key.second);
+          for (size_t i = 0; i < lines.size(); ++i)
+            res.mmaTrace += llvm::formatv("    {0}: {1}\n", i, lines[i]).str();
+        }
+      }
       res.steps += steps;
       ++res.schedules;
       if (err) {
@@ -3395,6 +3476,8 @@ bool Sim::stepTcCp(int ti, Thread &t, const Decoded &d, const std::vector<Operan
     return true;
   }
   Access acc = Access::ofOp(addOp(AsyncOp{d.op, ti, stmt}), ti, stmt, /*generic=*/false);
+  if (mmaLog)
+    logMma(t, k.stmts[stmt], /*tcgen05=*/true);
   unsigned first = d.ctaGroup == 2 ? ctas[t.cta].cluster * clusterSize +
                                          (ctas[t.cta].rank & ~1u)
                                    : t.cta;

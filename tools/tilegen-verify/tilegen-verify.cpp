@@ -2,7 +2,7 @@
 //
 //   tilegen-verify KERNEL.ptx [--manifest KERNEL.json] [--m M --n N --k K] [--sms S]
 //                  [--schedules R] [--seed S] [--explore-steps B]
-//                  [--mutate=KIND[:SITE|:all]] [--list-mutations]
+//                  [--mutate=KIND[:SITE|:all]] [--list-mutations] [--trace-mma FILE]
 //
 // Simulates the kernel's PTX for a small problem and checks its barriers, asynchronous copies
 // and MMAs (docs/verify.md). Exit status: 0 when the kernel verifies; 1 when the checker finds
@@ -74,6 +74,12 @@ static cl::opt<int64_t> optTrace("trace-thread",
                                  cl::desc("print every statement this thread (index in the "
                                           "grid) executes, with integer results"),
                                  cl::init(-1), cl::Hidden, cl::cat(category));
+static cl::opt<std::string> optTraceMma(
+    "trace-mma",
+    cl::desc("write every wgmma, tcgen05.mma and tcgen05.cp of the first schedule of each "
+             "problem, per CTA and warpgroup, with its descriptors decoded, to this file ('-': "
+             "standard output); for comparing two builds of a kernel"),
+    cl::value_desc("file"), cl::cat(category));
 static cl::opt<bool> optTime("time", cl::desc("print the checker's time"), cl::cat(category));
 
 static int fail(const Twine &msg) {
@@ -124,6 +130,10 @@ int main(int argc, char **argv) {
   opt.maxSteps = optMaxSteps;
   opt.exploreSteps = optExploreSteps;
   opt.traceThread = optTrace;
+  opt.traceMma = !optTraceMma.empty();
+  if (opt.traceMma && !optMutate.empty())
+    return fail("--trace-mma and --mutate cannot be combined (trace the PTX printed by "
+                "--print-mutated instead)");
 
   if (optList) {
     for (MutationKind kind : allMutationKinds()) {
@@ -149,6 +159,21 @@ int main(int argc, char **argv) {
     outs() << input << ": " << r.report;
     if (optTime)
       outs() << formatv("time: {0:f2} s\n", s);
+    if (opt.traceMma) {
+      if (optTraceMma == "-") {
+        outs() << r.mmaTrace;
+      } else {
+        std::error_code ec;
+        raw_fd_ostream os(optTraceMma, ec);
+        if (ec)
+          return fail("cannot write the MMA trace '" + optTraceMma + "': " + ec.message());
+        os << r.mmaTrace;
+        os.close();
+        if (os.has_error())
+          return fail("cannot write the MMA trace '" + optTraceMma + "': " +
+                      os.error().message());
+      }
+    }
     return r.ok ? 0 : 1;
   }
 

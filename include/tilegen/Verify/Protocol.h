@@ -55,6 +55,9 @@ struct VerifyOptions {
   int64_t traceThread = -1;       ///< print every statement this thread (global index) runs
   /// Exhaustive exploration: scheduling steps over all its runs (replays included); 0: off.
   uint64_t exploreSteps = 1'000'000;
+  /// Record the operands of every MMA and Tensor Memory copy the first schedule of each
+  /// problem issues (VerifyResult::mmaTrace).
+  bool traceMma = false;
 };
 
 struct VerifyResult {
@@ -64,6 +67,11 @@ struct VerifyResult {
   uint64_t steps = 0;  ///< scheduling steps over all schedules
   uint64_t exploreRuns = 0, exploreStates = 0; ///< exhaustive exploration
   bool exploreComplete = false; ///< every interleaving (up to the reduction) was run
+  /// With VerifyOptions::traceMma: per problem, per CTA and warpgroup in issue order, each
+  /// wgmma, tcgen05.mma and tcgen05.cp with its descriptors and Tensor Memory addresses
+  /// (decoded), the values that decide what an MMA reads and where it accumulates. Written
+  /// for comparing two builds of a kernel: no line numbers or register names.
+  std::string mmaTrace;
 };
 
 /// Checks the kernel; never throws. A kernel or instruction outside the model is an error
