@@ -8,8 +8,10 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -26,6 +28,7 @@ static int runCaptured(llvm::StringRef program, llvm::ArrayRef<std::string> args
                        unsigned timeout, std::string &output, std::string &error) {
   llvm::SmallString<128> outPath;
   llvm::sys::fs::createTemporaryFile("tilegen-ptxas", "log", outPath);
+  llvm::sys::RemoveFileOnSignal(outPath);
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(outPath),
                                                 llvm::StringRef(outPath)};
   llvm::SmallVector<llvm::StringRef> argv{program};
@@ -36,6 +39,7 @@ static int runCaptured(llvm::StringRef program, llvm::ArrayRef<std::string> args
                                      &failedToRun);
   output = readFile(outPath);
   llvm::sys::fs::remove(outPath);
+  llvm::sys::DontRemoveFileOnSignal(outPath);
   if (failedToRun)
     return -100;
   return rc;
@@ -104,9 +108,28 @@ llvm::Expected<PtxasResult> tilegen::runPtxas(const PtxasTool &tool, llvm::Strin
         "ptxas at {0} is CUDA {1}.{2}; target {3} needs CUDA {4}.{5} or newer: install a newer "
         "CUDA toolkit (or point TILEGEN_PTXAS at its ptxas); --emit=ptx works without it",
         tool.path, tool.major, tool.minor, target.name(), needMajor, needMinor));
+  // The output first: a path ptxas cannot open (a folder, a missing or read-only place) is the
+  // caller's error, not ptxas rejecting the PTX.
+  {
+    int fd;
+    if (std::error_code ec = llvm::sys::fs::openFileForWrite(cubinPath, fd))
+      return llvm::createStringError("cannot write the cubin '" + cubinPath.str() + "': " +
+                                     ec.message());
+    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  }
   llvm::SmallString<128> ptxPath;
   if (auto ec = llvm::sys::fs::createTemporaryFile("tilegen", "ptx", ptxPath))
     return llvm::createStringError("cannot create a temporary file: " + ec.message());
+  // An interrupted run (SIGINT, SIGTERM) leaves neither the temporary PTX nor a partial cubin.
+  llvm::sys::RemoveFileOnSignal(ptxPath);
+  llvm::sys::RemoveFileOnSignal(cubinPath);
+  struct Forget {
+    llvm::StringRef a, b;
+    ~Forget() {
+      llvm::sys::DontRemoveFileOnSignal(a);
+      llvm::sys::DontRemoveFileOnSignal(b);
+    }
+  } forget{ptxPath, cubinPath};
   {
     std::error_code ec;
     llvm::raw_fd_ostream os(ptxPath, ec);
@@ -133,6 +156,7 @@ llvm::Expected<PtxasResult> tilegen::runPtxas(const PtxasTool &tool, llvm::Strin
   };
   if (timedOut(rc, err)) {
     llvm::sys::fs::remove(ptxPath);
+    llvm::sys::fs::remove(cubinPath);
     return llvm::createStringError(llvm::formatv(
         "ptxas did not finish within {0} s for target {1} (raise --ptxas-timeout)",
         timeoutSeconds, target.name()));
@@ -142,12 +166,16 @@ llvm::Expected<PtxasResult> tilegen::runPtxas(const PtxasTool &tool, llvm::Strin
     // error is theirs, not tilegen's.
     llvm::SmallString<128> probe;
     bool probed = !llvm::sys::fs::createTemporaryFile("tilegen-probe", "cubin", probe);
+    if (probed)
+      llvm::sys::RemoveFileOnSignal(probe);
     std::string probeOut, probeErr;
     int probeRc = probed ? runCaptured(tool.path, argsFor({}, probe), timeoutSeconds, probeOut,
                                        probeErr)
                          : -1;
-    if (probed)
+    if (probed) {
       llvm::sys::fs::remove(probe);
+      llvm::sys::DontRemoveFileOnSignal(probe);
+    }
     if (probeRc == 0) {
       llvm::sys::fs::remove(ptxPath);
       llvm::sys::fs::remove(cubinPath);
@@ -159,6 +187,7 @@ llvm::Expected<PtxasResult> tilegen::runPtxas(const PtxasTool &tool, llvm::Strin
   }
   llvm::sys::fs::remove(ptxPath);
   if (rc != 0) {
+    llvm::sys::fs::remove(cubinPath);
     // Point at the PTX line ptxas names.
     std::string msg = "tilegen bug: ptxas rejected the PTX tilegen emitted for target " +
                       target.name().str() + " (please report it with the description)\n" +

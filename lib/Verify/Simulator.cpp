@@ -489,6 +489,22 @@ bool Sim::setup(std::string &shape) {
   M = prob.m;
   N = prob.n;
   K = prob.k;
+  // The kernels take 32-bit sizes; the simulation runs every K-slice of every thread.
+  constexpr int64_t kMaxSlices = 1024;
+  int64_t tk = cfg.tileK ? cfg.tileK : 64;
+  if (M < 1 || N < 1 || K < 1 || M > INT32_MAX || N > INT32_MAX || K > INT32_MAX) {
+    failure = Failure{llvm::formatv("problem M={0} N={1} K={2}: each size must be in [1, {3}]",
+                                    M, N, K, INT32_MAX)
+                          .str()};
+    return false;
+  }
+  if ((K + tk - 1) / tk > kMaxSlices) {
+    failure = Failure{llvm::formatv("K={0} is {1} K-slices of {2}; the checker simulates at "
+                                    "most {3} (choose a smaller --k)",
+                                    K, (K + tk - 1) / tk, tk, kMaxSlices)
+                          .str()};
+    return false;
+  }
   int64_t tiles = ((M + cfg.tileM - 1) / cfg.tileM) * ((N + cfg.tileN - 1) / cfg.tileN);
   int64_t grid;
   if (cfg.gridRule == "tiles" || cfg.gridRule == "persistent")

@@ -17,6 +17,7 @@
 #include "tilegen/Support/OutputErrors.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -87,6 +88,31 @@ static int fail(const Twine &msg) {
   return 2;
 }
 
+/// Reads a whole input file: a regular file of at most `limit` bytes (a FIFO or a device such
+/// as /dev/zero would block or never end).
+static ErrorOr<std::unique_ptr<MemoryBuffer>> readInput(const std::string &path, uint64_t limit,
+                                                        std::string &why) {
+  sys::fs::file_status st;
+  if (std::error_code ec = sys::fs::status(path, st)) {
+    why = ec.message();
+    return ec;
+  }
+  if (st.type() != sys::fs::file_type::regular_file) {
+    why = "not a regular file";
+    return std::make_error_code(std::errc::invalid_argument);
+  }
+  if (st.getSize() > limit) {
+    why = formatv("{0} bytes, more than the {1} MiB this tool reads", st.getSize(),
+                  limit >> 20)
+              .str();
+    return std::make_error_code(std::errc::file_too_large);
+  }
+  auto buf = MemoryBuffer::getFile(path);
+  if (!buf)
+    why = buf.getError().message();
+  return buf;
+}
+
 static std::string firstLine(StringRef s) { return s.take_until([](char c) {
   return c == '\n'; }).str(); }
 
@@ -99,19 +125,26 @@ int main(int argc, char **argv) {
   });
   cl::ParseCommandLineOptions(argc, argv,
                               "tilegen-verify: check the synchronisation of a tilegen kernel\n");
-  auto ptxBuf = MemoryBuffer::getFile(input);
+  // Problem sizes given on the command line: the kernels take them as i32.
+  for (auto *o : {&optM, &optN, &optK})
+    if (o->getNumOccurrences() && (*o < 1 || *o > INT32_MAX))
+      return fail(formatv("--{0} {1}: a problem size must be in [1, {2}] (the kernel takes "
+                          "32-bit sizes)",
+                          o->ArgStr, int64_t(*o), INT32_MAX)
+                      .str());
+  std::string why;
+  auto ptxBuf = readInput(input, 256ull << 20, why);
   if (!ptxBuf)
-    return fail("cannot read '" + input + "': " + ptxBuf.getError().message());
+    return fail("cannot read '" + input + "': " + why);
   std::string mpath = manifestPath;
   if (mpath.empty()) {
     SmallString<256> p(input.getValue());
     sys::path::replace_extension(p, "json");
     mpath = std::string(p);
   }
-  auto manBuf = MemoryBuffer::getFile(mpath);
+  auto manBuf = readInput(mpath, 16ull << 20, why);
   if (!manBuf)
-    return fail("cannot read the manifest '" + mpath + "': " + manBuf.getError().message() +
-                " (pass --manifest)");
+    return fail("cannot read the manifest '" + mpath + "': " + why + " (pass --manifest)");
   auto config = readManifest((*manBuf)->getBuffer());
   if (!config)
     return fail(mpath + ": " + toString(config.takeError()));
@@ -119,6 +152,15 @@ int main(int argc, char **argv) {
   auto kernel = parsePTX(text);
   if (!kernel)
     return fail(input + ": " + toString(kernel.takeError()));
+  // The manifest describes the launch (grid, block, parameters) of one kernel for one target:
+  // checking another kernel's PTX against it would report errors of the pairing, not of the
+  // kernel.
+  if (kernel->name != config->kernel || kernel->target != config->target)
+    return fail(formatv("the manifest '{0}' is for kernel '{1}' on {2}, but '{3}' has kernel "
+                        "'{4}' on {5} (pass the manifest written with this PTX)",
+                        mpath, config->kernel, config->target, input, kernel->name,
+                        kernel->target)
+                    .str());
 
   VerifyOptions opt;
   opt.m = optM;

@@ -58,6 +58,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -151,6 +152,33 @@ struct Entry {
 };
 } // namespace
 
+/// Reads an input file whole: a regular file of at most `limit` bytes (a FIFO or a device such
+/// as /dev/zero would block or never end); on failure, `why` says why.
+static llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>>
+readInputFile(const llvm::Twine &path, uint64_t limit, std::string &why) {
+  llvm::sys::fs::file_status st;
+  if (std::error_code ec = llvm::sys::fs::status(path, st)) {
+    why = ec.message();
+    return ec;
+  }
+  if (st.type() != llvm::sys::fs::file_type::regular_file) {
+    why = "not a regular file";
+    return std::make_error_code(std::errc::invalid_argument);
+  }
+  if (st.getSize() > limit) {
+    why = llvm::formatv("larger than {0} MiB", limit >> 20).str();
+    return std::make_error_code(std::errc::file_too_large);
+  }
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    why = buffer.getError().message();
+  return buffer;
+}
+
+/// The most elements an operand of a tuned shape may have: 2^40 (2 TiB of bf16), beyond the
+/// memory of any GPU, so that the model's times stay far inside the dispatch table's bound.
+constexpr int64_t kMaxOperandElements = int64_t(1) << 40;
+
 /// Reads --shapes: built-in names and files of "M N K" lines (# comments; x or , separate).
 static LogicalResult readShapes(llvm::StringRef spec, std::vector<ProblemSize> &out) {
   llvm::SmallVector<llvm::StringRef> items;
@@ -165,14 +193,11 @@ static LogicalResult readShapes(llvm::StringRef spec, std::vector<ProblemSize> &
       }
     if (named)
       continue;
-    auto buffer = llvm::MemoryBuffer::getFile(item, /*IsText=*/true);
+    std::string why;
+    auto buffer = readInputFile(item, 16u << 20, why);
     if (!buffer) {
       fail("--shapes: '" + item + "' is neither a named list (square, llm, odd, all) nor a "
-           "readable file: " + buffer.getError().message());
-      return failure();
-    }
-    if ((*buffer)->getBufferSize() > (16u << 20)) {
-      fail("--shapes: '" + item + "' is larger than 16 MiB");
+           "readable file: " + why);
       return failure();
     }
     llvm::SmallVector<llvm::StringRef> lines;
@@ -209,6 +234,19 @@ static LogicalResult readShapes(llvm::StringRef spec, std::vector<ProblemSize> &
         }
         *dims[d] = *v;
       }
+      // Each factor is below 2^31, so the products are exact in 64 bits.
+      struct {
+        const char *name, *dims;
+        int64_t elements;
+      } operands[3] = {{"A", "M x K", s.m * s.k}, {"B", "K x N", s.k * s.n},
+                       {"D", "M x N", s.m * s.n}};
+      for (const auto &o : operands)
+        if (o.elements > kMaxOperandElements) {
+          fail(where + ": " + o.name + " of " + o.dims + " = " + llvm::Twine(o.elements) +
+               " elements is more than any GPU's memory holds (at most 2^40 elements per "
+               "operand)");
+          return failure();
+        }
       out.push_back(s);
     }
     if (out.size() == before) {
@@ -371,8 +409,6 @@ static LogicalResult writeAtomically(const std::string &path, llvm::StringRef te
   return success();
 }
 
-/// Compiles one variant into `dir`/NAME.{cubin,json,mlir}, unless NAME.mlir already holds the
-/// same description and the cubin and manifest are there (a resumed run).
 /// The modification time of a file, if it has one.
 static std::optional<llvm::sys::TimePoint<>> modified(const llvm::Twine &path) {
   llvm::sys::fs::file_status st;
@@ -381,6 +417,46 @@ static std::optional<llvm::sys::TimePoint<>> modified(const llvm::Twine &path) {
   return st.getLastModificationTime();
 }
 
+/// Whether an earlier run's kernel files are whole: the cubin a CUDA ELF file (magic, 64-bit
+/// class, machine EM_CUDA = 190) and the manifest JSON naming this kernel's cubin. A run killed
+/// while writing, or files damaged since, are compiled again instead of entering the table.
+static bool kernelFilesIntact(const std::string &stem, const std::string &name) {
+  std::string why;
+  auto cubin = readInputFile(stem + ".cubin", 256u << 20, why);
+  if (!cubin)
+    return false;
+  llvm::StringRef bytes = (*cubin)->getBuffer();
+  if (bytes.size() < 64 || !bytes.starts_with("\x7f" "ELF") || bytes[4] != 2 ||
+      bytes[5] != 1 || uint8_t(bytes[18]) != 190 || bytes[19] != 0)
+    return false;
+  // The section and program header tables (ELF64, little-endian) lie inside the file: a file
+  // cut short loses them.
+  auto le = [&](size_t at, unsigned n) {
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; ++i)
+      v |= uint64_t(uint8_t(bytes[at + i])) << (8 * i);
+    return v;
+  };
+  uint64_t phoff = le(0x20, 8), shoff = le(0x28, 8);
+  uint64_t phentsize = le(0x36, 2), phnum = le(0x38, 2);
+  uint64_t shentsize = le(0x3A, 2), shnum = le(0x3C, 2);
+  if (shnum == 0 || shoff > bytes.size() || shentsize * shnum > bytes.size() - shoff ||
+      phoff > bytes.size() || phentsize * phnum > bytes.size() - phoff)
+    return false;
+  auto manifest = readInputFile(stem + ".json", 16u << 20, why);
+  if (!manifest)
+    return false;
+  auto parsed = llvm::json::parse((*manifest)->getBuffer());
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return false;
+  }
+  const llvm::json::Object *root = parsed->getAsObject();
+  return root && root->getString("cubin") == name + ".cubin";
+}
+
+/// Compiles one variant into `dir`/NAME.{cubin,json,mlir}, unless NAME.mlir already holds the
+/// same description and the cubin and manifest are there, whole (a resumed run).
 static LogicalResult compileVariant(MLIRContext &context, const Variant &v, const NVTarget &target,
                                     const PtxasTool &ptxas, const std::string &dir,
                                     std::optional<llvm::sys::TimePoint<>> compilerTime,
@@ -391,8 +467,8 @@ static LogicalResult compileVariant(MLIRContext &context, const Variant &v, cons
   // rebuilt compiler compiles again).
   if (auto old = llvm::MemoryBuffer::getFile(stem + ".mlir", /*IsText=*/true)) {
     auto cubinTime = modified(stem + ".cubin");
-    if ((*old)->getBuffer() == v.text && cubinTime && llvm::sys::fs::exists(stem + ".json") &&
-        compilerTime && *cubinTime > *compilerTime) {
+    if ((*old)->getBuffer() == v.text && cubinTime && compilerTime &&
+        *cubinTime > *compilerTime && kernelFilesIntact(stem, v.name)) {
       reused = true;
       return success();
     }
@@ -452,9 +528,10 @@ struct Measurement {
 using Measurements = std::map<std::tuple<std::string, int64_t, int64_t, int64_t>, Measurement>;
 
 static LogicalResult readMeasurements(const std::string &path, Measurements &out) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  std::string why;
+  auto buffer = readInputFile(path, 256u << 20, why);
   if (!buffer) {
-    fail("--measurements: cannot read '" + path + "': " + buffer.getError().message());
+    fail("--measurements: cannot read '" + path + "': " + why);
     return failure();
   }
   auto parsed = llvm::json::parse((*buffer)->getBuffer());
@@ -482,28 +559,65 @@ static LogicalResult readMeasurements(const std::string &path, Measurements &out
     }
     return std::nullopt;
   };
-  for (const llvm::json::Value &rv : *rows) {
-    const llvm::json::Object *row = rv.getAsObject();
-    if (!row)
-      continue;
+  // A time must be a positive, finite number of milliseconds within the dispatch table's
+  // bound (1e15 ns).
+  constexpr double kMaxMs = 1e9;
+  for (size_t ri = 0; ri < rows->size(); ++ri) {
+    const llvm::json::Object *row = (*rows)[ri].getAsObject();
+    std::string where = ("--measurements: '" + path + "': rows[" + llvm::Twine(ri) + "]").str();
+    if (!row) {
+      fail(where + " is not an object");
+      return failure();
+    }
     auto kernel = row->getString("kernel");
-    auto m = number(*row, "m"), n = number(*row, "n"), k = number(*row, "k");
-    if (!kernel || !m || !n || !k)
-      continue;
+    if (!kernel) {
+      fail(where + " has no \"kernel\" name");
+      return failure();
+    }
+    int64_t dims[3];
+    const char *names[3] = {"m", "n", "k"};
+    for (int d = 0; d < 3; ++d) {
+      auto v = number(*row, names[d]);
+      if (!v || !(*v >= 1 && *v <= double(INT32_MAX)) || *v != std::floor(*v)) {
+        std::string shown = "missing";
+        if (const llvm::json::Value *raw = row->get(names[d]))
+          shown = llvm::formatv("{0}", *raw).str();
+        fail(where + ": \"" + names[d] + "\" = " + shown +
+             " is not a problem size (an integer from 1 to 2^31 - 1)");
+        return failure();
+      }
+      dims[d] = int64_t(*v);
+    }
     std::string status = row->getString("status").value_or("").str();
     auto ms = number(*row, "ms_median");
     auto vendor = number(*row, "cublas_ms_median");
     if (!vendor)
       vendor = number(*row, "cublaslt_ms_median");
+    for (auto [field, value] : {std::pair{"ms_median", ms}, std::pair{"vendor median", vendor}})
+      if (value && !(std::isfinite(*value) && *value >= 0 && *value <= kMaxMs)) {
+        fail(where + ": " + field + " = " + llvm::formatv("{0:e}", *value) +
+             " is not a time in milliseconds from 0 to 1e9");
+        return failure();
+      }
     if (vendor && !(*vendor > 0))
       vendor.reset();
-    auto key = std::make_tuple(kernel->str(), (int64_t)*m, (int64_t)*n, (int64_t)*k);
+    auto key = std::make_tuple(kernel->str(), dims[0], dims[1], dims[2]);
     if ((status == "pass" || status == "ran") && ms && *ms > 0)
       out[key] = {*ms, vendor, ""};
     else if (!out.count(key))
       out[key] = {0, std::nullopt, status.empty() ? "no time" : status};
   }
   return success();
+}
+
+/// Seconds as the table's nanoseconds: positive and at most 1e15, the bound tilegen-run reads
+/// (the shape and measurement checks keep every time far inside it; this only keeps the
+/// conversion defined).
+static int64_t tableNs(double seconds) {
+  double ns = seconds * 1e9;
+  if (!(ns >= 1))
+    return 1;
+  return ns >= 1e15 ? int64_t(1e15) : static_cast<int64_t>(std::llround(ns));
 }
 
 static std::string dispatchJSON(const std::vector<Variant> &variants,
@@ -528,9 +642,9 @@ static std::string dispatchJSON(const std::vector<Variant> &variants,
     llvm::json::Array cands;
     for (const Candidate &c : e.candidates) {
       llvm::json::Object o{{"kernel", variants[c.variant].name},
-                           {"predicted_ns", static_cast<int64_t>(std::llround(c.predicted * 1e9))}};
+                           {"predicted_ns", tableNs(c.predicted)}};
       if (c.measured)
-        o["measured_ns"] = static_cast<int64_t>(std::llround(*c.measured * 1e9));
+        o["measured_ns"] = tableNs(*c.measured);
       if (!c.failure.empty())
         o["measurement"] = c.failure;
       cands.push_back(std::move(o));
@@ -767,6 +881,8 @@ int tilegen::tuneMain(int argc, char **argv) {
   std::string kernelDir = outDir + "/kernels";
   if (std::error_code ec = llvm::sys::fs::create_directories(kernelDir))
     return fail("cannot create '" + kernelDir + "': " + ec.message());
+  if (!llvm::sys::fs::is_directory(kernelDir))
+    return fail("cannot create '" + kernelDir + "': a file of that name is in the way");
   auto ptxas = findPtxas();
   if (!ptxas)
     return fail(llvm::toString(ptxas.takeError()));

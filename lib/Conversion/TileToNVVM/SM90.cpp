@@ -123,7 +123,8 @@ private:
   Value blockScale(Value code, bool folded = false);
   /// One 32-bit word of packed FP4 (eight elements, element 2i in the low nibble of byte i)
   /// as four bf16x2 words by UpcastBits.h's steps, bf16x2 word j scaled by scaleOf(j); with
-  /// `folded`, scaleOf(j) is the folded factor (foldedScaleBits) and replaces steps 4 and 5.
+  /// `folded`, scaleOf(j) is a factor that includes step 4's 2^126 and replaces steps 4 and 5
+  /// (E8M0: foldedScaleBits; NVFP4: blockScale(code, true), the scale x 2^118).
   SmallVector<Value, 4> fp4ToBf16(Value word, llvm::function_ref<Value(unsigned)> scaleOf,
                                   bool folded = false);
   /// The upcast in registers: warp 1 of the producer warpgroup copies each slice's scale
@@ -713,8 +714,9 @@ void WgmmaEmitter::converter(Value bid, Value grid, Value numTiles, Value tilesM
 // step (48 is a multiple of 8, and so is bm). A quarter-warp's loads (four rows, both blocks)
 // hit the eight 16-byte bank groups once each thanks to the 64-byte swizzle, and its stores
 // too (as converter()'s). Each 32-bit word (four elements) becomes two bf16x2 words by
-// UpcastBits.h's FP8 steps: a prmt, a shift and a mask, and two bf16x2 multiplies (by
-// 2^(127 - bias), then by the block's scale). The scale of row m of A is byte kb x M + m of
+// UpcastBits.h's FP8 steps: a prmt, a shift and a mask, and one bf16x2 multiply by
+// 2^(code - bias) where every code the warp reads in the slice allows it (fp8FoldMaxCode),
+// else two (by 2^(127 - bias), then by the block's scale). The scale of row m of A is byte kb x M + m of
 // scale_a, of column n of B byte kb x N + n of scale_b (docs/manifest.md), loaded one slice
 // ahead; rows past M or N read the last row's scale and blocks past K the last block's. A
 // warp's 16 rows of a step are all A or all B (bm is a multiple of 16); the steps whose rows
@@ -1368,7 +1370,9 @@ static Value wgmmaRegisterA(KernelBuilder &b, Value acc, ArrayRef<Value> a, Valu
 }
 
 // The block scale of E8M0 code `code` (i32) as a bf16x2 power of two (UpcastBits.h's
-// scaleBits), or with NVFP4 of E4M3 code `code` as a bf16x2 value (e4m3ScaleBits, times 2^120).
+// scaleBits), or with NVFP4 of E4M3 code `code` as a bf16x2 value (e4m3ScaleBits, times 2^120);
+// with `folded` (NVFP4), the E4M3 bits times 2^119 twice: the scale x 2^118, which also carries
+// fp4ToBf16's 2^126 less 2^8 (the accumulators then hold D x 2^-8).
 Value WgmmaEmitter::blockScale(Value code, bool folded) {
   auto v2bf16 = VectorType::get({2}, b.getBF16Type());
   auto splat = [&](uint16_t bits) {
