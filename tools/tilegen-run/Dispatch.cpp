@@ -5,8 +5,12 @@
 #include "Json.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <map>
+#include <set>
+#include <sys/stat.h>
 
 using namespace tilegen::run;
 
@@ -85,19 +89,38 @@ Error tilegen::run::parseDispatch(const std::string &Text,
     std::string Where = "kernels[" + std::to_string(I) + "]: ";
     if (!K.isObject())
       return bad(Path, Where + "expected an object");
-    std::string Name, ManifestPath;
+    std::string Name, ManifestPath, CubinPath;
     TG_TRY(readString(K, "name", Path, Where, Name));
     TG_TRY(readString(K, "manifest", Path, Where, ManifestPath));
+    // "cubin" is optional (the manifest names its cubin too); when given, it must be that file.
+    if (K.get("cubin"))
+      TG_TRY(readString(K, "cubin", Path, Where, CubinPath));
     if (!ByName.emplace(Name, I).second)
       return bad(Path, Where + "kernel " + json::quoteForMessage(Name) +
                            " is listed twice");
     Manifest M;
     if (LoadKernels) {
-      std::string Full = ManifestPath[0] == '/' || Dir.empty()
-                             ? ManifestPath
-                             : Dir + "/" + ManifestPath;
+      auto resolve = [&](const std::string &P) {
+        return P[0] == '/' || Dir.empty() ? P : Dir + "/" + P;
+      };
+      std::string Full = resolve(ManifestPath);
+      std::string TableCubin = CubinPath.empty() ? "" : resolve(CubinPath);
       if (Error E = loadManifest(Full, M))
         return bad(Path, Where + "kernel " + Name + ": " + E.message());
+      struct stat TableSt;
+      if (!TableCubin.empty() && ::stat(TableCubin.c_str(), &TableSt) != 0)
+        return bad(Path, Where + "kernel " + Name + ": cannot read \"cubin\" " + TableCubin +
+                             ": " + std::strerror(errno));
+      // The manifest describes one cubin (its kernel, parameters and tile): the table's
+      // "cubin" names that file, or the table is inconsistent.
+      struct stat ManSt;
+      if (!TableCubin.empty() &&
+          (::stat(M.CubinPath.c_str(), &ManSt) != 0 || ManSt.st_dev != TableSt.st_dev ||
+           ManSt.st_ino != TableSt.st_ino))
+        return bad(Path, Where + "kernel " + Name + ": \"cubin\" is " + TableCubin +
+                             ", but its manifest " + Full + " describes " + M.CubinPath +
+                             " (the manifest's \"cubin\"); a table names each kernel's "
+                             "own cubin");
       if (M.Kernel != Name)
         return bad(Path, Where + "the manifest " + Full + " is for kernel " +
                              M.Kernel + ", not " + Name);
@@ -128,7 +151,13 @@ Error tilegen::run::parseDispatch(const std::string &Text,
       return bad(Path, "\"fallbacks\" must be an array of kernel names");
     for (size_t I = 0; I < F->getArray().size(); ++I) {
       size_t K = 0;
-      TG_TRY(kernelIndex(&F->getArray()[I], "fallbacks[" + std::to_string(I) + "]: ", K));
+      std::string Where = "fallbacks[" + std::to_string(I) + "]: ";
+      TG_TRY(kernelIndex(&F->getArray()[I], Where, K));
+      auto Seen = std::find(T.Fallbacks.begin(), T.Fallbacks.end(), K);
+      if (Seen != T.Fallbacks.end())
+        return bad(Path, Where + "kernel " + json::quoteForMessage(F->getArray()[I].getString()) +
+                             " is listed twice (also fallbacks[" +
+                             std::to_string(Seen - T.Fallbacks.begin()) + "])");
       T.Fallbacks.push_back(K);
     }
   }
@@ -146,6 +175,14 @@ Error tilegen::run::parseDispatch(const std::string &Text,
     TG_TRY(readDim(E, "n", Path, Where, D.Size.N));
     TG_TRY(readDim(E, "k", Path, Where, D.Size.K));
     TG_TRY(kernelIndex(E.get("kernel"), Where + "\"kernel\": ", D.Kernel));
+    // One entry per size: a second would never be picked (the first of a size wins).
+    for (size_t J = 0; J < T.Entries.size(); ++J)
+      if (T.Entries[J].Size == D.Size)
+        return bad(Path, Where + "size " + D.Size.str() + " (kernel " +
+                             T.Kernels[D.Kernel].Kernel + ") has an entry already: entries[" +
+                             std::to_string(J) + "] (kernel " +
+                             T.Kernels[T.Entries[J].Kernel].Kernel +
+                             "); a table has one entry per size");
     TG_TRY(readString(E, "chosen_by", Path, Where, D.ChosenBy));
     if (D.ChosenBy != "model" && D.ChosenBy != "measured")
       return bad(Path, Where + "\"chosen_by\" must be \"model\" or \"measured\"");
@@ -183,6 +220,12 @@ Error tilegen::run::parseDispatch(const std::string &Text,
     bool AnyMeasured = std::any_of(MeasuredTimes.begin(), MeasuredTimes.end(),
                                    [](double X) { return X > 0; });
     D.TimeNs = AnyMeasured ? MeasuredTimes : PredictedTimes;
+    // The chosen kernel is one of the candidates it was chosen from (tune lists it first);
+    // an entry without candidates stands for its kernel alone.
+    if (!HasChosen && !D.Candidates.empty())
+      return bad(Path, Where + "\"kernel\" " + T.Kernels[D.Kernel].Kernel +
+                           " is not among the entry's \"candidates\" (the kernels it was "
+                           "chosen from)");
     if (!HasChosen) {
       D.Candidates.insert(D.Candidates.begin(), D.Kernel);
       D.TimeNs.insert(D.TimeNs.begin(), -1);

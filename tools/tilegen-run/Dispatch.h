@@ -60,8 +60,10 @@ struct Pick {
 };
 
 /// Reads and checks a table: format and version, every kernel's manifest and
-/// cubin (relative paths resolve against the table's folder) for the table's
-/// target, every entry's size and kernel names.
+/// cubin (relative paths resolve against the table's folder; a kernel's "cubin"
+/// must be the file its manifest describes) for the table's target, every
+/// entry's size and kernel names, one entry per size, each entry's kernel among
+/// its candidates, each fallback once.
 Error loadDispatch(const std::string &Path, DispatchTable &T);
 
 /// Parses a table from text; Dir is the folder its paths are relative to.
