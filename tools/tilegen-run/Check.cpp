@@ -16,6 +16,14 @@
 // cannot hide in the whole-tensor norm, and an elementwise test
 // |d - ref| <= rtol * (|ref| + rms(ref)) that also catches NaN/Inf.
 //
+// Both stop at the output type's range. Where the reference or d is below the
+// type's smallest normal value (2^-14 for f16, 2^-126 for bf16 and f32), the
+// element's error counts only beyond that value: there the type has fewer bits
+// (subnormals), and a kernel may flush them to 0. An element whose reference is
+// beyond the type's largest finite value (rounding to infinity) is right as
+// +-infinity of its sign (round to nearest) or as the largest finite value
+// (saturation), and is left out of the norms.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Child.h"
@@ -135,6 +143,9 @@ struct Comparison {
   double WorstTileErr = 0;
   int64_t WorstTi = 0, WorstTj = 0;
   uint64_t Bad = 0, NonFinite = 0;
+  /// References beyond the output type's largest finite value, and below its smallest
+  /// normal one (not 0).
+  uint64_t Overflow = 0, Subnormal = 0;
   std::vector<std::string> FirstBad;
 };
 
@@ -149,32 +160,54 @@ Comparison compare(const Manifest &Man, const Problem &P,
   const int64_t TilesN = (N + Man.TileN - 1) / Man.TileN;
   std::vector<double> TileErr2(size_t(TilesM) * TilesN, 0.0),
       TileRef2(size_t(TilesM) * TilesN, 0.0);
+  const double MaxFinite = outputMaxFinite(Man.C.Type), MinNormal = outputMinNormal(Man.C.Type);
+  // The largest value that rounds to a finite one: the largest finite plus half its ulp.
+  const double OverflowAt =
+      MaxFinite + std::ldexp(1.0, std::ilogb(MaxFinite) -
+                                      (Man.C.Type == ElemType::F16    ? 11
+                                       : Man.C.Type == ElemType::BF16 ? 8
+                                                                      : 24));
   double Ref2 = 0;
+  uint64_t InRange = 0;
   for (int64_t I = 0; I < M; ++I)
     for (int64_t J = 0; J < N; ++J) {
       double R = RefAt(I, J);
-      Ref2 += R * R;
+      if (std::fabs(R) < OverflowAt)
+        Ref2 += R * R, ++InRange;
     }
-  const double Rms = std::sqrt(Ref2 / (double(M) * double(N)));
+  const double Rms = std::sqrt(Ref2 / double(std::max<uint64_t>(InRange, 1)));
   double Err2 = 0;
   auto Visit = [&](int64_t I, int64_t J) {
     double R = RefAt(I, J);
     double Dv = loadElem(HD.data(), elemIndex(Man.C.Lay, I, J, M, N), Man.C.Type);
-    double E = Dv - R;
-    bool Finite = std::isfinite(Dv);
-    bool IsBad;
-    if (!Finite) {
-      ++Cmp.NonFinite;
-      IsBad = true;
-    } else if (Exact) {
-      IsBad = Dv != double(roundToType(static_cast<float>(R), Man.C.Type));
-    } else {
-      IsBad = std::fabs(E) > Rtol * (std::fabs(R) + Rms);
-    }
     size_t T = size_t(I / Man.TileM) * TilesN + size_t(J / Man.TileN);
-    TileErr2[T] += Finite ? E * E : INFINITY;
-    TileRef2[T] += R * R;
-    Err2 += Finite ? E * E : INFINITY;
+    bool IsBad;
+    if (std::fabs(R) >= OverflowAt) {
+      // Beyond the type: infinity of R's sign, or the largest finite value (saturated).
+      ++Cmp.Overflow;
+      IsBad = !(std::signbit(Dv) == std::signbit(R) &&
+                (std::isinf(Dv) || std::fabs(Dv) == MaxFinite));
+      if (std::isnan(Dv))
+        ++Cmp.NonFinite;
+    } else {
+      if (R != 0 && std::fabs(R) < MinNormal)
+        ++Cmp.Subnormal;
+      bool Finite = std::isfinite(Dv);
+      // Where the result or D is below the smallest normal value, the error beyond it.
+      double Floor = std::min(std::fabs(R), std::fabs(Dv)) < MinNormal ? MinNormal : 0;
+      double E = Finite ? std::max(0.0, std::fabs(Dv - R) - Floor) : INFINITY;
+      if (!Finite) {
+        ++Cmp.NonFinite;
+        IsBad = true;
+      } else if (Exact) {
+        IsBad = Dv != double(roundToType(static_cast<float>(R), Man.C.Type));
+      } else {
+        IsBad = E > Rtol * (std::fabs(R) + Rms);
+      }
+      TileErr2[T] += E * E;
+      TileRef2[T] += R * R;
+      Err2 += E * E;
+    }
     if (IsBad) {
       if (Cmp.FirstBad.size() < 10) {
         char Buf[160];
@@ -409,6 +442,17 @@ Error GpuSession::check(Row &R, bool &Passed) {
     std::printf("  NaN/Inf in D: %llu (D is poisoned with NaN before the "
                 "launch: these elements were never written, or overflowed)\n",
                 static_cast<unsigned long long>(Cmp.NonFinite));
+  if (!Exact && Cmp.Subnormal)
+    std::printf("  results below the smallest normal %s (%s), where an error up to it is "
+                "not counted (subnormal, or flushed to 0): %llu\n",
+                OutT, sci(outputMinNormal(Man.C.Type)).c_str(),
+                static_cast<unsigned long long>(Cmp.Subnormal));
+  if (Cmp.Overflow)
+    std::printf("  results beyond the largest finite %s (%s), right as +-inf or +-%s and "
+                "left out of the norms: %llu\n",
+                OutT, sci(outputMaxFinite(Man.C.Type)).c_str(),
+                sci(outputMaxFinite(Man.C.Type)).c_str(),
+                static_cast<unsigned long long>(Cmp.Overflow));
   for (const std::string &B : Cmp.FirstBad)
     std::printf("    %s\n", B.c_str());
   if (Cmp.Bad > Cmp.FirstBad.size())

@@ -53,6 +53,17 @@ inline bool storageBytes(ElemType T, uint64_t Elems, uint64_t &Bytes) {
 }
 /// The largest finite value of an fp8 type: 448 (e4m3), 57344 (e5m2).
 double fp8Max(ElemType T);
+
+/// The range of an output type (C and D: bf16, f16, f32): its largest finite value
+/// (65504 for f16) and its smallest normal one (2^-14 for f16, 2^-126 for bf16 and f32).
+/// Results beyond the first round to infinity; below the second they are subnormal (fewer
+/// bits, or flushed to 0 by a kernel that flushes subnormals).
+inline double outputMaxFinite(ElemType T) {
+  return T == ElemType::F16 ? 65504.0 : T == ElemType::BF16 ? 0x1.fep127 : 0x1.fffffep127;
+}
+inline double outputMinNormal(ElemType T) {
+  return T == ElemType::F16 ? 0x1p-14 : 0x1p-126;
+}
 /// Encodes X as fp8 with round to nearest even. With Saturate, finite values
 /// beyond the largest finite one (and infinities) become +-max, as cvt.satfinite
 /// does; without it they become NaN (e4m3, which has no infinity) or +-inf

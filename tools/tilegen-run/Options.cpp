@@ -6,10 +6,12 @@
 
 #include "tilegen/Support/ShapeLists.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cfloat>
 #include <climits>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -41,28 +43,35 @@ options:
   --iters N           timed runs (default 50)
   --warmup N          untimed runs first (default 10)
   --sweep LIST|FILE   comma-separated: square (1k..16k cubed), llm, odd, all,
-                      or a file (at most 16 MiB) with one "M N K" per line
+                      or a file (a regular file of at most 16 MiB, or a
+                      pipe) with one "M N K" per line: decimal digits,
+                      separated by spaces, tabs or commas (or MxNxK); #
+                      starts a comment
   --dispatch TABLE    a dispatch table of tilegen tune (docs/dispatch.md)
                       instead of one kernel: each shape runs the kernel the
                       table picks for it
   --candidates        with --dispatch: run every candidate kernel of the
                       table entry nearest each shape (the timing run that
                       tilegen tune --measurements reads)
-  --alpha X --beta Y  epilogue scalars, finite f32 values (default: the
-                      manifest's)
+  --alpha X --beta Y  epilogue scalars: 0 or normal f32 values, 1.2e-38 <=
+                      |x| <= 3.4e38 (default: the manifest's)
   --seed S            input seed (default 1)
   --int-inputs        integer inputs in [-3, 3]; exact results are checked
                       bit for bit
   --block-exp LO,HI   the range of the exponent e of each scale block of
                       scaled and block-scaled operands (below; default
                       -4,4; |LO|, |HI| <= 30): -8,-4 draws blocks of
-                      magnitude 2^-8 ... 2^-4, as model weights have
+                      magnitude 2^-8 ... 2^-4, as model weights have;
+                      with --check, a range whose results would all be
+                      subnormal or all infinite in D's type is refused
   --timeout SEC       kill a shape that runs longer (default 300; 0 = never;
                       at most 604800, a week)
   --device I          GPU ordinal (default 0)
   --json FILE         write results as JSON
   --csv FILE          write results as CSV (both written whole at the end: a
-                      temporary file beside FILE, renamed onto it)
+                      temporary file beside FILE, renamed onto it; a
+                      symbolic link's target is replaced, a FIFO or
+                      character device written to; never an input file)
   --pad               run a size the kernel does not take as it is (N or K
                       off the 16-byte rule, say) on zero-padded copies of
                       its tensors: each launch copies A, B (and C) into
@@ -115,27 +124,30 @@ static bool parseInt64(const std::string &S, int64_t &Out) {
   return true;
 }
 
-/// Parses a matrix size (M, N or K): an integer in [1, 2^31 - 1]. On failure,
-/// Why says what is wrong ("not an integer", ...).
+/// Parses a matrix size (M, N or K): decimal digits only (no sign, space or
+/// other base), an integer in [1, 2^31 - 1]. On failure, Why says what is
+/// wrong ("not an integer", ...).
 static bool parseSize(const std::string &S, const char *Dim, int64_t &Out,
                       std::string &Why) {
-  errno = 0;
-  char *End = nullptr;
-  long long V = S.empty() ? 0 : std::strtoll(S.c_str(), &End, 10);
-  if (S.empty() || End == S.c_str() || *End != '\0') {
+  const bool Negative = !S.empty() && S[0] == '-';
+  const std::string Digits = Negative ? S.substr(1) : S;
+  if (Digits.empty() ||
+      Digits.find_first_not_of("0123456789") != std::string::npos) {
     Why = "not an integer";
     return false;
   }
-  if ((errno == ERANGE && V == LLONG_MIN) || V < 1) {
+  size_t First = Digits.find_first_not_of('0');
+  if (Negative || First == std::string::npos) {
     Why = "not positive";
     return false;
   }
-  if (errno == ERANGE || V > INT32_MAX) {
+  // At most 10 significant digits fit the test below without overflow.
+  if (Digits.size() - First > 10 || std::stoll(Digits.substr(First)) > INT32_MAX) {
     Why = std::string("more than 2^31 - 1: the kernel takes ") + Dim +
           " as a 32-bit signed integer";
     return false;
   }
-  Out = V;
+  Out = std::stoll(Digits.substr(First));
   return true;
 }
 
@@ -188,7 +200,9 @@ Error tilegen::run::parseOptions(int Argc, char **Argv, Options &Opts) {
                    "], found '" + V + "'");
       return Error::success();
     };
-    // alpha and beta reach the kernel as f32 parameters.
+    // alpha and beta reach the kernel as f32 parameters: 0 or a normal f32
+    // number. A smaller magnitude is subnormal in f32 or rounds to 0, so the
+    // kernel would not scale by the value asked for (and may flush it to 0).
     auto takeF32 = [&](double &Out) -> Error {
       std::string V;
       TG_TRY(takeValue(V));
@@ -196,6 +210,11 @@ Error tilegen::run::parseOptions(int Argc, char **Argv, Options &Opts) {
         return bad("option " + A +
                    ": expected a finite number in the range of f32 (|x| <= "
                    "3.4028235e38), found '" + V + "'");
+      if (Out != 0 && std::fabs(Out) < double(FLT_MIN))
+        return bad("option " + A + ": '" + V +
+                   "' is below the smallest normal f32 number (|x| >= "
+                   "1.1754944e-38, or 0): the kernel takes it as an f32, where it is "
+                   "subnormal or 0");
       return Error::success();
     };
     auto noValue = [&]() -> Error {
@@ -262,6 +281,8 @@ Error tilegen::run::parseOptions(int Argc, char **Argv, Options &Opts) {
       Opts.CsvGiven = true;
     } else if (A == "--sweep") {
       TG_TRY(takeValue(Opts.Sweep));
+      if (Opts.Sweep.empty())
+        return bad("option --sweep: the list or sweep file name is empty");
     } else if (A == "--dispatch") {
       TG_TRY(takeValue(Opts.DispatchArg));
       if (Opts.DispatchArg.empty())
@@ -356,12 +377,49 @@ Error tilegen::run::parseOptions(int Argc, char **Argv, Options &Opts) {
     TG_TRY(checkOutputPath(Opts.CsvOut, "--csv"));
   if (Opts.JsonGiven && Opts.CsvGiven && Opts.JsonOut == Opts.CsvOut)
     return bad("--json and --csv name the same file '" + Opts.JsonOut + "'");
+  if (Opts.JsonGiven && Opts.CsvGiven)
+    TG_TRY(checkNotSameFile(Opts.CsvOut, "--csv", Opts.JsonOut, "--json file"));
   return Error::success();
 }
 
 namespace {
 
-Error readShapeFile(const std::string &Path, std::vector<Problem> &Shapes) {
+/// Splits a sweep-file line (its comment and a final CR removed) into fields:
+/// separated by spaces, tabs or commas, or one field "MxNxK". Every other byte
+/// (a sign, a NUL, another space character) belongs to a field, which
+/// parseSize then refuses naming it.
+std::vector<std::string> shapeFields(const std::string &Line) {
+  std::vector<std::string> Words;
+  std::string W;
+  for (char C : Line) {
+    if (C == ' ' || C == '\t' || C == ',') {
+      if (!W.empty())
+        Words.push_back(W);
+      W.clear();
+    } else {
+      W += C;
+    }
+  }
+  if (!W.empty())
+    Words.push_back(W);
+  // "64x128x256": three fields joined by 'x' (not "0x40 64 64": there "0x40" is a field).
+  if (Words.size() == 1 && std::count(Words[0].begin(), Words[0].end(), 'x') == 2) {
+    std::string One = Words[0];
+    Words.clear();
+    size_t Start = 0;
+    for (size_t X = One.find('x'); Start <= One.size();
+         Start = X + 1, X = One.find('x', Start)) {
+      Words.push_back(One.substr(Start, X == std::string::npos ? std::string::npos
+                                                              : X - Start));
+      if (X == std::string::npos)
+        break;
+    }
+  }
+  return Words;
+}
+
+Error readShapeFile(const std::string &Path, std::vector<Problem> &Shapes,
+                    std::vector<std::string> *Files) {
   std::string Text;
   int OpenErrno = 0;
   // Not only regular files: --sweep <(...) is a pipe.
@@ -374,26 +432,21 @@ Error readShapeFile(const std::string &Path, std::vector<Problem> &Shapes) {
                       "nor a readable file: " +
                       std::strerror(OpenErrno));
   }
-  std::istringstream In(Text);
-  std::string Line;
   unsigned LineNo = 0;
   size_t Before = Shapes.size();
-  while (std::getline(In, Line)) {
+  for (size_t Pos = 0; Pos < Text.size();) {
+    size_t End = Text.find('\n', Pos);
+    if (End == std::string::npos)
+      End = Text.size();
+    std::string Line = Text.substr(Pos, End - Pos);
+    Pos = End + 1;
     ++LineNo;
     size_t Hash = Line.find('#');
     if (Hash != std::string::npos)
       Line = Line.substr(0, Hash);
     if (!Line.empty() && Line.back() == '\r')
       Line.pop_back();
-    const std::string Original(Line.data(), Line.size());
-    for (char &C : Line)
-      if (C == 'x' || C == ',' || C == '\t')
-        C = ' ';
-    std::istringstream SS(Line);
-    std::vector<std::string> Words;
-    std::string W;
-    while (SS >> W)
-      Words.push_back(W);
+    std::vector<std::string> Words = shapeFields(Line);
     if (Words.empty())
       continue;
     Problem P;
@@ -406,7 +459,8 @@ Error readShapeFile(const std::string &Path, std::vector<Problem> &Shapes) {
       std::string V;
       if (!parseSize(Words[I], Dim, *Dst[I], V))
         Why = std::string(Dim) + " = " +
-              (V == "not an integer" || Words[I].size() > 40
+              (Words[I].find_first_not_of("-0123456789") != std::string::npos ||
+                       Words[I].size() > 40
                    ? json::quoteForMessage(Words[I], 40)
                    : Words[I]) +
               " is " + V;
@@ -414,18 +468,22 @@ Error readShapeFile(const std::string &Path, std::vector<Problem> &Shapes) {
     if (!Why.empty())
       return usageError("sweep file " + Path + ":" + std::to_string(LineNo) +
                         ": expected \"M N K\" (three positive integers), found " +
-                        json::quoteForMessage(Original) + ": " + Why);
+                        json::quoteForMessage(Line) + ": " + Why);
     Shapes.push_back(P);
   }
   if (Shapes.size() == Before)
-    return usageError("sweep file " + Path + ": no shapes in it");
+    return usageError("sweep file " + Path + ": no shapes in it" +
+                      (Text.empty() ? " (it is empty)" : ""));
+  if (Files)
+    Files->push_back(Path);
   return Error::success();
 }
 
 } // namespace
 
 Error tilegen::run::expandSweep(const std::string &Spec,
-                                std::vector<Problem> &Shapes) {
+                                std::vector<Problem> &Shapes,
+                                std::vector<std::string> *Files) {
   std::string Item;
   std::istringstream SS(Spec);
   while (std::getline(SS, Item, ',')) {
@@ -440,10 +498,52 @@ Error tilegen::run::expandSweep(const std::string &Spec,
       }
     }
     if (!Found)
-      TG_TRY(readShapeFile(Item, Shapes));
+      TG_TRY(readShapeFile(Item, Shapes, Files));
   }
   if (Shapes.empty())
     return usageError("--sweep: no shapes in '" + Spec + "'");
+  return Error::success();
+}
+
+Error tilegen::run::checkBlockExpRange(const Options &Opts, const Manifest &Man,
+                                       const Problem &P, double Alpha) {
+  // Operands whose scale blocks draw an exponent e from --block-exp (a per-tensor scale
+  // has e = 0); --int-inputs draws small integer codes instead.
+  int Scaled = 0;
+  for (const OperandInfo *O : {&Man.A, &Man.B})
+    Scaled += O->Scale.Gran == ScaleGranularity::Block || O->Scale.blockScaled();
+  if (!Opts.Check || Opts.IntInputs || Scaled == 0 || Alpha == 0)
+    return Error::success();
+  const ElemType Out = Man.C.Type;
+  const double Base = std::fabs(Alpha) * std::sqrt(double(P.K));
+  const double MinNormal = outputMinNormal(Out), MaxFinite = outputMaxFinite(Out);
+  const double Largest = Base * std::ldexp(1.0, Scaled * Opts.BlockExpHi);
+  const double Smallest = Base * std::ldexp(1.0, Scaled * Opts.BlockExpLo);
+  auto fmt = [](double V) {
+    char Buf[32];
+    std::snprintf(Buf, sizeof Buf, "%.3g", V);
+    return std::string(Buf);
+  };
+  const std::string Range = "--block-exp " + std::to_string(Opts.BlockExpLo) + "," +
+                            std::to_string(Opts.BlockExpHi) +
+                            (Opts.BlockExpGiven ? "" : " (the default)");
+  const std::string Typical = "the typical result |alpha| x 2^(" +
+                              std::string(Scaled == 2 ? "2 e" : "e") + ") x sqrt(K) (alpha " +
+                              fmt(Alpha) + ", K = " + std::to_string(P.K) + ")";
+  if (Largest < MinNormal) {
+    int Need = int(std::ceil(std::log2(MinNormal / Base) / Scaled));
+    return usageError(Range + ": " + Typical + " is at most " + fmt(Largest) +
+                      " (e = HI), below the smallest normal " + elemTypeName(Out) + " value " +
+                      fmt(MinNormal) + ": D would hold subnormals and zeros, too coarse for "
+                      "--check; raise HI to " + std::to_string(Need) + " or more");
+  }
+  if (Smallest > MaxFinite) {
+    int Need = int(std::floor(std::log2(MaxFinite / Base) / Scaled));
+    return usageError(Range + ": " + Typical + " is at least " + fmt(Smallest) +
+                      " (e = LO), beyond the largest finite " + elemTypeName(Out) + " value " +
+                      fmt(MaxFinite) + ": D would hold infinities, nothing for --check to "
+                      "compare; lower LO to " + std::to_string(Need) + " or less");
+  }
   return Error::success();
 }
 

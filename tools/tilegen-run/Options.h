@@ -60,8 +60,19 @@ Error parseOptions(int Argc, char **Argv, Options &Opts);
 std::string usageText();
 
 /// Expands a --sweep argument: comma-separated built-in names (square, llm,
-/// odd, all) and files of "M N K" lines.
-Error expandSweep(const std::string &Spec, std::vector<Problem> &Shapes);
+/// odd, all) and files of "M N K" lines (decimal digits, fields separated by
+/// spaces, tabs or commas, or written MxNxK; # starts a comment). The files
+/// read are appended to *Files when given.
+Error expandSweep(const std::string &Spec, std::vector<Problem> &Shapes,
+                  std::vector<std::string> *Files = nullptr);
+
+/// With --check, refuses a --block-exp range (the default one too) whose results for
+/// kernel Man at size P would all lie outside the output type's normal range: the typical
+/// result |alpha| x 2^(e_A + e_B) x sqrt(K) (the sum of K products of N(0, 1) draws scaled by
+/// the blocks' exponents) below the smallest normal value even at e = HI, or beyond the
+/// largest finite one even at e = LO. Alpha is the effective alpha.
+Error checkBlockExpRange(const Options &Opts, const Manifest &Man, const Problem &P,
+                         double Alpha);
 
 /// The command line that reproduces one shape's run.
 std::string reproduceCommand(const Options &Opts, const Problem &P);

@@ -282,7 +282,7 @@ Error tilegen::run::writeJson(const std::string &Path, const DeviceRow &Dev,
     Out << "}";
   }
   Out << "\n  ]\n}\n";
-  return writeFileAtomically(Path, "--json file", Out.str());
+  return writeOutputFile(Path, "--json file", Out.str());
 }
 
 static std::string csvField(const std::string &S) {
@@ -311,5 +311,5 @@ Error tilegen::run::writeCsv(const std::string &Path,
     }
     Out << "\n";
   }
-  return writeFileAtomically(Path, "--csv file", Out.str());
+  return writeOutputFile(Path, "--csv file", Out.str());
 }

@@ -12,6 +12,7 @@
 
 #include "Child.h"
 #include "Dispatch.h"
+#include "FileIO.h"
 #include "Manifest.h"
 #include "Options.h"
 #include "Report.h"
@@ -72,10 +73,33 @@ static int runMain(int Argc, char **Argv) {
   }
 
   std::vector<Problem> Shapes;
+  std::vector<std::string> SweepFiles;
   if (Opts.Sweep.empty()) {
     Shapes.push_back(Opts.Size);
-  } else if (Error E = expandSweep(Opts.Sweep, Shapes)) {
+  } else if (Error E = expandSweep(Opts.Sweep, Shapes, &SweepFiles)) {
     return fail(E);
+  }
+
+  // A result file must not be a file the run reads (through another name or a link).
+  {
+    std::vector<std::pair<std::string, std::string>> Inputs; // path, what it is
+    if (!Opts.DispatchArg.empty())
+      Inputs.push_back({Table.Path, "dispatch table"});
+    for (const Manifest &M : *Kernels) {
+      Inputs.push_back({M.Path, "manifest"});
+      Inputs.push_back({M.CubinPath, "cubin"});
+    }
+    for (const std::string &F : SweepFiles)
+      Inputs.push_back({F, "sweep file"});
+    for (const auto &Out : {std::make_pair(Opts.JsonGiven, &Opts.JsonOut),
+                            std::make_pair(Opts.CsvGiven, &Opts.CsvOut)}) {
+      if (!Out.first)
+        continue;
+      const char *Option = Out.second == &Opts.JsonOut ? "--json" : "--csv";
+      for (const auto &In : Inputs)
+        if (Error E = checkNotSameFile(*Out.second, Option, In.first, In.second))
+          return fail(E);
+    }
   }
 
   struct Run {
@@ -87,6 +111,8 @@ static int runMain(int Argc, char **Argv) {
   // Whether kernel K runs P: as it is, or (AllowPad) zero-padded.
   auto runnable = [&](size_t K, const Problem &P, bool AllowPad, bool &Pad) -> Error {
     Pad = false;
+    TG_TRY(checkBlockExpRange(Opts, (*Kernels)[K], P,
+                              Opts.HaveAlpha ? Opts.Alpha : (*Kernels)[K].Alpha));
     Error E = checkProblem((*Kernels)[K], P);
     if (!E || !AllowPad)
       return E;
@@ -131,6 +157,9 @@ static int runMain(int Argc, char **Argv) {
       bool Pad = false;
       Pick How;
       Error E = pickKernel(Table, P, K, Pad, &How);
+      if (!E)
+        E = checkBlockExpRange(Opts, Table.Kernels[K], P,
+                               Opts.HaveAlpha ? Opts.Alpha : Table.Kernels[K].Alpha);
       if (E && Opts.Sweep.empty())
         return fail(E);
       if (!E) {
