@@ -675,7 +675,6 @@ class DispatchTest(unittest.TestCase):
         path = _dispatch_table(self.dir, [
             (128, 128, 128, "small", ["small", "any"]),
             (4096, 4096, 4096, "big", ["big", "k16", "any"]),
-            (4096, 4096, 4096, "k16", []),  # same size: never nearer than the first
             (64, 8192, 512, "k16", ["k16", "any"]),
         ], {"small": [], "big": [("K", 64)], "k16": [("K", 16)], "any": []})
         d = tilegen.load_dispatch(path)
@@ -767,6 +766,36 @@ class DispatchTest(unittest.TestCase):
         with self.assertRaisesRegex(tilegen.ManifestError,
                                     "fallbacks\\[1\\] names kernel 'nope', which is not in"):
             tilegen.load_dispatch(path)
+
+    def test_inconsistent_tables(self):
+        # The rules tilegen-run applies: one entry per size, the chosen kernel among its
+        # candidates, each fallback once, a kernel's "cubin" the file its manifest describes.
+        kernels = {"k8": [("K", 8)], "k64": [("K", 64)]}
+        cases = (
+            ([(64, 64, 64, "k8", ["k8"]), (64, 64, 64, "k64", ["k64"])], None, None,
+             r"entries\[1\]: size 64 x 64 x 64 \(kernel k64\) has an entry already: "
+             r"entries\[0\] \(kernel k8\)"),
+            ([(64, 64, 64, "k8", ["k64"])], None, None,
+             r"entries\[0\]: \"kernel\" k8 is not among the entry's \"candidates\""),
+            ([(64, 64, 64, "k8", ["k8"])], ["k8", "k8"], None,
+             r"fallbacks\[1\]: kernel 'k8' is listed twice \(also fallbacks\[0\]\)"),
+            ([(64, 64, 64, "k8", ["k8"])], None, "kernels/k64.cubin",
+             r"kernel k8: \"cubin\" is .*k64.cubin, but its manifest describes .*k8.cubin"),
+            ([(64, 64, 64, "k8", ["k8"])], None, "kernels/none.cubin",
+             r"kernel k8: cannot read \"cubin\" .*none.cubin"),
+        )
+        for i, (entries, fallbacks, cubin, msg) in enumerate(cases):
+            with self.subTest(i):
+                folder = os.path.join(self.dir, "bad%d" % i)
+                path = _dispatch_table(folder, entries, kernels, fallbacks)
+                if cubin:
+                    with open(path) as f:
+                        table = json.load(f)
+                    table["kernels"][0]["cubin"] = cubin
+                    with open(path, "w") as f:
+                        json.dump(table, f)
+                with self.assertRaisesRegex(tilegen.ManifestError, msg):
+                    tilegen.load_dispatch(path)
 
     def test_runner_fixture(self):
         d = tilegen.load_dispatch(os.path.join(INPUTS, "dispatch", "table.json"))

@@ -7,6 +7,7 @@ import os
 from . import _kernel
 from ._errors import ArgumentError, ManifestError
 from ._kernel import load, view_of
+from ._manifest import cubin_path_of
 
 
 class Dispatch:
@@ -53,6 +54,23 @@ class Dispatch:
                 raise ManifestError("%s: kernels[%d] needs a 'name' and a 'manifest'" %
                                     (where, i))
             kern = load(os.path.join(folder, k["manifest"]))
+            # "cubin" is optional (the manifest names its cubin); when given, it must be the
+            # file the manifest describes.
+            if "cubin" in k:
+                if not isinstance(k["cubin"], str) or not k["cubin"]:
+                    raise ManifestError("%s: kernels[%d]: \"cubin\" must be a file name" %
+                                        (where, i))
+                table_cubin = os.path.join(folder, k["cubin"])
+                own = cubin_path_of(os.path.join(folder, k["manifest"]), kern.manifest)
+                try:
+                    same = os.path.samefile(table_cubin, own)
+                except OSError as e:
+                    raise ManifestError("%s: kernel %s: cannot read \"cubin\" %s: %s" %
+                                        (where, k.get("name"), table_cubin, e.strerror or e))
+                if not same:
+                    raise ManifestError("%s: kernel %s: \"cubin\" is %s, but its manifest "
+                                        "describes %s; a table names each kernel's own cubin"
+                                        % (where, k.get("name"), table_cubin, own))
             if kern.target != self.target:
                 raise ManifestError("%s: kernel %s is for %s, the table for %s" %
                                     (where, k["name"], kern.target, self.target))
@@ -78,6 +96,9 @@ class Dispatch:
             if f not in self.kernels:
                 raise ManifestError("%s: fallbacks[%d] names kernel %r, which is not in "
                                     "'kernels'" % (where, i, f))
+            if f in fallbacks[:i]:
+                raise ManifestError("%s: fallbacks[%d]: kernel %r is listed twice (also "
+                                    "fallbacks[%d])" % (where, i, f, fallbacks.index(f)))
         self.fallbacks = list(fallbacks)
         entries = data.get("entries")
         if not isinstance(entries, list) or not entries:
@@ -107,6 +128,18 @@ class Dispatch:
                 if n not in self.kernels:
                     raise ManifestError("%s: entries[%d] names kernel %r, which is not in "
                                         "'kernels'" % (where, i, n))
+            # One entry per size (a second would never be picked), and the chosen kernel is
+            # one of the candidates it was chosen from, when the entry lists any.
+            for j, (other, other_order) in enumerate(self.entries):
+                if other == size:
+                    raise ManifestError("%s: entries[%d]: size %d x %d x %d (kernel %s) has an "
+                                        "entry already: entries[%d] (kernel %s); a table has "
+                                        "one entry per size"
+                                        % ((where, i) + size + (names[0], j, other_order[0])))
+            if len(names) > 1 and names[0] not in names[1:]:
+                raise ManifestError("%s: entries[%d]: \"kernel\" %s is not among the entry's "
+                                    "\"candidates\" (the kernels it was chosen from)"
+                                    % (where, i, names[0]))
             order = []
             for n in names:
                 if n not in order:
