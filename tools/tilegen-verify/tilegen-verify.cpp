@@ -196,24 +196,28 @@ int main(int argc, char **argv) {
   };
 
   if (optMutate.empty()) {
+    // The trace's file is opened first: a path that cannot be written fails before the run.
+    std::unique_ptr<raw_fd_ostream> traceFile;
+    if (opt.traceMma && optTraceMma != "-") {
+      std::error_code ec;
+      traceFile = std::make_unique<raw_fd_ostream>(optTraceMma, ec);
+      if (ec)
+        return fail("cannot write the MMA trace '" + optTraceMma + "': " + ec.message());
+    }
     double s;
     VerifyResult r = check(*kernel, s);
     outs() << input << ": " << r.report;
     if (optTime)
       outs() << formatv("time: {0:f2} s\n", s);
-    if (opt.traceMma) {
-      if (optTraceMma == "-") {
-        outs() << r.mmaTrace;
-      } else {
-        std::error_code ec;
-        raw_fd_ostream os(optTraceMma, ec);
-        if (ec)
-          return fail("cannot write the MMA trace '" + optTraceMma + "': " + ec.message());
-        os << r.mmaTrace;
-        os.close();
-        if (os.has_error())
-          return fail("cannot write the MMA trace '" + optTraceMma + "': " +
-                      os.error().message());
+    if (opt.traceMma && !traceFile)
+      outs() << r.mmaTrace;
+    if (traceFile) {
+      *traceFile << r.mmaTrace;
+      traceFile->close();
+      if (traceFile->has_error()) {
+        std::string why = traceFile->error().message();
+        traceFile->clear_error();
+        return fail("cannot write the MMA trace '" + optTraceMma + "': " + why);
       }
     }
     return r.ok ? 0 : 1;
