@@ -574,8 +574,14 @@ static LogicalResult readMeasurements(const std::string &path, Measurements &out
       fail(where + " has no \"kernel\" name");
       return failure();
     }
-    int64_t dims[3];
+    // A row without sizes (null: a run that never started) has nothing to say of a shape.
     const char *names[3] = {"m", "n", "k"};
+    if (llvm::any_of(names, [&](const char *d) {
+          const llvm::json::Value *raw = row->get(d);
+          return !raw || raw->kind() == llvm::json::Value::Null;
+        }))
+      continue;
+    int64_t dims[3];
     for (int d = 0; d < 3; ++d) {
       auto v = number(*row, names[d]);
       if (!v || !(*v >= 1 && *v <= double(INT32_MAX)) || *v != std::floor(*v)) {
