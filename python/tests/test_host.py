@@ -325,6 +325,127 @@ class CompileCacheTest(unittest.TestCase):
                 f.write('{"format": "something-else"}')
         self._corrupt_and_recompile(other, "field 'format'")
 
+    def test_manifest_nested_too_deeply(self):
+        def deep(m, c):
+            with open(m, "w") as f:
+                f.write("[" * 100000 + "]" * 100000)
+        self._corrupt_and_recompile(deep, "not valid JSON: nested too deeply")
+
+    def test_folder_in_place_of_the_cubin(self):
+        # The entry is warned about and compiled again; the folder in the way keeps the new
+        # cubin from being stored, which is warned about too, and the kernel is used uncached.
+        k = tilegen.compile(DESC, target="sm_90a")
+        os.unlink(k.origin)
+        os.mkdir(k.origin)
+        forget()
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            k2 = tilegen.compile(DESC, target="sm_90a")
+        msgs = [str(x.message) for x in w if issubclass(x.category, tilegen.CacheWarning)]
+        self.assertEqual(len(msgs), 2, msgs)
+        self.assertIn("is corrupted, compiling again: cannot read cubin %s: it is a directory"
+                      % k.origin, msgs[0])
+        self.assertIn("cannot store entry", msgs[1])
+        self.assertEqual(k2.cubin, k.cubin)
+
+    def test_versions_file_corrupted(self):
+        tilegen.compile(DESC, target="sm_90a")
+        with open(os.path.join(self.e.cache, "versions.json"), "w") as f:
+            f.write("[" * 100000 + "]" * 100000)
+        forget()
+        tilegen.compile(DESC, target="sm_90a")  # asks tilegen --version again
+        self.assertEqual(self.e.calls(), ["version", "compile sm_90a ", "version"])
+
+    def test_compile_refuses_bad_arguments(self):
+        latin1 = os.path.join(self.e.dir, "latin1.mlir")
+        with open(latin1, "wb") as f:
+            f.write(b"// caf\xe9\n" + DESC.encode())
+        cases = [
+            ((None,), {}, tilegen.CompileError, "description must be the text of a tile.gemm "
+             "description \\(str\\) or the path of a .mlir file, got NoneType"),
+            ((DESC.encode(),), {}, tilegen.CompileError, "got bytes"),
+            ((latin1,), {}, tilegen.CompileError, "description .*latin1.mlir is not UTF-8 text"),
+            ((os.path.join(self.e.dir, "x\0.mlir"),), {}, tilegen.CompileError,
+             "description .*x\\\\x00.mlir' holds a NUL byte"),
+            ((DESC, "sm_90a\0"), {}, tilegen.CompileError,
+             "target 'sm_90a\\\\x00' holds a NUL or other control character"),
+            ((DESC,), dict(ptxas_options="-O3\0"), tilegen.CompileError,
+             "ptxas_options '-O3\\\\x00' holds a NUL"),
+            ((DESC,), dict(ptxas_options=["-O3"]), tilegen.CompileError,
+             "ptxas_options must be a string, got list"),
+            ((DESC,), dict(ptxas_timeout="abc"), tilegen.CompileError,
+             "ptxas_timeout must be a number of seconds, got 'abc'"),
+            ((DESC,), dict(ptxas_timeout=float("inf")), tilegen.CompileError,
+             "ptxas_timeout = inf is not a number of seconds from above 0 to 4294967295"),
+            ((DESC,), dict(ptxas_timeout=-1), tilegen.CompileError,
+             "ptxas_timeout = -1 is not a number of seconds"),
+            ((DESC,), dict(timeout=float("nan")), tilegen.CompileError,
+             "timeout = nan is not a number of seconds"),
+            ((DESC,), dict(cache_dir="c\0"), tilegen.CompileError,
+             "cache_dir 'c\\\\x00' holds a NUL byte"),
+        ]
+        for args, kw, exc, msg in cases:
+            with self.subTest(msg):
+                forget()
+                with self.assertRaisesRegex(exc, msg):
+                    tilegen.compile(*args, **kw)
+        # A fraction of a second of ptxas time rounds up: tilegen takes whole seconds.
+        tilegen.compile(DESC, target="sm_90a", ptxas_timeout=0.5)
+        self.assertIn("compile sm_90a --ptxas-timeout=1", self.e.calls())
+        # Output that is not UTF-8 is reported, not a decoding error.
+        tg = os.path.join(self.e.dir, "tg-latin1")
+        with open(tg, "w") as f:
+            f.write("#!/bin/sh\n[ \"$1\" = --version ] && { echo 'tilegen 9'; exit 0; }\n"
+                    "printf 'caf\\351\\n' >&2; exit 1\n")
+        os.chmod(tg, 0o755)
+        forget()
+        with self.assertRaisesRegex(tilegen.CompileError,
+                                    "tilegen failed \\(exit 1\\) for target sm_90a:\ncaf\ufffd"):
+            tilegen.compile(DESC, tilegen=tg)
+        # The --version probe keeps to the call's timeout.
+        slow = os.path.join(self.e.dir, "tg-slow")
+        with open(slow, "w") as f:
+            f.write("#!/bin/sh\nexec sleep 30\n")
+        os.chmod(slow, 0o755)
+        forget()
+        with self.assertRaisesRegex(tilegen.CompileError, "cannot run .*tg-slow --version: "
+                                                          ".*timed out after 0.5 seconds"):
+            tilegen.compile(DESC, tilegen=slow, timeout=0.5)
+
+    def test_cache_folder_problems(self):
+        afile = os.path.join(self.e.dir, "afile")
+        with open(afile, "w") as f:
+            f.write("x")
+        for call in (tilegen.cache_entries, tilegen.clear_cache):
+            with self.subTest(call.__name__):
+                with self.assertRaisesRegex(tilegen.ArgumentError,
+                                            "the cache folder .*afile is not a folder"):
+                    call(afile)
+                with self.assertRaisesRegex(tilegen.ArgumentError,
+                                            "cache_dir '.*x\\\\x00y' holds a NUL byte"):
+                    call(os.path.join(self.e.dir, "x\0y"))
+        env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+        p = subprocess.run([sys.executable, "-m", "tilegen.cache", "--dir", afile, "list"],
+                           capture_output=True, text=True, env=env)
+        self.assertEqual(p.returncode, 1)
+        self.assertRegex(p.stderr, "^tilegen-cache: error: the cache folder .*afile is not a "
+                                   "folder")
+        # A compile in progress keeps its folder; one left behind by a process that ended
+        # (its lock free) is removed.
+        tilegen.compile(DESC, target="sm_90a")
+        work = _cache.make_workdir(self.e.cache)
+        try:
+            left = os.path.join(self.e.cache, ".compile-left")
+            os.mkdir(left)
+            open(os.path.join(left, "lock"), "w").close()
+            self.assertEqual(tilegen.clear_cache(), 4)  # manifest, cubin, versions.json, left
+            self.assertTrue(os.path.isdir(work.path))
+            self.assertEqual(sorted(os.listdir(self.e.cache)),
+                             [os.path.basename(work.path)])
+        finally:
+            work.close()
+        self.assertEqual(os.listdir(self.e.cache), [])
+
     def test_compile_errors(self):
         with self.assertRaisesRegex(tilegen.CompileError,
                                     r"tilegen failed \(exit 1\) for target sm_90a:\n.*"
@@ -509,6 +630,40 @@ class BlockScaledManifestTest(unittest.TestCase):
         self.assertEqual(fp8.padded_problem(64, 64, 60), (None, (
             "the kernel scales A per block of K, so K = 60 cannot be padded to 64")))
 
+    def test_scale_spec_is_checked_at_load(self):
+        # A scale spec the calls could not use is refused when the manifest is read.
+        def fp8_a(spec):
+            def mutate(m):
+                m["operands"]["a"] = {"type": "e4m3", "layout": "row", "scale": spec}
+                m["params"].append({"name": "scale_a", "kind": "ptr", "tensor": "scale_a"})
+            return mutate
+        block = {"type": "f32", "granularity": "block"}
+        cases = [
+            (dict(block, block=[0, 128]), r"operands.a.scale.block is \[0, 128\]: expected an "
+             r"array \[M rows, K elements\] of 2 integers from 1 to 2147483647"),
+            (dict(block, block=[1, -128]), r"operands.a.scale.block is \[1, -128\]"),
+            (dict(block, block=[1]), r"operands.a.scale.block is \[1\]: expected"),
+            (dict(block, block=[1, 128, 1]), r"operands.a.scale.block is \[1, 128, 1\]"),
+            (dict(block, block=[1.5, 128]), r"operands.a.scale.block is \[1.5, 128\]"),
+            (dict(block, block=[True, 128]), r"operands.a.scale.block is \[true, 128\]"),
+            (dict(block, block=[[1], 128]), r"operands.a.scale.block is an array of 2 items"),
+            (dict(block, block="ab"), r"field 'operands.a.scale.block' has the wrong type "
+             r"\(str\)"),
+            (block, "missing field 'operands.a.scale.block'"),
+            ({"type": "f32", "granularity": "tensor", "block": [1, 1]},
+             "operands.a.scale.block: a per-tensor scale has no block"),
+            ({"type": "f32", "granularity": "rows"},
+             "operands.a.scale.granularity is 'rows': expected \"tensor\" or \"block\""),
+            ({"type": "f32"}, "missing field 'operands.a.scale.granularity'"),
+            ({"type": 32, "granularity": "tensor"},
+             r"field 'operands.a.scale.type' has the wrong type \(int\)"),
+        ]
+        for i, (spec, msg) in enumerate(cases):
+            with self.subTest(msg):
+                with self.assertRaisesRegex(tilegen.ManifestError,
+                                            "manifest .*s%d.json: %s" % (i, msg)):
+                    tilegen.load(_mx_manifest(self.dir, "s%d" % i, fp8_a(spec)))
+
     def test_native_block_scaled_kernels_are_refused(self):
         def atoms(m):  # the sm_100a kernels' scale tensor map (docs/manifest.md)
             m["params"][-1] = {"name": "tmap_scale_b", "kind": "tensormap", "tensor": "scale_b",
@@ -608,6 +763,59 @@ class MxQuantizeTest(unittest.TestCase):
         with self.assertRaisesRegex(tilegen.ArgumentError, "format 'e8m1' is not an MX element "
                                                            "format"):
             mx.encode(1.0, "e8m1")
+
+    def test_bad_arguments(self):
+        from tilegen import mx
+        cases = [
+            (lambda: mx.encode(10**400, "e4m3"), r"^x is an integer too large for a float64"),
+            (lambda: mx.encode("1", "e4m3"), "^x must be a real number, got str"),
+            (lambda: mx.scale_code(10**400, "e4m3"), "^amax is an integer too large"),
+            (lambda: mx.scale_code(None, "e4m3"), "^amax must be a real number, got NoneType"),
+            (lambda: mx.decode(300, "e2m1"),
+             r"^code 300 is out of range for e2m1: expected 0 .. 15"),
+            (lambda: mx.decode(256, "e8m0"),
+             r"^code 256 is out of range for e8m0: expected 0 .. 255"),
+            (lambda: mx.decode(-1, "e4m3"),
+             r"^code -1 is out of range for e4m3: expected 0 .. 255"),
+            (lambda: mx.decode(64, "e3m2"), r"^code 64 is out of range for e3m2: expected 0 .. 63"),
+            (lambda: mx.decode(1.0, "e2m1"), "^code must be an integer, got float"),
+            (lambda: mx.quantize_block([1.0] * 33, "e2m1"),
+             "^quantize_block: 33 values; a block holds at most 32"),
+            (lambda: mx.quantize_block([1.0, None], "e2m1"),
+             r"^values\[1\] must be a real number, got NoneType"),
+            (lambda: mx.quantize_reference([None], 1, 1, "e4m3"),
+             r"^values\[0\] must be a real number"),
+            (lambda: mx.quantize_reference([1.0] * 4, 2.0, 2, "e4m3"),
+             "^rows must be a positive integer, got 2.0"),
+            (lambda: mx.quantize_reference([1.0] * 4, 2, True, "e4m3"),
+             "^k must be a positive integer, got a bool"),
+            (lambda: mx.quantize_reference([], 0, 1, "e4m3"), "^rows = 0: it must be at least 1"),
+            (lambda: mx.quantize_reference(iter([1.0]), 1, 1, "e4m3"),
+             "^values must be a sequence of numbers, got list_iterator"),
+            (lambda: mx.encode(1.0, ["e4m3"]), "^format a list is not an MX element format"),
+        ]
+        for call, msg in cases:
+            with self.subTest(msg):
+                with self.assertRaisesRegex(tilegen.ArgumentError, msg):
+                    call()
+
+        class Int8:  # a NumPy int8: abs(-128) wraps around to -128
+            def __init__(self, v):
+                self.v = v
+
+            def __float__(self):
+                return float(self.v)
+
+            def __abs__(self):
+                return Int8(-128 if self.v == -128 else abs(self.v))
+
+            def __gt__(self, other):
+                return self.v > other
+
+            def __truediv__(self, other):
+                return self.v / other
+        self.assertEqual(mx.quantize_reference([Int8(-128), Int8(127)], 1, 2, "e2m1"),
+                         mx.quantize_reference([-128.0, 127.0], 1, 2, "e2m1"))
 
     def _inputs(self, rng, rows, k):
         """Values that reach every branch: magnitudes across the range, exact ties of each
@@ -818,6 +1026,78 @@ class DispatchTest(unittest.TestCase):
         with self.assertRaisesRegex(tilegen.ManifestError, "cannot read dispatch table"):
             tilegen.load_dispatch(os.path.join(self.dir, "none.json"))
 
+    def test_bad_table_fields(self):
+        def entry(field, value):
+            return lambda t: t["entries"][0].__setitem__(field, value)
+        cases = [
+            (lambda t: json.dumps(t).replace('"m": 64', '"m": Infinity'),
+             r'entries\[0\]: "m" is Infinity: expected an integer from 1 to 2147483647'),
+            (entry("m", 64.9), r'entries\[0\]: "m" is 64.9: expected an integer'),
+            (entry("n", "64"), r'entries\[0\]: "n" is "64": expected an integer'),
+            (entry("k", True), r'entries\[0\]: "k" is true: expected an integer'),
+            (entry("k", 2**31), r'entries\[0\]: "k" is 2147483648: expected an integer'),
+            (entry("kernel", ["k8"]),
+             r'entries\[0\]: "kernel" is \["k8"\]: expected a kernel name \(a string\)'),
+            (lambda t: t["entries"][0]["candidates"].__setitem__(0, {"kernel": {}}),
+             r"entries\[0\]: candidates\[0\].kernel is \{\}: expected a kernel name"),
+            (entry("candidates", {"kernel": "k8"}), r"entries\[0\] needs m, n, k, kernel"),
+            (lambda t: t["entries"].__setitem__(0, [64, 64, 64]),
+             r"entries\[0\] needs m, n, k, kernel"),
+            (lambda t: t.__setitem__("version", True), "version True is not supported"),
+            (lambda t: t["kernels"][0].__setitem__("manifest", "kernels/k8\0.json"),
+             r'kernels\[0\]: "manifest" is "kernels/k8\\u0000.json": expected a file name, '
+             r"without NUL or other control characters"),
+            (lambda t: t["kernels"][0].__setitem__("cubin", "kernels/k8.cubin\0"),
+             r'kernels\[0\]: "cubin" is .*: expected a file name'),
+            (lambda t: "[" * 100000 + "]" * 100000, "is not valid JSON: nested too deeply"),
+        ]
+        for i, (mutate, msg) in enumerate(cases):
+            with self.subTest(msg):
+                path = _dispatch_table(os.path.join(self.dir, "t%d" % i),
+                                       [(64, 64, 64, "k8", ["k8"])], {"k8": [("K", 8)]})
+                with open(path) as f:
+                    table = json.load(f)
+                text = mutate(table)
+                with open(path, "w") as f:
+                    f.write(text if isinstance(text, str) else json.dumps(table))
+                with self.assertRaisesRegex(tilegen.ManifestError, msg):
+                    tilegen.load_dispatch(path)
+        # Not regular files: nothing waits for a writer or reads without end.
+        fifo = os.path.join(self.dir, "fifo.json")
+        os.mkfifo(fifo)
+        for path, msg in ((fifo, "it is a FIFO, not a regular file"),
+                          ("/dev/zero", "it is a character device, not a regular file"),
+                          (self.dir, "it is a directory, not a dispatch table")):
+            with self.subTest(path):
+                with self.assertRaisesRegex(tilegen.ManifestError,
+                                            "cannot read dispatch table %s: %s" % (path, msg)):
+                    tilegen.load_dispatch(path)
+        with self.assertRaisesRegex(tilegen.ManifestError, "dispatch table .*big.json is 16777217 "
+                                                           "bytes, more than the 16 MiB"):
+            big = os.path.join(self.dir, "big.json")
+            with open(big, "wb") as f:
+                f.truncate((16 << 20) + 1)
+            tilegen.load_dispatch(big)
+        with self.assertRaisesRegex(tilegen.ArgumentError, "path '.*t\\\\x00.json' holds a NUL"):
+            tilegen.load_dispatch(os.path.join(self.dir, "t\0.json"))
+
+    def test_sizes_must_be_integers(self):
+        d = tilegen.load_dispatch(_dispatch_table(self.dir, [(64, 64, 64, "k8", ["k8"])],
+                                                  {"k8": [("K", 8)]}))
+        kern = d.kernels["k8"]
+        for bad, msg in ((float("nan"), r"M = nan \(float\) is not an integer"),
+                         (float("inf"), r"M = inf \(float\) is not an integer"),
+                         ("64", r"M = '64' \(str\) is not an integer"),
+                         (64.5, r"M = 64.5 \(float\) is not an integer"),
+                         (64.0, r"M = 64.0 \(float\) is not an integer"),
+                         (True, r"M = True is a bool, not a problem size")):
+            for call in (d.pick, d.pick_padded, kern.problem_errors, kern.supports):
+                with self.subTest(bad=bad, call=call.__name__):
+                    with self.assertRaisesRegex(tilegen.ArgumentError, msg):
+                        call(bad, 64, 64)
+        self.assertEqual(kern.problem_errors(64, 64, 12), ["K = 12 is not a multiple of 8 (test)"])
+        self.assertFalse(kern.supports(64, 64, 12))
+
 
 class FakeArray:
     """A device array through __cuda_array_interface__ (version 3), as CuPy or Numba give."""
@@ -899,6 +1179,22 @@ class LaunchTest(unittest.TestCase):
         d, _ = self.matrix(64, 32, "row", "<f4")
         ok = dict(out=d)
         kern(a, b, **ok)
+        kern(a, b, out=d, alpha=0, beta=0.0)
+        readonly = FakeArray(d.buf, (64, 32), "<f4", (128, 4))
+        readonly.__cuda_array_interface__["data"] = (d.buf.ptr, True)
+
+        class Stream:
+            def __init__(self, value):
+                self.value = value
+
+            def __cuda_stream__(self):
+                return self.value
+
+        class HostArray:  # a NumPy array's protocols: host memory
+            __array_interface__ = {"shape": (64, 16), "typestr": "<f2", "version": 3}
+
+            def __dlpack__(self, stream=None):
+                raise AssertionError("not read")
         cases = [
             ((a, b), {}, tilegen.ArgumentError, "out is None and no input is a torch tensor: "
              "pass out \\(a 64 x 32 f32 tensor, row layout\\)"),
@@ -928,7 +1224,59 @@ class LaunchTest(unittest.TestCase):
              "a and b must be 2-D"),
             ((a, b), dict(out=d, stream="s"), tilegen.ArgumentError,
              "stream must be a CUstream handle"),
+            ((a, b), dict(out=d, stream=-1), tilegen.ArgumentError,
+             "stream must be a CUstream handle, an integer from 0 to 2\\^64 - 1; got -1"),
+            ((a, b), dict(out=d, stream=Stream((0,))), tilegen.ArgumentError,
+             r"stream: __cuda_stream__\(\) must return a tuple \(version, handle\), got \(0,\)"),
+            ((a, b), dict(out=d, stream=Stream((0, "x"))), tilegen.ArgumentError,
+             r"stream's __cuda_stream__\(\) handle must be a CUstream handle"),
+            ((a, b), dict(out=readonly), tilegen.ArgumentError,
+             r"out is read-only \(its __cuda_array_interface__ data\[1\] is True\)"),
+            ((HostArray(), b), ok, tilegen.DTypeError,
+             r"a is a host array \(HostArray, in CPU memory\); tilegen kernels need a CUDA "
+             r"device array"),
         ]
+        # Malformed __cuda_array_interface__ dicts: each field named, never a Python error.
+        for shape, strides, typestr, ptr, msg in (
+                ((64, 16), (2,), "<f2", None,
+                 r"strides \(2,\) has 1 entries, but the shape has 2 dims"),
+                ((64, 16), (None, 2), "<f2", None,
+                 r"strides \(None, 2\): None is not a non-negative 64-bit integer"),
+                ((64, 16), 5, "<f2", None, "strides must be a tuple of integers, got 5"),
+                ((64, float("inf")), (32, 2), "<f2", None,
+                 r"shape \(64, inf\): inf is not a non-negative 64-bit integer"),
+                ((64, 16.7), (32, 2), "<f2", None,
+                 r"shape \(64, 16.7\): 16.7 is not a non-negative 64-bit integer"),
+                ((64, 16), (32.5, 2), "<f2", None,
+                 r"strides \(32.5, 2\): 32.5 is not a non-negative 64-bit integer"),
+                ((64, True), (32, 2), "<f2", None,
+                 r"shape \(64, True\): True is not a non-negative 64-bit integer"),
+                ((64, -16), (32, 2), "<f2", None,
+                 r"shape \(64, -16\): -16 is not a non-negative 64-bit integer"),
+                ((64, 16), (32, 2), ["<f2"], None,
+                 r"typestr must be a str such as '<f2', got \['<f2'\]"),
+                ((64, 16), (32, 2), "<f2", -4096,
+                 r"data pointer -4096 is not an address \(an integer from 0 to 2\^64 - 1\)"),
+                ((64, 16), (32, 2), "<f2", 1 << 64, "data pointer 18446744073709551616 is not"),
+                ((64, 16), (32, 2), "<f2", 4096.0, "data pointer 4096.0 is not an address")):
+            x = FakeArray(a.buf, shape, typestr, strides)
+            if ptr is not None:
+                x.__cuda_array_interface__["data"] = (ptr, False)
+            cases.append(((x, b), ok, tilegen.ArgumentError,
+                          "a: __cuda_array_interface__ " + msg))
+        # alpha and beta reach the kernel as f32: 0 or a normal f32 number.
+        for value, msg in (("abc", "must be a real number, got 'abc' str"),
+                           ([1], "must be a real number, got a list"),
+                           (1j, "must be a real number, got 1j complex"),
+                           (True, "must be a real number, got True bool"),
+                           (10**400, "is beyond the f32 range"),
+                           (1e39, r"= 1e\+39 is beyond the f32 range \(\|x\| <= 3.4028235e\+38\)"),
+                           (float("nan"), "= nan is not finite"),
+                           (-float("inf"), "= -inf is not finite"),
+                           (1e-40, "= 1e-40 is below the smallest normal f32 number")):
+            for name in ("alpha", "beta"):
+                cases.append(((a, b), dict(out=d, c=d, **{name: value}), tilegen.ArgumentError,
+                              "^%s %s" % (name, msg)))
 
         class DLOnly:
             def __dlpack__(self, stream=None):
@@ -1078,6 +1426,13 @@ class LaunchTest(unittest.TestCase):
     def test_load_refuses_bad_files(self):
         p = fake_kernel(self.dir, "k")
         cubin = p[:-5] + ".cubin"
+
+        def manifest(mutate):
+            with open(p) as f:
+                man = json.load(f)
+            mutate(man)
+            with open(p, "w") as f:
+                json.dump(man, f)
         with open(cubin, "wb") as f:
             f.write(b"//\n.version 8.7\n.target sm_90a\n" + b" " * 64)
         with self.assertRaisesRegex(tilegen.ManifestError, "is PTX text"):
@@ -1090,6 +1445,94 @@ class LaunchTest(unittest.TestCase):
             tilegen.load(os.path.join(INPUTS, "lonely.cubin"))
         with self.assertRaisesRegex(tilegen.ManifestError, "missing field 'grid.tile_m'"):
             tilegen.load(os.path.join(INPUTS, "missing-field.json"))
+        # Not regular files, or too large: nothing waits for a writer or reads without end.
+        fifo = os.path.join(self.dir, "fifo")
+        os.mkfifo(fifo)
+        big = os.path.join(self.dir, "big.cubin")
+        with open(big, "wb") as f:
+            f.truncate((1 << 30) + 1)
+        for where, msg in ((fifo, "cannot read cubin %s: it is a FIFO, not a regular file"),
+                           ("/dev/zero", "cannot read cubin %s: it is a character device, "
+                                         "not a regular file"),
+                           (self.dir, "cannot read cubin %s: it is a directory"),
+                           (big, "cubin %s is 1073741825 bytes, more than the 1 GiB a cubin "
+                                 "may have")):
+            with self.subTest(where):
+                manifest(lambda m: m.__setitem__("cubin", where))
+                with self.assertRaisesRegex(tilegen.ManifestError, msg % where):
+                    tilegen.load(p)
+        with self.assertRaisesRegex(tilegen.ManifestError,
+                                    "cannot read manifest %s: it is a FIFO" % fifo):
+            tilegen.load(fifo)
+        with self.assertRaisesRegex(tilegen.ArgumentError, r"path '.*k\\x00.json' holds a NUL"):
+            tilegen.load(os.path.join(self.dir, "k\0.json"))
+        with self.assertRaisesRegex(tilegen.ArgumentError, "path must be a path"):
+            tilegen.load(None)
+        # A path as bytes is a path.
+        self.assertEqual(tilegen.load(os.fsencode(fake_kernel(self.dir, "b"))).name, "gemm_fake")
+
+    def test_load_refuses_bad_manifest_fields(self):
+        def epi(value):
+            return lambda m: m.__setitem__("epilogue", value)
+        cases = [
+            (epi([1]), r"field 'epilogue' has the wrong type \(list\): expected an object"),
+            (epi("x"), r"field 'epilogue' has the wrong type \(str\)"),
+            (epi({"alpha": "abc"}), "field 'epilogue.alpha' must be a real number, got 'abc'"),
+            (epi({"alpha": [1]}), "field 'epilogue.alpha' must be a real number, got a list"),
+            (epi({"beta": True}), "field 'epilogue.beta' must be a real number, got True"),
+            (epi({"alpha": 10**400}), "field 'epilogue.alpha' is beyond the f32 range"),
+            (epi({"beta": 1e39}), "field 'epilogue.beta' = 1e\\+39 is beyond the f32 range"),
+            (lambda m: m.__setitem__("cubin", "k\0.cubin"),
+             r"field 'cubin' is 'k\\x00.cubin': expected a file name, without NUL or other "
+             r"control characters"),
+            (lambda m: m.__setitem__("cubin", ""), "field 'cubin' is '': expected a file name"),
+            (lambda m: m.__setitem__("version", True), "version True is not supported"),
+            (lambda m: "[" * 100000 + "]" * 100000, "not valid JSON: nested too deeply"),
+            (lambda m: m["grid"].__setitem__("tile_m", 10**400),
+             "field 'grid.tile_m' is an integer of 1329 bits: expected an integer from 1 to "
+             "2147483647"),
+            (lambda m: json.dumps(m).replace("gemm_fake", "gemm_\\ud800"),
+             r"field 'kernel' is 'gemm_\\ud800', which holds a lone surrogate"),
+        ]
+        for i, (mutate, msg) in enumerate(cases):
+            with self.subTest(msg):
+                p = fake_kernel(self.dir, "k%d" % i)
+                with open(p) as f:
+                    man = json.load(f)
+                text = mutate(man)
+                with open(p, "w") as f:
+                    f.write(text if isinstance(text, str) else json.dumps(man))
+                with self.assertRaisesRegex(tilegen.ManifestError, "manifest .*k%d.json: %s" %
+                                            (i, msg)):
+                    tilegen.load(p)
+        # The epilogue's values are the description's; they need not be normal f32 numbers.
+        p = fake_kernel(self.dir, "sub")
+        with open(p) as f:
+            man = json.load(f)
+        man["epilogue"] = {"alpha": 1e-40, "beta": 0}
+        with open(p, "w") as f:
+            json.dump(man, f)
+        self.assertEqual(tilegen.load(p).manifest.alpha, 1e-40)
+
+    def test_prepare_device(self):
+        kern = tilegen.load(fake_kernel(self.dir, "k"))
+        self.assertIs(kern.prepare(0), kern)
+        for device, msg in (("cuda:0", "got 'cuda:0'"), (0.5, "got 0.5"), (True, "got True"),
+                            (-1, r"device = -1: expected a CUDA device ordinal \(0 or more\)")):
+            with self.subTest(device):
+                with self.assertRaisesRegex(tilegen.ArgumentError, msg):
+                    kern.prepare(device)
+
+    def test_padded_dispatch_needs_torch(self):
+        path = _dispatch_table(self.dir, [(64, 64, 64, "k8", ["k8"])], {"k8": [("K", 8)]})
+        d = tilegen.load_dispatch(path)
+        a, _ = self.matrix(64, 12, "row")
+        b, _ = self.matrix(12, 32, "col")
+        out, _ = self.matrix(64, 32, "row")
+        with self.assertRaisesRegex(tilegen.ArgumentError,
+                                    r"M x N x K = 64 x 32 x 12 runs on zero-padded copies "
+                                    r"\(64 x 32 x 16 for kernel k8\), which need torch tensors"):
+            d(a, b, out=out)
 
     def test_no_driver(self):
         code = textwrap.dedent("""

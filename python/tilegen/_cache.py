@@ -26,8 +26,18 @@ import tempfile
 import time
 import warnings
 
-from ._errors import ManifestError
-from ._manifest import Manifest, check_cubin_bytes
+from ._errors import ArgumentError, ManifestError
+from ._manifest import (MAX_CUBIN_BYTES, MAX_MANIFEST_BYTES, Manifest, check_cubin_bytes,
+                        path_arg, read_input_file)
+
+try:
+    import fcntl
+except ImportError:  # Windows: no locks, so compile folders are kept while young
+    fcntl = None
+
+# A compile folder that holds no lock (one being created, or a process without fcntl) is
+# another process's work while it is younger than this many seconds.
+WORKDIR_GRACE_S = 15 * 60
 
 KEY_FORMAT = 1
 
@@ -37,8 +47,8 @@ class CacheWarning(UserWarning):
 
 
 def cache_dir(explicit=None):
-    if explicit:
-        return os.path.abspath(os.path.expanduser(explicit))
+    if explicit is not None and (not isinstance(explicit, str) or explicit):
+        return os.path.abspath(os.path.expanduser(path_arg(explicit, "cache_dir")))
     env = os.environ.get("TILEGEN_CACHE_DIR")
     if env:
         return os.path.abspath(os.path.expanduser(env))
@@ -89,13 +99,9 @@ class Entry:
 def read_entry(folder, key):
     """The entry for key: None when absent; raises ManifestError when present but corrupted."""
     mpath = os.path.join(folder, key + ".json")
-    try:
-        with open(mpath, "rb") as f:
-            raw = f.read()
-    except FileNotFoundError:
+    raw = read_input_file(mpath, "manifest", MAX_MANIFEST_BYTES, missing_ok=True)
+    if raw is None:
         return None
-    except OSError as e:
-        raise ManifestError("cannot read %s: %s" % (mpath, e.strerror or e))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -108,11 +114,7 @@ def read_entry(folder, key):
             not man.cubin.endswith(".cubin")):
         raise ManifestError("manifest %s names cubin %r, not one of its entry" % (mpath, man.cubin))
     cpath = os.path.join(folder, man.cubin)
-    try:
-        with open(cpath, "rb") as f:
-            cubin = f.read()
-    except OSError as e:
-        raise ManifestError("cannot read cubin %s: %s" % (cpath, e.strerror or e))
+    cubin = read_input_file(cpath, "cubin", MAX_CUBIN_BYTES)
     if len(cubin) != rec.get("cubin_size"):
         raise ManifestError("cubin %s has %d bytes; its manifest records %s" %
                             (cpath, len(cubin), rec.get("cubin_size")))
@@ -134,7 +136,7 @@ def lookup(folder, key):
 
 def store(folder, key, record, manifest_text, cubin):
     """Publishes an entry (cubin first, then the manifest that commits it); returns it."""
-    data = json.loads(manifest_text)
+    data = dict(Manifest.parse(manifest_text, "written by tilegen").data)
     check_cubin_bytes(cubin, "written by tilegen")
     digest = hashlib.sha256(cubin).hexdigest()
     mpath = os.path.join(folder, key + ".json")
@@ -150,20 +152,75 @@ def store(folder, key, record, manifest_text, cubin):
     return Entry(key, Manifest.parse(text, mpath), cubin, mpath, cpath)
 
 
+class Workdir:
+    """A private compile folder in the cache folder, locked (its file "lock", flock'ed) while
+    it is in use so that clear() in another process leaves it alone."""
+
+    def __init__(self, folder):
+        os.makedirs(folder, exist_ok=True)
+        self.path = tempfile.mkdtemp(prefix=".compile-", dir=folder)
+        self._fd = None
+        if fcntl is not None:
+            try:
+                self._fd = os.open(os.path.join(self.path, "lock"),
+                                   os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+                fcntl.flock(self._fd, fcntl.LOCK_EX)
+            except OSError:
+                self.close()
+                raise
+
+    def close(self):
+        """Removes the folder, then drops its lock."""
+        shutil.rmtree(self.path, ignore_errors=True)
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
 def make_workdir(folder):
-    os.makedirs(folder, exist_ok=True)
-    return tempfile.mkdtemp(prefix=".compile-", dir=folder)
+    return Workdir(folder)
+
+
+def _workdir_in_use(path):
+    """Whether the compile folder path is another process's work in progress: its lock is
+    held, or it has no lock yet and is younger than WORKDIR_GRACE_S."""
+    if fcntl is not None:
+        try:
+            fd = os.open(os.path.join(path, "lock"), os.O_RDWR | getattr(os, "O_CLOEXEC", 0))
+        except OSError:
+            fd = None
+        if fd is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return False  # nobody holds it: a folder left by a process that ended
+            except OSError:
+                return True
+            finally:
+                os.close(fd)
+    try:
+        return time.time() - os.stat(path).st_mtime < WORKDIR_GRACE_S
+    except OSError:
+        return False
+
+
+def _list_folder(folder):
+    """The names in the cache folder ([] when it does not exist), or an ArgumentError."""
+    try:
+        return os.listdir(folder)
+    except FileNotFoundError:
+        return []
+    except NotADirectoryError:
+        raise ArgumentError("the cache folder %s is not a folder (set TILEGEN_CACHE_DIR or "
+                            "pass a folder)" % folder)
+    except OSError as e:
+        raise ArgumentError("cannot read the cache folder %s: %s" % (folder, e.strerror or e))
 
 
 def list_entries(folder=None):
     """Every entry of the cache: dicts with key, kernel, target, size, created, status."""
     folder = cache_dir(folder)
     out = []
-    try:
-        names = sorted(os.listdir(folder))
-    except FileNotFoundError:
-        return out
-    for name in names:
+    for name in sorted(_list_folder(folder)):
         if not name.endswith(".json") or name.startswith(".") or name == "versions.json":
             continue
         key = name[:-5]
@@ -183,16 +240,15 @@ def list_entries(folder=None):
 
 
 def clear(folder=None):
-    """Removes every entry, temporary file and compile folder; returns the number of files."""
+    """Removes every entry, temporary file and compile folder (but not the compile folders of
+    compiles in progress); returns the number of files."""
     folder = cache_dir(folder)
     removed = 0
-    try:
-        names = os.listdir(folder)
-    except FileNotFoundError:
-        return 0
-    for name in names:
+    for name in _list_folder(folder):
         p = os.path.join(folder, name)
-        if name.startswith(".compile-") and os.path.isdir(p):
+        if name.startswith(".compile-") and os.path.isdir(p) and not os.path.islink(p):
+            if _workdir_in_use(p):
+                continue
             shutil.rmtree(p, ignore_errors=True)
             removed += 1
         elif os.path.isfile(p) and (name.endswith((".json", ".cubin")) or ".tmp-" in name):
@@ -219,15 +275,20 @@ def main(argv=None):
     sub.add_parser("clear", help="remove every entry")
     sub.add_parser("dir", help="print the cache folder")
     args = ap.parse_args(argv)
-    folder = cache_dir(args.dir)
-    if args.command == "dir":
-        print(folder)
-        return 0
-    if args.command == "clear":
-        n = clear(folder)
-        print("tilegen-cache: removed %d file(s) from %s" % (n, folder))
-        return 0
-    rows = list_entries(folder)
+    from ._errors import TilegenError
+    try:
+        folder = cache_dir(args.dir)
+        if args.command == "dir":
+            print(folder)
+            return 0
+        if args.command == "clear":
+            n = clear(folder)
+            print("tilegen-cache: removed %d file(s) from %s" % (n, folder))
+            return 0
+        rows = list_entries(folder)
+    except TilegenError as e:
+        print("tilegen-cache: error: %s" % e, file=sys.stderr)
+        return 1
     if args.json:
         json.dump(rows, sys.stdout, indent=1)
         print()

@@ -13,7 +13,8 @@ import os
 import shutil
 import subprocess
 
-from ._errors import CompileError
+from ._errors import CompileError, ManifestError
+from ._manifest import read_input_file
 
 _memo = {}
 
@@ -64,8 +65,14 @@ def _stat_key(path):
         return [path, None, None]
 
 
-def tool_version(exe, cache_dir=None):
-    """`exe --version`, the tilegen, LLVM and ptxas versions, as text."""
+def _text(data):
+    """A child's output as text: UTF-8, with what is not UTF-8 replaced (U+FFFD)."""
+    return (data or b"").decode("utf-8", errors="replace")
+
+
+def tool_version(exe, cache_dir=None, timeout=60):
+    """`exe --version`, the tilegen, LLVM and ptxas versions, as text (the run limited to
+    timeout seconds, at most 60; None: 60)."""
     ident = json.dumps([_stat_key(exe), _stat_key(_ptxas_path())])
     v = _memo.get(ident)
     if v is not None:
@@ -74,26 +81,28 @@ def tool_version(exe, cache_dir=None):
     disk = {}
     if memo_file:
         try:
-            with open(memo_file) as f:
-                disk = json.load(f)
+            raw = read_input_file(memo_file, "versions file", 1 << 20, missing_ok=True)
+            disk = json.loads(raw) if raw is not None else {}
             if not isinstance(disk, dict):
                 disk = {}
-        except (OSError, ValueError):
-            disk = {}
+        except (ManifestError, ValueError, RecursionError):
+            disk = {}  # unreadable or corrupted: asked again and rewritten
         h = hashlib.sha256(ident.encode()).hexdigest()
         rec = disk.get(h)
         if isinstance(rec, dict) and rec.get("ident") == ident and isinstance(
                 rec.get("version"), str):
             _memo[ident] = rec["version"]
             return rec["version"]
+    limit = 60 if timeout is None else min(timeout, 60)
     try:
-        p = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60)
+        p = subprocess.run([exe, "--version"], capture_output=True, timeout=limit)
     except (OSError, subprocess.TimeoutExpired) as e:
         raise CompileError("cannot run %s --version: %s" % (exe, e))
-    if p.returncode != 0 or not p.stdout.startswith("tilegen"):
+    out, err = _text(p.stdout), _text(p.stderr)
+    if p.returncode != 0 or not out.startswith("tilegen"):
         raise CompileError("%s --version failed (exit %d): %s" %
-                           (exe, p.returncode, (p.stderr or p.stdout).strip()))
-    v = p.stdout.strip()
+                           (exe, p.returncode, (err or out).strip()))
+    v = out.strip()
     _memo[ident] = v
     if memo_file:
         disk = {k: r for k, r in disk.items() if isinstance(r, dict)}
@@ -114,12 +123,13 @@ def run_tilegen(exe, desc_path, target, out_cubin, options, timeout):
     if options.get("ptxas_timeout"):
         cmd.append("--ptxas-timeout=%d" % options["ptxas_timeout"])
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        p = subprocess.run(cmd, capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise CompileError("tilegen took longer than %s s: %s" % (timeout, " ".join(cmd)))
-    except OSError as e:
+    except (OSError, ValueError) as e:
         raise CompileError("cannot run %s: %s" % (exe, e))
+    out = _text(p.stderr) + _text(p.stdout)
     if p.returncode != 0:
         raise CompileError("tilegen failed (exit %d) for target %s:\n%s" %
-                           (p.returncode, target, (p.stderr + p.stdout).strip()))
-    return p.stderr + p.stdout
+                           (p.returncode, target, out.strip()))
+    return out

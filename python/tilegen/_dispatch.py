@@ -7,7 +7,8 @@ import os
 from . import _kernel
 from ._errors import ArgumentError, ManifestError
 from ._kernel import load, view_of
-from ._manifest import cubin_path_of
+from ._manifest import (MAX_DISPATCH_BYTES, cubin_path_of, parse_json, path_arg,
+                        problem_sizes, read_input_file)
 
 
 class Dispatch:
@@ -25,18 +26,14 @@ class Dispatch:
     """
 
     def __init__(self, path):
-        self.path = os.path.abspath(os.fspath(path))
-        try:
-            with open(self.path, "rb") as f:
-                data = json.loads(f.read().decode("utf-8"))
-        except OSError as e:
-            raise ManifestError("cannot read dispatch table %s: %s" % (path, e.strerror or e))
-        except (ValueError, UnicodeDecodeError) as e:
-            raise ManifestError("dispatch table %s is not valid JSON: %s" % (path, e))
+        path = path_arg(path, "path")
+        self.path = os.path.abspath(path)
+        raw = read_input_file(self.path, "dispatch table", MAX_DISPATCH_BYTES)
+        data = parse_json(raw, "dispatch table %s" % path)
         where = "dispatch table %s" % path
         if not isinstance(data, dict) or data.get("format") != "tilegen-dispatch":
             raise ManifestError("%s: field 'format' is not \"tilegen-dispatch\"" % where)
-        if data.get("version") != 1:
+        if type(data.get("version")) is not int or data.get("version") != 1:
             raise ManifestError("%s: version %r is not supported (this package reads version 1)"
                                 % (where, data.get("version")))
         self.target = data.get("target")
@@ -53,13 +50,15 @@ class Dispatch:
                     k.get("manifest"), str):
                 raise ManifestError("%s: kernels[%d] needs a 'name' and a 'manifest'" %
                                     (where, i))
+            for f in ("manifest", "cubin"):
+                if f in k and (not isinstance(k[f], str) or not _file_name_ok(k[f])):
+                    raise ManifestError("%s: kernels[%d]: \"%s\" is %s: expected a file name, "
+                                        "without NUL or other control characters" %
+                                        (where, i, f, _shown(k[f])))
             kern = load(os.path.join(folder, k["manifest"]))
             # "cubin" is optional (the manifest names its cubin); when given, it must be the
             # file the manifest describes.
             if "cubin" in k:
-                if not isinstance(k["cubin"], str) or not k["cubin"]:
-                    raise ManifestError("%s: kernels[%d]: \"cubin\" must be a file name" %
-                                        (where, i))
                 table_cubin = os.path.join(folder, k["cubin"])
                 own = cubin_path_of(os.path.join(folder, k["manifest"]), kern.manifest)
                 try:
@@ -116,14 +115,25 @@ class Dispatch:
             raise ManifestError("%s: \"launch_ns\" must be a time in ns from 0 to 1e9, found %r"
                                 % (where, self.launch_ns))
         for i, e in enumerate(entries):
-            try:
-                size = tuple(int(e[d]) for d in ("m", "n", "k"))
-                names = [e["kernel"]] + [c["kernel"] for c in e.get("candidates", [])]
-            except (KeyError, TypeError, ValueError):
+            cands = e.get("candidates", []) if isinstance(e, dict) else None
+            if (not isinstance(e, dict) or not all(d in e for d in ("m", "n", "k", "kernel"))
+                    or not isinstance(cands, list) or
+                    not all(isinstance(c, dict) and "kernel" in c for c in cands)):
                 raise ManifestError("%s: entries[%d] needs m, n, k, kernel and candidates of "
                                     "{kernel}" % (where, i))
-            if min(size) < 1:
-                raise ManifestError("%s: entries[%d] has a size below 1: %s" % (where, i, size))
+            for d in ("m", "n", "k"):
+                v = e[d]
+                if type(v) is not int or not 1 <= v <= 2**31 - 1:
+                    raise ManifestError("%s: entries[%d]: \"%s\" is %s: expected an integer "
+                                        "from 1 to %d" % (where, i, d, _shown(v), 2**31 - 1))
+            size = (e["m"], e["n"], e["k"])
+            names = [e["kernel"]] + [c["kernel"] for c in cands]
+            for j, n in enumerate(names):
+                if not isinstance(n, str):
+                    raise ManifestError("%s: entries[%d]: %s is %s: expected a kernel name "
+                                        "(a string)" % (where, i, "\"kernel\"" if j == 0 else
+                                                        "candidates[%d].kernel" % (j - 1),
+                                                        _shown(n)))
             for n in names:
                 if n not in self.kernels:
                     raise ManifestError("%s: entries[%d] names kernel %r, which is not in "
@@ -160,7 +170,8 @@ class Dispatch:
     def pick_padded(self, m, n, k):
         """(kernel, padded) for M x N x K: padded is None when the kernel runs the size as it
         is, else the zero-padded (M, N, K) it runs in its place."""
-        key = (m, n, k)
+        key = problem_sizes(m, n, k)
+        m, n, k = key
         choice = self._memo.get(key)
         if choice is not None:
             return choice
@@ -284,10 +295,10 @@ class Dispatch:
         kern, padded = self.pick_padded(m, n, k)
         if padded is None:
             return kern._launch(a, b, out, c, alpha, beta, stream, scale_a, scale_b)
-        return self._launch_padded(kern, padded, a, b, out, c, alpha, beta, stream, scale_a,
-                                   scale_b)
+        return self._launch_padded(kern, (m, n, k), padded, a, b, out, c, alpha, beta, stream,
+                                   scale_a, scale_b)
 
-    def _launch_padded(self, kern, padded, a, b, out, c, alpha, beta, stream, scale_a,
+    def _launch_padded(self, kern, size, padded, a, b, out, c, alpha, beta, stream, scale_a,
                        scale_b):
         """Runs kern on zero-padded copies: A and B padded with zeros (which add nothing to
         the product), C copied into a padded buffer, D computed padded and copied into out.
@@ -298,8 +309,8 @@ class Dispatch:
                 x for x in (out, c) if x is not None)):
             raise ArgumentError("dispatch table %s: M x N x K = %d x %d x %d runs on "
                                 "zero-padded copies (%d x %d x %d for kernel %s), which need "
-                                "torch tensors" % ((self.path,) + (a.shape[0], b.shape[1],
-                                                   a.shape[1]) + padded + (kern.name,)))
+                                "torch tensors" % ((self.path,) + tuple(size) + tuple(padded) +
+                                                   (kern.name,)))
         m, k = a.shape
         n = b.shape[1]
         mp, np_, kp = padded
@@ -331,6 +342,19 @@ class Dispatch:
                 return d.contiguous() if man.c.layout == "row" else d.t().contiguous().t()
             out.copy_(pd[:m, :n])
         return out
+
+
+def _file_name_ok(name):
+    return bool(name) and not any(ord(ch) < 0x20 or ch == "\x7f" for ch in name)
+
+
+def _shown(v):
+    """A table's value for a message: JSON text, cut short."""
+    try:
+        text = json.dumps(v)
+    except (ValueError, TypeError, RecursionError):
+        text = type(v).__name__
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _entry_times(entry, where, i):

@@ -7,8 +7,9 @@ import threading
 
 from . import _native
 from ._errors import ArgumentError, DTypeError, ManifestError
-from ._manifest import Manifest, check_cubin_bytes, cubin_path_of
-from ._tensors import matrix_ld, torch_dtype, view_of
+from ._manifest import (MAX_CUBIN_BYTES, Manifest, check_cubin_bytes, cubin_path_of,
+                        f32_scalar, path_arg, read_input_file)
+from ._tensors import _shown, matrix_ld, torch_dtype, view_of
 
 _registry = {}
 _registry_lock = threading.Lock()
@@ -39,17 +40,53 @@ def _type_spelling(t):
             "e5m2": "torch.float8_e5m2"}[t]
 
 
+def _handle_value(h, what):
+    """h as a CUstream handle (an integer from 0 to 2^64 - 1), or an ArgumentError."""
+    if isinstance(h, int) and not isinstance(h, bool) and 0 <= h < 1 << 64:
+        return h
+    raise ArgumentError("%s must be a CUstream handle, an integer from 0 to 2^64 - 1; got %s" %
+                        (what, _shown(h)))
+
+
 def _stream_handle(stream):
-    if isinstance(stream, int):
-        return stream
+    if isinstance(stream, int) and not isinstance(stream, bool):
+        return _handle_value(stream, "stream")
     if hasattr(stream, "__cuda_stream__"):
-        return int(stream.__cuda_stream__()[1])
+        try:
+            got = stream.__cuda_stream__()
+        except Exception as e:  # the producer's own error, named
+            raise ArgumentError("stream: __cuda_stream__() failed: %s: %s" %
+                                (type(e).__name__, e))
+        if not isinstance(got, tuple) or len(got) != 2:
+            raise ArgumentError("stream: __cuda_stream__() must return a tuple (version, "
+                                "handle), got %s" % _shown(got))
+        return _handle_value(got[1], "stream's __cuda_stream__() handle")
     for attr in ("cuda_stream", "ptr", "handle"):
         h = getattr(stream, attr, None)
-        if isinstance(h, int):
-            return h
+        if isinstance(h, int) and not isinstance(h, bool):
+            return _handle_value(h, "stream.%s" % attr)
     raise ArgumentError("stream must be a CUstream handle (int), a torch.cuda.Stream or an "
                         "object with __cuda_stream__, got %s" % type(stream).__name__)
+
+
+def _device_ordinal(device):
+    """The device ordinal of prepare()'s device: an int, or a torch.device of type cuda."""
+    if isinstance(device, int) and not isinstance(device, bool):
+        if not 0 <= device <= 2**31 - 1:
+            raise ArgumentError("device = %s: expected a CUDA device ordinal (0 or more)" %
+                                _shown(device))
+        return device
+    dtype = getattr(device, "type", None)
+    index = getattr(device, "index", None)
+    if isinstance(dtype, str) and dtype == "cuda" and (
+            index is None or isinstance(index, int) and not isinstance(index, bool) and
+            0 <= index <= 2**31 - 1):
+        if index is None:
+            return _native.driver().current_device() or 0
+        return index
+    raise ArgumentError("device must be a CUDA device ordinal (an int) or a torch.device of "
+                        "type cuda, got %s" % (_shown(device) if isinstance(
+                            device, (str, float, bool)) else type(device).__name__))
 
 
 def _packed(spec):
@@ -125,8 +162,8 @@ class Kernel:
         cubin for another GPU fails here rather than at the first call."""
         if device is None:
             device = _native.driver().current_device() or 0
-        elif not isinstance(device, int):
-            device = getattr(device, "index", None) or 0
+        else:
+            device = _device_ordinal(device)
         self._handle(device)
         return self
 
@@ -175,7 +212,8 @@ class Kernel:
         """(M, N) of a call on tensors of these shapes (packed e2m1 operands counted in
         elements)."""
         if len(a_shape) != 2 or len(b_shape) != 2:
-            return a_shape[0], b_shape[-1]
+            # Not a GEMM's operands: the launch says why; a shape for torch.compile's graph.
+            return (a_shape[0] if len(a_shape) else 1), (b_shape[-1] if len(b_shape) else 1)
         return (_logical_shape(tuple(a_shape), self.manifest.a)[0],
                 _logical_shape(tuple(b_shape), self.manifest.b)[1])
 
@@ -197,8 +235,8 @@ class Kernel:
             raise ArgumentError("not supported yet: kernel %s (%s) cannot be called from "
                                 "Python: %s (docs/python.md)" %
                                 (self.name, self.target, self.manifest.unsupported))
-        alpha = 1.0 if alpha is None else float(alpha)
-        beta = 0.0 if beta is None else float(beta)
+        alpha = 1.0 if alpha is None else f32_scalar(alpha, "alpha", ArgumentError)
+        beta = 0.0 if beta is None else f32_scalar(beta, "beta", ArgumentError)
         key = None
         T = _Tensor
         if (T is not None and scale_a is None and scale_b is None and isinstance(a, T) and
@@ -264,6 +302,10 @@ class Kernel:
                                     (m, n, man.c.type, man.c.layout))
             out = self._alloc_out(torch, m, n, self._device(views))
         vd = view_of(out, "out")
+        if vd.readonly:
+            raise ArgumentError("out is read-only (its __cuda_array_interface__ data[1] is "
+                                "True): kernel %s writes D into out; pass a writable array" %
+                                self.name)
         self._check_type(vd, "out", man.c.type, "D")
         self._check_shape(vd, "out", m, n)
         ldd = matrix_ld(vd, man.c.layout, "out", "D, M x N", self.name)
@@ -461,7 +503,7 @@ def load(path):
     """A Kernel from a .cubin (its manifest is the .json beside it, same stem) or a manifest
     .json (its "cubin" field names the cubin beside it). Reads and checks both files; the
     kernel is loaded onto a GPU at its first call (or by Kernel.prepare)."""
-    path = os.fspath(path)
+    path = path_arg(path, "path")
     if path.endswith(".cubin"):
         mpath = path[:-len(".cubin")] + ".json"
         if not os.path.exists(mpath):
@@ -472,11 +514,7 @@ def load(path):
     else:
         man = Manifest.read(path)
         cpath = cubin_path_of(path, man)
-    try:
-        with open(cpath, "rb") as f:
-            cubin = f.read()
-    except OSError as e:
-        raise ManifestError("cannot read cubin %s: %s" % (cpath, e.strerror or e))
+    cubin = read_input_file(cpath, "cubin", MAX_CUBIN_BYTES)
     check_cubin_bytes(cubin, cpath)
     return Kernel(man, cubin, origin=os.path.abspath(cpath))
 

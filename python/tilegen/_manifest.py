@@ -8,10 +8,12 @@ and the scratch parameters.
 
 import json
 import math
+import operator
 import os
+import stat
 import struct
 
-from ._errors import ManifestError
+from ._errors import ArgumentError, ManifestError
 
 # Manifest operand types -> bits per element.
 TYPE_BITS = {"bf16": 16, "f16": 16, "f32": 32, "tf32": 32, "e4m3": 8, "e5m2": 8}
@@ -22,6 +24,148 @@ C_TYPES = ("bf16", "f16", "f32")
 I32_MAX = 2**31 - 1
 ELF_MAGIC = b"\x7fELF"
 EM_CUDA = 190
+# The largest files read, as tilegen-run and libtilegen-launch read them.
+MAX_MANIFEST_BYTES = 4 << 20
+MAX_DISPATCH_BYTES = 16 << 20
+MAX_CUBIN_BYTES = 1 << 30
+# The largest finite f32 and the smallest normal one.
+F32_MAX = 3.4028234663852886e38
+F32_MIN_NORMAL = 2.0 ** -126
+
+
+def _size_text(n):
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if n >= 1 << shift and n % (1 << shift) == 0:
+            return "%d %s" % (n >> shift, unit)
+    return "%d bytes" % n
+
+
+def path_arg(path, what, error=ArgumentError):
+    """path (a str, bytes or os.PathLike) as a str, or `error` naming what it is for: not a
+    path, empty, or holding a NUL byte (which no file name can)."""
+    try:
+        p = os.fspath(path)
+    except TypeError:
+        raise error("%s must be a path (str or os.PathLike), got %s" %
+                    (what, type(path).__name__))
+    if isinstance(p, bytes):
+        p = os.fsdecode(p)
+    if not p:
+        raise error("%s is an empty path" % what)
+    if "\0" in p:
+        raise error("%s %r holds a NUL byte, which no file name can" % (what, p))
+    return p
+
+
+def read_input_file(path, what, limit, error=ManifestError, missing_ok=False):
+    """The bytes of the regular file path (at most limit of them), or `error` naming it:
+    missing, unreadable, a directory, a FIFO or device (which could wait for a writer or never
+    end), or larger than limit. missing_ok: None when there is no such file."""
+    if "\0" in path:
+        raise error("cannot read %s %r: the file name holds a NUL byte" % (what, path))
+
+    def fail(why):
+        return error("cannot read %s %s: %s" % (what, path, why))
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below).
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) |
+                     getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError as e:
+        if missing_ok:
+            return None
+        raise fail(e.strerror or e)
+    except OSError as e:
+        raise fail(e.strerror or e)
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise fail("it is a directory, not a %s" % what)
+        if not stat.S_ISREG(st.st_mode):
+            kind = ("a FIFO" if stat.S_ISFIFO(st.st_mode) else
+                    "a character device" if stat.S_ISCHR(st.st_mode) else
+                    "a block device" if stat.S_ISBLK(st.st_mode) else
+                    "a socket" if stat.S_ISSOCK(st.st_mode) else "a special file")
+            raise fail("it is %s, not a regular file" % kind)
+        if st.st_size > limit:
+            raise error("%s %s is %d bytes, more than the %s a %s may have" %
+                        (what, path, st.st_size, _size_text(limit), what))
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise error("%s %s holds more than the %s a %s may have" %
+                            (what, path, _size_text(limit), what))
+        return b"".join(chunks)
+    except OSError as e:
+        raise fail(e.strerror or e)
+    finally:
+        os.close(fd)
+
+
+def problem_sizes(m, n, k):
+    """(m, n, k) as Python ints, or an ArgumentError naming the size that is not an integer
+    (a float, even a whole one, a string, a bool, NaN)."""
+    out = []
+    for name, v in (("M", m), ("N", n), ("K", k)):
+        if isinstance(v, bool) or type(v).__name__ == "bool_":
+            raise ArgumentError("%s = %r is a bool, not a problem size (an integer)" % (name, v))
+        try:
+            i = operator.index(v)
+        except TypeError:
+            try:
+                shown = repr(v)
+            except Exception:
+                shown = "?"
+            raise ArgumentError("%s = %s (%s) is not an integer: problem sizes are integers" %
+                                (name, shown if len(shown) <= 60 else shown[:57] + "...",
+                                 type(v).__name__))
+        if i.bit_length() > 63:
+            raise ArgumentError("%s is an integer of %d bits: out of range, expected 1 .. %d "
+                                "(the kernel takes it as i32)" % (name, i.bit_length(), I32_MAX))
+        out.append(i)
+    return tuple(out)
+
+
+def parse_json(text, what):
+    """json.loads(text), or a ManifestError naming what: not JSON, or nested too deeply."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ManifestError("%s is not valid JSON: nested too deeply" % what)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise ManifestError("%s is not valid JSON: %s" % (what, e))
+
+
+def f32_scalar(v, what, error, normal=True):
+    """v (a real number, not a bool) as a float within the f32 range, or `error` naming what.
+    normal: v must also be 0 or a normal f32 number (what a kernel's f32 parameter takes
+    exactly: a smaller magnitude is subnormal in f32 or rounds to 0)."""
+    def wrong():
+        shown = repr(v) if isinstance(v, (int, float, complex, str, bytes)) else "a"
+        return error("%s must be a real number, got %s %s" %
+                     (what, shown[:60], type(v).__name__))
+    if isinstance(v, (bool, str, bytes, bytearray, complex)) or type(v).__name__ == "bool_":
+        raise wrong()
+    try:
+        f = float(v)
+    except OverflowError:
+        raise error("%s is beyond the f32 range (|x| <= %.8g): it does not even fit a "
+                    "float" % (what, F32_MAX))
+    except (TypeError, ValueError):
+        raise wrong()
+    if math.isnan(f) or math.isinf(f):
+        raise error("%s = %r is not finite" % (what, f))
+    if abs(f) > F32_MAX:
+        raise error("%s = %r is beyond the f32 range (|x| <= %.8g)" % (what, f, F32_MAX))
+    if normal and f != 0 and abs(f) < F32_MIN_NORMAL:
+        raise error("%s = %r is below the smallest normal f32 number (%.8g): the kernel would "
+                    "take it as a subnormal or 0; pass 0 or a normal f32 number" %
+                    (what, f, F32_MIN_NORMAL))
+    return f
 
 
 class Operand:
@@ -53,24 +197,37 @@ class Manifest:
             if not ok:
                 raise ManifestError("manifest %s: field '%s%s' has the wrong type (%s)" %
                                     (where, ctx, name, type(v).__name__))
+            if kind is str:
+                try:
+                    v.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise ManifestError("manifest %s: field '%s%s' is %s, which holds a lone "
+                                        "surrogate: not valid Unicode" %
+                                        (where, ctx, name, ascii(v)[:80]))
             return v
 
         if data.get("format") != "tilegen-manifest":
             raise ManifestError("manifest %s: field 'format' is %r, expected \"tilegen-manifest\"" %
                                 (where, data.get("format")))
-        if data.get("version") != 1:
+        if type(data.get("version")) is not int or data.get("version") != 1:
             raise ManifestError("manifest %s: version %r is not supported (this package reads "
                                 "version 1)" % (where, data.get("version")))
         self.kernel = field(data, "kernel", str)
         self.cubin = field(data, "cubin", str)
+        if not self.cubin or any(ord(ch) < 0x20 or ch == "\x7f" for ch in self.cubin):
+            raise ManifestError("manifest %s: field 'cubin' is %r: expected a file name, "
+                                "without NUL or other control characters" % (where, self.cubin))
         self.target = field(data, "target", str)
         self.tilegen_version = data.get("tilegen_version")
         grid = field(data, "grid", dict)
         self.tile_m = field(grid, "tile_m", int, "grid.")
         self.tile_n = field(grid, "tile_n", int, "grid.")
-        if self.tile_m < 1 or self.tile_n < 1:
-            raise ManifestError("manifest %s: grid tile %dx%d is not positive" %
-                                (where, self.tile_m, self.tile_n))
+        for name, v in (("tile_m", self.tile_m), ("tile_n", self.tile_n)):
+            if not 1 <= v <= I32_MAX:
+                raise ManifestError("manifest %s: field 'grid.%s' is %s: expected an integer "
+                                    "from 1 to %d" % (where, name, v if v.bit_length() <= 64
+                                                      else "an integer of %d bits" %
+                                                      v.bit_length(), I32_MAX))
         # The grid's shape, for the dispatch table's scaled rule (the launcher reads the rest).
         self.grid_rule = grid.get("rule") if isinstance(grid.get("rule"), str) else "tiles"
         per_sm = grid.get("ctas_per_sm", 1)
@@ -95,16 +252,24 @@ class Manifest:
                 raise ManifestError("manifest %s: operands.%s.layout %r is not row or col" %
                                     (where, name, lay))
             scale = o.get("scale")
-            if scale is not None and not isinstance(scale, dict):
-                raise ManifestError("manifest %s: operands.%s.scale is not an object" %
-                                    (where, name))
+            if scale is not None:
+                if not isinstance(scale, dict):
+                    raise ManifestError("manifest %s: operands.%s.scale is not an object" %
+                                        (where, name))
+                self._check_scale(scale, name, where, field)
             parsed[name] = Operand(t, lay, scale)
         self.a, self.b, self.c = parsed["a"], parsed["b"], parsed["c"]
         # Operands of block-scaled formats (MXFP4 and kin).
         self.block_scaled = [n for n in ("a", "b") if parsed[n].type in BLOCK_SCALED_BITS]
-        epi = data.get("epilogue") or {}
-        self.alpha = float(epi.get("alpha", 1.0))
-        self.beta = float(epi.get("beta", 0.0))
+        epi = data.get("epilogue", {})
+        if not isinstance(epi, dict):
+            raise ManifestError("manifest %s: field 'epilogue' has the wrong type (%s): expected "
+                                "an object {\"alpha\": ..., \"beta\": ...}" %
+                                (where, type(epi).__name__))
+        self.alpha = f32_scalar(epi.get("alpha", 1.0), "manifest %s: field 'epilogue.alpha'" %
+                                where, ManifestError, normal=False)
+        self.beta = f32_scalar(epi.get("beta", 0.0), "manifest %s: field 'epilogue.beta'" %
+                               where, ManifestError, normal=False)
         self.constraints = []
         for i, c in enumerate(field(data, "constraints", list)):
             ctx = "constraints[%d]." % i
@@ -119,6 +284,31 @@ class Manifest:
                                  for p in params)
         self.description = data.get("description", "")
         self.unsupported = self._unsupported(params)
+
+    @staticmethod
+    def _check_scale(scale, name, where, field):
+        """Checks operands.<name>.scale: a type, granularity "tensor" (no block) or "block"
+        with a block [outer rows, K elements] of two integers from 1 to 2^31 - 1."""
+        ctx = "operands.%s.scale." % name
+        field(scale, "type", str, ctx)
+        gran = field(scale, "granularity", str, ctx)
+        if gran == "tensor":
+            if "block" in scale:
+                raise ManifestError("manifest %s: %sblock: a per-tensor scale has no block "
+                                    "(only granularity \"block\" does)" % (where, ctx))
+            return
+        if gran != "block":
+            raise ManifestError("manifest %s: %sgranularity is %r: expected \"tensor\" or "
+                                "\"block\"" % (where, ctx, gran))
+        block = field(scale, "block", list, ctx)
+        outer = "M" if name == "a" else "N"
+        if len(block) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) and
+                                      1 <= v <= I32_MAX for v in block):
+            shown = (json.dumps(block) if all(not isinstance(v, (list, dict)) for v in block)
+                     else "an array of %d items" % len(block))
+            raise ManifestError("manifest %s: %sblock is %s: expected an array [%s rows, K "
+                                "elements] of 2 integers from 1 to %d" %
+                                (where, ctx, shown, outer, I32_MAX))
 
     def _unsupported(self, params):
         """Why Python cannot call this kernel (a "not supported yet" reason), or None."""
@@ -156,23 +346,20 @@ class Manifest:
 
     @classmethod
     def parse(cls, text, path=None):
+        where = path or "<memory>"
         try:
             data = json.loads(text)
+        except RecursionError:
+            raise ManifestError("manifest %s: not valid JSON: nested too deeply" % where)
         except (ValueError, UnicodeDecodeError) as e:
-            raise ManifestError("manifest %s: not valid JSON: %s" % (path or "<memory>", e))
+            raise ManifestError("manifest %s: not valid JSON: %s" % (where, e))
         if not isinstance(data, dict):
             raise ManifestError("manifest %s: not a JSON object" % (path or "<memory>"))
         return cls(data, text, path)
 
     @classmethod
     def read(cls, path):
-        try:
-            with open(path, "rb") as f:
-                raw = f.read((4 << 20) + 1)
-        except OSError as e:
-            raise ManifestError("cannot read manifest %s: %s" % (path, e.strerror or e))
-        if len(raw) > 4 << 20:
-            raise ManifestError("manifest %s is larger than 4 MiB" % path)
+        raw = read_input_file(path, "manifest", MAX_MANIFEST_BYTES)
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as e:
@@ -180,7 +367,9 @@ class Manifest:
         return cls.parse(text, path)
 
     def problem_errors(self, m, n, k):
-        """Why the kernel cannot run M x N x K: a list of messages, empty when it can."""
+        """Why the kernel cannot run M x N x K: a list of messages, empty when it can.
+        Raises ArgumentError when a size is not an integer."""
+        m, n, k = problem_sizes(m, n, k)
         errors = []
         for name, v in (("M", m), ("N", n), ("K", k)):
             if not 1 <= v <= I32_MAX:
@@ -206,6 +395,7 @@ class Manifest:
         reason when padding cannot help (block scales: padding K would shift their blocks; a
         padded size beyond 32 bits). Returns ((m, n, k), None) unchanged when no padding is
         needed."""
+        m, n, k = problem_sizes(m, n, k)
         step = {"M": 1, "N": 1, "K": 1}
         for dim, mult, _ in self.constraints:
             step[dim] = step[dim] * mult // math.gcd(step[dim], mult)

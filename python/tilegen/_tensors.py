@@ -7,6 +7,7 @@ torch.float8_e8m0fnu) and device ordinal. Nothing here touches the GPU except, f
 __cuda_array_interface__ objects, asking the driver which device owns the pointer.
 """
 
+import operator
 import sys
 
 from . import _native
@@ -45,9 +46,9 @@ def torch_dtype(torch, ours):
 
 
 class View:
-    __slots__ = ("ptr", "shape", "strides", "type", "device", "tensor", "typename")
+    __slots__ = ("ptr", "shape", "strides", "type", "device", "tensor", "typename", "readonly")
 
-    def __init__(self, ptr, shape, strides, type_, device, tensor, typename):
+    def __init__(self, ptr, shape, strides, type_, device, tensor, typename, readonly=False):
         self.ptr = ptr
         self.shape = shape
         self.strides = strides
@@ -55,6 +56,7 @@ class View:
         self.device = device       # device ordinal, or None when unknown
         self.tensor = tensor       # the torch.Tensor, or None
         self.typename = typename   # how the caller's dtype is spelled, for messages
+        self.readonly = readonly   # __cuda_array_interface__'s read-only flag
 
 
 def _torch_module():
@@ -69,6 +71,11 @@ def view_of(x, name):
     cai = getattr(x, "__cuda_array_interface__", None)
     if cai is not None:
         return _cai_view(cai, name)
+    if hasattr(x, "__array_interface__") or _dlpack_on_host(x):
+        raise DTypeError("%s is a host array (%s, in CPU memory); tilegen kernels need a CUDA "
+                         "device array: a torch.Tensor on cuda, or an object with "
+                         "__cuda_array_interface__ or __dlpack__ on a CUDA device" %
+                         (name, type(x).__name__))
     if hasattr(x, "__dlpack__"):
         if torch is None:
             raise DTypeError("%s is a __dlpack__ object (%s); reading those needs PyTorch "
@@ -84,6 +91,18 @@ def view_of(x, name):
                      (name, type(x).__name__))
 
 
+def _dlpack_on_host(x):
+    """Whether x's __dlpack_device__() says it is in CPU memory (DLPack's kDLCPU, 1)."""
+    f = getattr(x, "__dlpack_device__", None)
+    if f is None:
+        return False
+    try:
+        dev = f()
+        return int(dev[0]) == 1
+    except Exception:  # the producer's own error: from_dlpack reports it
+        return False
+
+
 def _torch_view(torch, t, name):
     dev = t.device
     if dev.type != "cuda":
@@ -94,16 +113,71 @@ def _torch_view(torch, t, name):
                 str(t.dtype))
 
 
-def _cai_view(cai, name):
+def _int_field(v):
+    """v as an int when it is one (a Python or NumPy integer, not a bool), else None."""
+    if isinstance(v, bool) or type(v).__name__ == "bool_":
+        return None
     try:
-        shape = tuple(int(s) for s in cai["shape"])
-        typestr = cai["typestr"]
-        ptr = int(cai["data"][0])
-    except (KeyError, TypeError, ValueError, IndexError) as e:
-        raise ArgumentError("%s: invalid __cuda_array_interface__ (%s)" % (name, e))
+        return operator.index(v)
+    except TypeError:
+        return None
+
+
+def _shown(v):
+    """A short text of a caller's value, for messages."""
+    try:
+        text = repr(v)
+    except Exception:
+        text = "<%s>" % type(v).__name__
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _int_tuple(v, what, name, rank=None):
+    """The tuple of ints v (shape or strides) of a __cuda_array_interface__, or an
+    ArgumentError naming the argument."""
+    if not isinstance(v, (tuple, list)):
+        raise ArgumentError("%s: __cuda_array_interface__ %s must be a tuple of integers, got "
+                            "%s" % (name, what, _shown(v)))
+    if rank is not None and len(v) != rank:
+        raise ArgumentError("%s: __cuda_array_interface__ %s %s has %d entries, but the shape "
+                            "has %d dims" % (name, what, _shown(v), len(v), rank))
+    out = []
+    for x in v:
+        i = _int_field(x)
+        if i is None or not 0 <= i < 1 << 63:
+            raise ArgumentError("%s: __cuda_array_interface__ %s %s: %s is not a non-negative "
+                                "64-bit integer" % (name, what, _shown(v), _shown(x)))
+        out.append(i)
+    return tuple(out)
+
+
+def _cai_view(cai, name):
+    if not isinstance(cai, dict):
+        raise ArgumentError("%s: __cuda_array_interface__ must be a dict, got %s" %
+                            (name, type(cai).__name__))
+    for key in ("shape", "typestr", "data"):
+        if key not in cai:
+            raise ArgumentError("%s: invalid __cuda_array_interface__ (no '%s')" % (name, key))
+    shape = _int_tuple(cai["shape"], "shape", name)
+    typestr = cai["typestr"]
+    if not isinstance(typestr, str):
+        raise ArgumentError("%s: __cuda_array_interface__ typestr must be a str such as '<f2', "
+                            "got %s" % (name, _shown(typestr)))
+    data = cai["data"]
+    if not isinstance(data, (tuple, list)) or len(data) != 2:
+        raise ArgumentError("%s: __cuda_array_interface__ data must be a tuple (pointer, "
+                            "read_only), got %s" % (name, _shown(data)))
+    ptr = _int_field(data[0])
+    if ptr is None or not 0 <= ptr < 1 << 64:
+        raise ArgumentError("%s: __cuda_array_interface__ data pointer %s is not an address "
+                            "(an integer from 0 to 2^64 - 1)" % (name, _shown(data[0])))
+    if not isinstance(data[1], (bool, int)) and type(data[1]).__name__ != "bool_":
+        raise ArgumentError("%s: __cuda_array_interface__ data[1] (read-only) must be a bool, "
+                            "got %s" % (name, _shown(data[1])))
+    readonly = bool(data[1])
     ours = CAI_TYPES.get(typestr)
-    digits = typestr[2:] if isinstance(typestr, str) else ""
-    itemsize = int(digits) if digits.isdigit() else 0
+    digits = typestr[2:]
+    itemsize = int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 3 else 0
     strides = cai.get("strides")
     if strides is None:  # C-contiguous
         st, acc = [], 1
@@ -112,16 +186,17 @@ def _cai_view(cai, name):
             acc *= max(s, 1)
         strides = tuple(reversed(st))
     else:
-        if not itemsize or any(int(s) % itemsize for s in strides):
+        strides = _int_tuple(strides, "strides", name, rank=len(shape))
+        if not itemsize or any(s % itemsize for s in strides):
             raise ArgumentError("%s: strides %s (bytes) are not multiples of the element size "
-                                "(%s bytes)" % (name, tuple(strides), itemsize or "?"))
-        strides = tuple(int(s) // itemsize for s in strides)
+                                "(%s bytes)" % (name, strides, itemsize or "?"))
+        strides = tuple(s // itemsize for s in strides)
     if cai.get("mask") is not None:
         raise ArgumentError("%s: masked __cuda_array_interface__ arrays are not supported" % name)
     device = None
     if ptr:
         device = _native.driver().pointer_device(ptr)
-    return View(ptr, shape, strides, ours, device, None, "typestr %r" % typestr)
+    return View(ptr, shape, strides, ours, device, None, "typestr %r" % typestr, readonly)
 
 
 def matrix_ld(v, layout, name, what, kernel):

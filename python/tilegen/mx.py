@@ -30,6 +30,7 @@ plain Python (the host tests compare them with the C library's tilegen_quantize_
 """
 
 import math
+import operator
 
 from ._errors import ArgumentError, DTypeError
 
@@ -80,16 +81,61 @@ FORMATS = {
 def _format(fmt):
     if isinstance(fmt, Format):
         return fmt
-    f = FORMATS.get(fmt)
+    f = FORMATS.get(fmt) if isinstance(fmt, str) else None
     if f is None:
-        raise ArgumentError("format %r is not an MX element format: expected one of %s" %
-                            (fmt, ", ".join(FORMATS)))
+        shown = repr(fmt) if isinstance(fmt, str) else "a %s" % type(fmt).__name__
+        raise ArgumentError("format %s is not an MX element format: expected one of %s" %
+                            (shown[:60], ", ".join(FORMATS)))
     return f
+
+
+def _real(x, what):
+    """x (a real number: a Python or NumPy int or float, not a bool) as a float, or an
+    ArgumentError naming what."""
+    if isinstance(x, (bool, str, bytes, complex)) or type(x).__name__ == "bool_":
+        raise ArgumentError("%s must be a real number, got %s" % (what, type(x).__name__))
+    try:
+        return float(x)
+    except OverflowError:
+        raise ArgumentError("%s is an integer too large for a float64 (%d bits)" %
+                            (what, int(x).bit_length()))
+    except (TypeError, ValueError):
+        raise ArgumentError("%s must be a real number, got %s" % (what, type(x).__name__))
+
+
+def _count(v, what):
+    """v as a positive int (rows, k), or an ArgumentError naming what."""
+    if isinstance(v, bool) or type(v).__name__ == "bool_":
+        raise ArgumentError("%s must be a positive integer, got a bool" % what)
+    try:
+        i = operator.index(v)
+    except TypeError:
+        raise ArgumentError("%s must be a positive integer, got %s" %
+                            (what, repr(v) if isinstance(v, float) else type(v).__name__))
+    if i < 1:
+        raise ArgumentError("%s = %s: it must be at least 1" %
+                            (what, i if i.bit_length() <= 64 else "an integer of %d bits" %
+                             i.bit_length()))
+    if i.bit_length() > 62:
+        raise ArgumentError("%s is an integer of %d bits: too large for a matrix in memory" %
+                            (what, i.bit_length()))
+    return i
 
 
 # Scalars (plain Python) ---------------------------------------------------------------------
 def decode(code, fmt):
     """The exact value of an element code (e8m0: fmt "e8m0", value 2^(code - 127))."""
+    bits = 8 if fmt == "e8m0" else _format(fmt).bits
+    c = None if isinstance(code, bool) or type(code).__name__ == "bool_" else code
+    try:
+        c = operator.index(c)
+    except TypeError:
+        raise ArgumentError("code must be an integer, got %s" % type(code).__name__)
+    if not 0 <= c < 1 << bits:
+        raise ArgumentError("code %s is out of range for %s: expected 0 .. %d" %
+                            (c if c.bit_length() <= 64 else "of %d bits" % c.bit_length(),
+                             fmt if isinstance(fmt, str) else fmt.name, (1 << bits) - 1))
+    code = c
     if fmt == "e8m0":
         return float("nan") if code == 0xFF else math.ldexp(1.0, code - 127)
     f = _format(fmt)
@@ -112,6 +158,7 @@ def encode(x, fmt):
     """The code of x in fmt: round to nearest, ties to even, saturating (overflow and infinities
     become +-max); NaN the format's NaN (+-max without one); -0.0 keeps its sign."""
     f = _format(fmt)
+    x = _real(x, "x")
     sign = f.sign_bit if math.copysign(1.0, x) < 0 else 0
     if math.isnan(x):
         return sign | f.nan_code
@@ -139,6 +186,7 @@ def encode(x, fmt):
 def scale_code(amax, fmt):
     """The E8M0 code of the scale of a block whose largest magnitude is amax."""
     f = _format(fmt)
+    amax = _real(amax, "amax")
     if not amax > 0:
         return 0
     if math.isinf(amax):
@@ -150,6 +198,15 @@ def scale_code(amax, fmt):
 def quantize_block(values, fmt):
     """(scale code, [element codes]) of one block (at most 32 values)."""
     f = _format(fmt)
+    try:
+        n = len(values)
+    except TypeError:
+        raise ArgumentError("values must be a sequence of numbers, got %s" %
+                            type(values).__name__)
+    if n > BLOCK:
+        raise ArgumentError("quantize_block: %d values; a block holds at most %d" % (n, BLOCK))
+    # Python floats first: abs() of a NumPy int8 -128 would wrap around.
+    values = [_real(v, "values[%d]" % i) for i, v in enumerate(values)]
     amax = 0.0
     for v in values:
         a = abs(v)
@@ -166,9 +223,18 @@ def quantize_reference(values, rows, k, fmt):
     (r, c) at linear index r * k + c (e2m1: two per byte, low nibble first); the scale of row r's
     block b at b * rows + r. Slow: for tests and small tensors."""
     f = _format(fmt)
-    if rows < 1 or k < 1 or len(values) != rows * k:
+    rows = _count(rows, "rows")
+    k = _count(k, "k")
+    try:
+        n = len(values)
+    except TypeError:
+        raise ArgumentError("values must be a sequence of numbers, got %s" %
+                            type(values).__name__)
+    if n != rows * k:
         raise ArgumentError("quantize_reference: %d values for a %d x %d matrix" %
-                            (len(values), rows, k))
+                            (n, rows, k))
+    # Python floats first: abs() of a NumPy int8 -128 would wrap around.
+    values = [_real(v, "values[%d]" % i) for i, v in enumerate(values)]
     blocks = -(-k // BLOCK)
     count = rows * k
     elements = bytearray((count + 1) // 2 if f.bits == 4 else count)
