@@ -14,10 +14,10 @@
 #include "tilegen/Version.h"
 #include "tilegen/Verify/Mutate.h"
 #include "tilegen/Verify/Protocol.h"
+#include "tilegen/Support/InputFiles.h"
 #include "tilegen/Support/OutputErrors.h"
 
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -88,31 +88,6 @@ static int fail(const Twine &msg) {
   return 2;
 }
 
-/// Reads a whole input file: a regular file of at most `limit` bytes (a FIFO or a device such
-/// as /dev/zero would block or never end).
-static ErrorOr<std::unique_ptr<MemoryBuffer>> readInput(const std::string &path, uint64_t limit,
-                                                        std::string &why) {
-  sys::fs::file_status st;
-  if (std::error_code ec = sys::fs::status(path, st)) {
-    why = ec.message();
-    return ec;
-  }
-  if (st.type() != sys::fs::file_type::regular_file) {
-    why = "not a regular file";
-    return std::make_error_code(std::errc::invalid_argument);
-  }
-  if (st.getSize() > limit) {
-    why = formatv("{0} bytes, more than the {1} MiB this tool reads", st.getSize(),
-                  limit >> 20)
-              .str();
-    return std::make_error_code(std::errc::file_too_large);
-  }
-  auto buf = MemoryBuffer::getFile(path);
-  if (!buf)
-    why = buf.getError().message();
-  return buf;
-}
-
 static std::string firstLine(StringRef s) { return s.take_until([](char c) {
   return c == '\n'; }).str(); }
 
@@ -133,7 +108,7 @@ int main(int argc, char **argv) {
                           o->ArgStr, int64_t(*o), INT32_MAX)
                       .str());
   std::string why;
-  auto ptxBuf = readInput(input, 256ull << 20, why);
+  auto ptxBuf = tilegen::readInputFile(input, 256ull << 20, why);
   if (!ptxBuf)
     return fail("cannot read '" + input + "': " + why);
   std::string mpath = manifestPath;
@@ -142,7 +117,7 @@ int main(int argc, char **argv) {
     sys::path::replace_extension(p, "json");
     mpath = std::string(p);
   }
-  auto manBuf = readInput(mpath, 16ull << 20, why);
+  auto manBuf = tilegen::readInputFile(mpath, 16ull << 20, why);
   if (!manBuf)
     return fail("cannot read the manifest '" + mpath + "': " + why + " (pass --manifest)");
   auto config = readManifest((*manBuf)->getBuffer());

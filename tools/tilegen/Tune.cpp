@@ -32,6 +32,7 @@
 #include "tilegen/Dialect/Tile/TileDialect.h"
 #include "tilegen/InitAll.h"
 #include "tilegen/Pipeline/GemmPlan.h"
+#include "tilegen/Support/InputFiles.h"
 #include "tilegen/Support/ShapeLists.h"
 #include "tilegen/Target/NVTarget.h"
 #include "tilegen/Version.h"
@@ -151,29 +152,6 @@ struct Entry {
   bool measured = false;
 };
 } // namespace
-
-/// Reads an input file whole: a regular file of at most `limit` bytes (a FIFO or a device such
-/// as /dev/zero would block or never end); on failure, `why` says why.
-static llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>>
-readInputFile(const llvm::Twine &path, uint64_t limit, std::string &why) {
-  llvm::sys::fs::file_status st;
-  if (std::error_code ec = llvm::sys::fs::status(path, st)) {
-    why = ec.message();
-    return ec;
-  }
-  if (st.type() != llvm::sys::fs::file_type::regular_file) {
-    why = "not a regular file";
-    return std::make_error_code(std::errc::invalid_argument);
-  }
-  if (st.getSize() > limit) {
-    why = llvm::formatv("larger than {0} MiB", limit >> 20).str();
-    return std::make_error_code(std::errc::file_too_large);
-  }
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-  if (!buffer)
-    why = buffer.getError().message();
-  return buffer;
-}
 
 /// The most elements an operand of a tuned shape may have: 2^40 (2 TiB of bf16), beyond the
 /// memory of any GPU, so that the model's times stay far inside the dispatch table's bound.
