@@ -985,6 +985,8 @@ class DispatchTest(unittest.TestCase):
              r"entries\[0\] \(kernel k8\)"),
             ([(64, 64, 64, "k8", ["k64"])], None, None,
              r"entries\[0\]: \"kernel\" k8 is not among the entry's \"candidates\""),
+            ([(64, 64, 64, "k8", ["k8", "k64", "k8"])], None, None,
+             r"entries\[0\]: candidates\[2\]: kernel k8 is listed twice \(also candidates\[0\]\)"),
             ([(64, 64, 64, "k8", ["k8"])], ["k8", "k8"], None,
              r"fallbacks\[1\]: kernel 'k8' is listed twice \(also fallbacks\[0\]\)"),
             ([(64, 64, 64, "k8", ["k8"])], None, "kernels/k64.cubin",

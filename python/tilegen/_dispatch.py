@@ -146,6 +146,11 @@ class Dispatch:
                                         "entry already: entries[%d] (kernel %s); a table has "
                                         "one entry per size"
                                         % ((where, i) + size + (names[0], j, other_order[0])))
+            for c in range(2, len(names)):
+                if names[c] in names[1:c]:
+                    raise ManifestError("%s: entries[%d]: candidates[%d]: kernel %s is listed "
+                                        "twice (also candidates[%d])"
+                                        % (where, i, c - 1, names[c], names[1:c].index(names[c])))
             if len(names) > 1 and names[0] not in names[1:]:
                 raise ManifestError("%s: entries[%d]: \"kernel\" %s is not among the entry's "
                                     "\"candidates\" (the kernels it was chosen from)"

@@ -198,6 +198,12 @@ Error tilegen::run::parseDispatch(const std::string &Text,
         return bad(Path, CW + "expected an object");
       size_t K = 0;
       TG_TRY(kernelIndex(CV.get("kernel"), CW + "\"kernel\": ", K));
+      // Each candidate once: a repeated one would carry two times for one kernel.
+      auto Seen = std::find(D.Candidates.begin(), D.Candidates.end(), K);
+      if (Seen != D.Candidates.end())
+        return bad(Path, CW + "kernel " + T.Kernels[K].Kernel + " is listed twice (also " +
+                             "candidates[" + std::to_string(Seen - D.Candidates.begin()) +
+                             "])");
       HasChosen |= K == D.Kernel;
       D.Candidates.push_back(K);
       double Times[2] = {-1, -1};
