@@ -512,11 +512,36 @@ Error tilegen::run::checkBlockExpRange(const Options &Opts, const Manifest &Man,
   int Scaled = 0;
   for (const OperandInfo *O : {&Man.A, &Man.B})
     Scaled += O->Scale.Gran == ScaleGranularity::Block || O->Scale.blockScaled();
-  if (!Opts.Check || Opts.IntInputs || Scaled == 0 || Alpha == 0)
+  if (!Opts.Check || Opts.IntInputs || Alpha == 0)
     return Error::success();
   const ElemType Out = Man.C.Type;
   const double Base = std::fabs(Alpha) * std::sqrt(double(P.K));
   const double MinNormal = outputMinNormal(Out), MaxFinite = outputMaxFinite(Out);
+  auto fmt3 = [](double V) {
+    char Buf[32];
+    std::snprintf(Buf, sizeof Buf, "%.3g", V);
+    return std::string(Buf);
+  };
+  if (Scaled == 0) {
+    // Unscaled inputs (magnitude about 1): alpha alone decides, where C does not add to D.
+    const double Beta = Opts.HaveBeta ? Opts.Beta : Man.Beta;
+    if (Beta != 0)
+      return Error::success();
+    const std::string Typical = "the typical result |alpha| x sqrt(K) (K = " +
+                                std::to_string(P.K) + ") is " + fmt3(Base);
+    if (Base < MinNormal)
+      return usageError("alpha " + fmt3(Alpha) + ": " + Typical +
+                        ", below the smallest normal " + elemTypeName(Out) + " value " +
+                        fmt3(MinNormal) + ": D would hold subnormals and zeros, too coarse "
+                        "for --check; use |alpha| >= " +
+                        fmt3(MinNormal / std::sqrt(double(P.K))));
+    if (Base > MaxFinite)
+      return usageError("alpha " + fmt3(Alpha) + ": " + Typical + ", beyond the largest "
+                        "finite " + elemTypeName(Out) + " value " + fmt3(MaxFinite) +
+                        ": D would hold infinities, nothing for --check to compare; use "
+                        "|alpha| <= " + fmt3(MaxFinite / std::sqrt(double(P.K))));
+    return Error::success();
+  }
   const double Largest = Base * std::ldexp(1.0, Scaled * Opts.BlockExpHi);
   const double Smallest = Base * std::ldexp(1.0, Scaled * Opts.BlockExpLo);
   auto fmt = [](double V) {

@@ -70,7 +70,8 @@ Error expandSweep(const std::string &Spec, std::vector<Problem> &Shapes,
 /// kernel Man at size P would all lie outside the output type's normal range: the typical
 /// result |alpha| x 2^(e_A + e_B) x sqrt(K) (the sum of K products of N(0, 1) draws scaled by
 /// the blocks' exponents) below the smallest normal value even at e = HI, or beyond the
-/// largest finite one even at e = LO. Alpha is the effective alpha.
+/// largest finite one even at e = LO. Alpha is the effective alpha. Without scale blocks and
+/// with beta = 0, the same for alpha alone: |alpha| x sqrt(K) outside the normal range.
 Error checkBlockExpRange(const Options &Opts, const Manifest &Man, const Problem &P,
                          double Alpha);
 
