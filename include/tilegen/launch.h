@@ -43,7 +43,7 @@ extern "C" {
 
 /* The version of this interface; tilegen_launch_api_version() returns the
  * library's. */
-#define TILEGEN_LAUNCH_API_VERSION 1
+#define TILEGEN_LAUNCH_API_VERSION 2
 
 /* cuda.h's CUstream is `struct CUstream_st *`; 0 is the legacy default stream. */
 struct CUstream_st;
@@ -84,6 +84,8 @@ typedef struct tilegen_gemm_args {
                                 (4-byte aligned) or e8m0 bytes, in the manifest's layout */
   uint64_t workspace;        /* tilegen_launch_config.workspace_bytes, when not 0 */
   float alpha, beta;
+  uint64_t scale_b_tensor;   /* NVFP4's per-tensor f32 of B (4-byte aligned), only for
+                                kernels whose info has has_scale_b_tensor */
 } tilegen_gemm_args;
 
 /* What the manifest says about a kernel. Strings belong to the kernel. */
@@ -100,6 +102,7 @@ typedef struct tilegen_kernel_info {
   int has_scale_a, has_scale_b; /* the kernel takes scale_a / scale_b */
   int has_workspace;            /* the kernel takes a workspace (stream-K) */
   float alpha, beta;            /* the manifest's epilogue defaults */
+  int has_scale_b_tensor;       /* the kernel takes scale_b_tensor (NVFP4's second level) */
 } tilegen_kernel_info;
 
 /* How a launch of one problem is shaped, as the manifest's rules give it. */

@@ -163,6 +163,7 @@ GemmArgs toGemmArgs(const tilegen_gemm_args &A) {
   G.D = A.d;
   G.ScaleA = A.scale_a;
   G.ScaleB = A.scale_b;
+  G.ScaleBTensor = A.scale_b_tensor;
   G.Alpha = A.alpha;
   G.Beta = A.beta;
   return G;
@@ -339,6 +340,7 @@ tilegen_status tilegen_kernel_get_info(const tilegen_kernel *K, tilegen_kernel_i
   Out->dynamic_smem = M.DynamicSmem;
   Out->has_scale_a = M.A.Scale.present();
   Out->has_scale_b = M.B.Scale.present();
+  Out->has_scale_b_tensor = M.B.Scale.SecondLevel;
   for (const Param &Pa : M.Params)
     Out->has_workspace |= Pa.Kind == ParamKind::Scratch;
   Out->alpha = static_cast<float>(M.Alpha);

@@ -44,7 +44,7 @@ class Problem(ctypes.Structure):
 class GemmArgs(ctypes.Structure):
     _fields_ = [("problem", Problem)] + [
         (n, ctypes.c_uint64) for n in ("a", "b", "c", "d", "scale_a", "scale_b", "workspace")
-    ] + [("alpha", ctypes.c_float), ("beta", ctypes.c_float)]
+    ] + [("alpha", ctypes.c_float), ("beta", ctypes.c_float), ("scale_b_tensor", ctypes.c_uint64)]
 
 
 class LaunchConfig(ctypes.Structure):
@@ -126,8 +126,8 @@ class LaunchLibrary:
             self.quantize_mx.restype = ctypes.c_int
             self.quantize_mx.argtypes = [ctypes.c_char_p, P(ctypes.c_double), ctypes.c_int64,
                                          ctypes.c_int64, P(ctypes.c_uint8), P(ctypes.c_uint8)]
-        if self.launch_api_version() != 1:
-            raise DriverError("%s has launch API version %d; this package speaks version 1" %
+        if self.launch_api_version() != 2:
+            raise DriverError("%s has launch API version %d; this package speaks version 2" %
                               (self.path, self.launch_api_version()))
 
     def error(self, status, message):

@@ -360,7 +360,29 @@ static void blockScaled(const char *Runner, const char *Launch, CUdeviceptr A, C
   expect("mx-scale-any-address", tilegen_kernel_check(K, &G), TILEGEN_OK);
   X = G, X.scale_b = 0;
   expect("mx-null-scale", tilegen_kernel_check(K, &X), TILEGEN_ERROR_POINTER);
+  X = G, X.scale_b_tensor = C;
+  expect("mx-unexpected-tensor-scale", tilegen_kernel_check(K, &X), TILEGEN_ERROR_POINTER);
   tilegen_kernel_destroy(K);
+
+  /* NVFP4 with its per-tensor f32 (the second level): scale_b_tensor, 4-byte aligned. */
+  K = NULL;
+  path(P, sizeof(P), Runner, "fake-nvfp4-tensor.cubin");
+  expect("nvfp4-load", tilegen_kernel_load(P, &K), TILEGEN_OK);
+  if (K) {
+    tilegen_kernel_get_info(K, &Info);
+    printf("nvfp4-info: scales %d %d, per-tensor %d\n", Info.has_scale_a, Info.has_scale_b,
+           Info.has_scale_b_tensor);
+    tilegen_gemm_args Gt, Xt;
+    tilegen_gemm_args_init(K, &Gt);
+    Gt.problem.m = 64, Gt.problem.n = 64, Gt.problem.k = 128;
+    Gt.a = A, Gt.b = B, Gt.d = D, Gt.scale_b = C + 1, Gt.scale_b_tensor = C + 64;
+    expect("nvfp4-tensor-scale", tilegen_kernel_check(K, &Gt), TILEGEN_OK);
+    Xt = Gt, Xt.scale_b_tensor = 0;
+    expect("nvfp4-null-tensor-scale", tilegen_kernel_check(K, &Xt), TILEGEN_ERROR_POINTER);
+    Xt = Gt, Xt.scale_b_tensor = C + 66;
+    expect("nvfp4-unaligned-tensor-scale", tilegen_kernel_check(K, &Xt), TILEGEN_ERROR_POINTER);
+    tilegen_kernel_destroy(K);
+  }
 
   /* B read through its tensor map alone (as the sm_90a upcast kernel does): a padded ldb is
    * taken when its bytes (ldb / 2) are a multiple of 16. */
