@@ -183,7 +183,10 @@ int runGemm(const std::string &Path, int64_t M, int64_t N, int64_t K, int64_t Ld
   auto Kernel = tilegen::Kernel::load(Path);
   if (!Kernel)
     return fail(std::string(Kernel.status().name()) + ": " + Kernel.status().message());
-  const tilegen_kernel_info Info = Kernel->info();
+  auto InfoOr = Kernel->info();
+  if (!InfoOr)
+    return fail(std::string(InfoOr.status().name()) + ": " + InfoOr.status().message());
+  const tilegen_kernel_info Info = *InfoOr;
   std::printf("kernel %s (%s): A %s/%s, B %s/%s, C/D %s/%s\n", Info.name, Info.target,
               Info.a_type, Info.a_layout, Info.b_type, Info.b_layout, Info.c_type,
               Info.c_layout);
@@ -192,7 +195,10 @@ int runGemm(const std::string &Path, int64_t M, int64_t N, int64_t K, int64_t Ld
     return fail(std::string("this example fills bf16, f16 and f32 tensors without scales; ") +
                 "kernel " + Info.name + " takes " + Info.a_type + " x " + Info.b_type);
 
-  tilegen_gemm_args Args = Kernel->defaultArgs();
+  auto ArgsOr = Kernel->defaultArgs();
+  if (!ArgsOr)
+    return fail(std::string(ArgsOr.status().name()) + ": " + ArgsOr.status().message());
+  tilegen_gemm_args Args = *ArgsOr;
   Args.problem.m = M;
   Args.problem.n = N;
   Args.problem.k = K;

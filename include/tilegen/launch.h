@@ -143,7 +143,8 @@ TILEGEN_LAUNCH_API tilegen_status tilegen_kernel_load_data(const char *manifest,
 /* Unloads the module; null is ignored. */
 TILEGEN_LAUNCH_API void tilegen_kernel_destroy(tilegen_kernel *kernel);
 
-/* The message of the last failing call on this kernel ("" if none). */
+/* The message of the last failing call on this kernel ("" if none): a copy, valid until this
+ * thread's next call of tilegen_kernel_error. */
 TILEGEN_LAUNCH_API const char *tilegen_kernel_error(const tilegen_kernel *kernel);
 
 TILEGEN_LAUNCH_API tilegen_status tilegen_kernel_get_info(const tilegen_kernel *kernel,

@@ -100,15 +100,20 @@ public:
 
   tilegen_kernel *handle() const { return Handle; }
 
-  tilegen_kernel_info info() const {
+  /// What the manifest says (a moved-from Kernel has no handle: an error).
+  Result<tilegen_kernel_info> info() const {
     tilegen_kernel_info I{};
-    (void)tilegen_kernel_get_info(Handle, &I);
+    tilegen_status S = tilegen_kernel_get_info(Handle, &I);
+    if (S != TILEGEN_OK)
+      return Status(S, tilegen_last_error());
     return I;
   }
   /// Zeroed arguments with the manifest's alpha and beta.
-  tilegen_gemm_args defaultArgs() const {
+  Result<tilegen_gemm_args> defaultArgs() const {
     tilegen_gemm_args A{};
-    (void)tilegen_gemm_args_init(Handle, &A);
+    tilegen_status S = tilegen_gemm_args_init(Handle, &A);
+    if (S != TILEGEN_OK)
+      return Status(S, tilegen_last_error());
     return A;
   }
   Result<tilegen_launch_config> launchConfig(const tilegen_problem &P) const {

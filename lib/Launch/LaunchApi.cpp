@@ -19,6 +19,7 @@
 #include <cstring>
 #include <mutex>
 #include <new>
+#include <unordered_set>
 
 using namespace tilegen::run;
 
@@ -76,6 +77,26 @@ tilegen_status fail(const tilegen_kernel *K, const Error &E) {
   return fail(K, statusOf(E), E.message());
 }
 
+/// The kernels loaded and not yet destroyed: a handle that is not one of them (destroyed,
+/// destroyed twice, or never returned by a load) is refused rather than read.
+std::mutex &liveMutex() {
+  static std::mutex Mu;
+  return Mu;
+}
+std::unordered_set<const tilegen_kernel *> &liveKernels() {
+  static std::unordered_set<const tilegen_kernel *> Live;
+  return Live;
+}
+bool alive(const tilegen_kernel *K) {
+  std::lock_guard<std::mutex> Lock(liveMutex());
+  return liveKernels().count(K) != 0;
+}
+tilegen_status notAlive(const char *Fn) {
+  return fail(nullptr, TILEGEN_ERROR_INVALID_ARGUMENT,
+              std::string(Fn) + ": kernel is not a loaded kernel (destroyed, or not returned "
+                                "by tilegen_kernel_load)");
+}
+
 /// The driver, loaded once per process and never unloaded.
 const Driver *driver(Error &Out) {
   static Driver Cu;
@@ -128,6 +149,10 @@ tilegen_status loadInto(Manifest &&Man, tilegen_kernel **Out) {
   K->ATypeName = elemTypeName(K->Man.A.Type);
   K->BTypeName = elemTypeName(K->Man.B.Type);
   K->CTypeName = elemTypeName(K->Man.C.Type);
+  {
+    std::lock_guard<std::mutex> Lock(liveMutex());
+    liveKernels().insert(K);
+  }
   *Out = K;
   return TILEGEN_OK;
 }
@@ -306,13 +331,26 @@ tilegen_status tilegen_kernel_load_data(const char *ManifestText, size_t Manifes
   });
 }
 
-void tilegen_kernel_destroy(tilegen_kernel *K) { delete K; }
+void tilegen_kernel_destroy(tilegen_kernel *K) {
+  if (!K)
+    return;
+  {
+    std::lock_guard<std::mutex> Lock(liveMutex());
+    if (!liveKernels().erase(K))
+      return; // destroyed already, or no kernel of this library
+  }
+  delete K;
+}
 
 const char *tilegen_kernel_error(const tilegen_kernel *K) {
-  if (!K)
+  if (!K || !alive(K))
     return "";
+  // A copy per thread: another thread's failing call on the kernel rewrites LastError, so
+  // the kernel's own string could change under the caller.
+  static thread_local std::string Copy;
   std::lock_guard<std::mutex> Lock(K->Mu);
-  return K->LastError.c_str();
+  Copy = K->LastError;
+  return Copy.c_str();
 }
 
 tilegen_status tilegen_kernel_get_info(const tilegen_kernel *K, tilegen_kernel_info *Out) {
@@ -320,6 +358,8 @@ tilegen_status tilegen_kernel_get_info(const tilegen_kernel *K, tilegen_kernel_i
     return fail(K, TILEGEN_ERROR_INVALID_ARGUMENT,
                 std::string("tilegen_kernel_get_info: ") + (!K ? "kernel" : "out") +
                     " is null");
+  if (!alive(K))
+    return notAlive("tilegen_kernel_get_info");
   const Manifest &M = K->Man;
   std::memset(Out, 0, sizeof(*Out));
   Out->name = M.Kernel.c_str();
@@ -353,6 +393,8 @@ tilegen_status tilegen_gemm_args_init(const tilegen_kernel *K, tilegen_gemm_args
     return fail(K, TILEGEN_ERROR_INVALID_ARGUMENT,
                 std::string("tilegen_gemm_args_init: ") + (!K ? "kernel" : "args") +
                     " is null");
+  if (!alive(K))
+    return notAlive("tilegen_gemm_args_init");
   std::memset(Args, 0, sizeof(*Args));
   Args->alpha = static_cast<float>(K->Man.Alpha);
   Args->beta = static_cast<float>(K->Man.Beta);
@@ -365,6 +407,8 @@ tilegen_status tilegen_kernel_launch_config(tilegen_kernel *K, const tilegen_pro
     return fail(K, TILEGEN_ERROR_INVALID_ARGUMENT,
                 std::string("tilegen_kernel_launch_config: ") +
                     (!K ? "kernel" : !P ? "problem" : "out") + " is null");
+  if (!alive(K))
+    return notAlive("tilegen_kernel_launch_config");
   return guarded(K, [&] {
     Problem Pr;
     Pr.M = P->m;
@@ -396,6 +440,8 @@ tilegen_status tilegen_kernel_padded_problem(tilegen_kernel *K, const tilegen_pr
     return fail(K, TILEGEN_ERROR_INVALID_ARGUMENT,
                 std::string("tilegen_kernel_padded_problem: ") +
                     (!K ? "kernel" : !P ? "problem" : "out") + " is null");
+  if (!alive(K))
+    return notAlive("tilegen_kernel_padded_problem");
   return guarded(K, [&] {
     Problem Pr, Padded;
     Pr.M = P->m;
@@ -418,6 +464,8 @@ tilegen_status tilegen_kernel_check(tilegen_kernel *K, const tilegen_gemm_args *
   if (!K || !In)
     return fail(K, TILEGEN_ERROR_INVALID_ARGUMENT,
                 std::string("tilegen_kernel_check: ") + (!K ? "kernel" : "args") + " is null");
+  if (!alive(K))
+    return notAlive("tilegen_kernel_check");
   return guarded(K, [&] {
     GemmArgs Args;
     uint64_t Grid = 0;
@@ -433,6 +481,8 @@ tilegen_status tilegen_kernel_launch(tilegen_kernel *K, const tilegen_gemm_args 
     return fail(K, TILEGEN_ERROR_INVALID_ARGUMENT,
                 std::string("tilegen_kernel_launch: ") + (!K ? "kernel" : "args") +
                     " is null");
+  if (!alive(K))
+    return notAlive("tilegen_kernel_launch");
   return guarded(K, [&] {
     GemmArgs Args;
     uint64_t Grid = 0;

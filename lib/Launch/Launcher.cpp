@@ -3,7 +3,15 @@
 #include "Launcher.h"
 #include "Cubin.h"
 
+#include <cstdio>
 #include <cstring>
+
+/// A float as printf's %g writes it: 1e-45 stays 1e-45 (std::to_string prints 0.000000).
+static std::string shortFloat(float V) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, "%g", double(V));
+  return Buf;
+}
 
 using namespace tilegen::run;
 
@@ -158,7 +166,7 @@ Error tilegen::run::checkGemmArgs(const Manifest &Man, const GemmArgs &Args,
       if (E.T == Tensor::C && Args.Beta == 0)
         continue; // D stands in for C
       if (E.T == Tensor::C)
-        return argumentError("pointer C is null, but beta = " + std::to_string(Args.Beta) +
+        return argumentError("pointer C is null, but beta = " + shortFloat(Args.Beta) +
                              " and kernel " + Man.Kernel +
                              " reads C when beta != 0; pass C, or beta = 0");
       if (IsScale)

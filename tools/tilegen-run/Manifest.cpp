@@ -957,8 +957,10 @@ Error tilegen::run::paddedProblem(const Manifest &Man, const Problem &P, Problem
   bool Changes = false;
   for (Dim D : {Dim::M, Dim::N, Dim::K}) {
     int64_t V = dimValue(D, P), S = Step[static_cast<int>(D)];
-    if (V < 1 || S > INT32_MAX)
-      return Error::success(); // checkProblem names the range
+    // Sizes beyond the kernels' 32 bits are checkProblem's to name (and rounding them up
+    // could overflow).
+    if (V < 1 || V > INT32_MAX || S > INT32_MAX)
+      return Error::success();
     int64_t R = (V + S - 1) / S * S;
     if (R > INT32_MAX)
       return usageError(std::string("problem size ") + dimName(D) + " = " +

@@ -158,6 +158,14 @@ static void loadErrors(const char *Runner, const char *Launch) {
          TILEGEN_ERROR_MANIFEST);
   expect("data-ok", tilegen_kernel_load_data(Man, MSize, Cubin, CSize, &K), TILEGEN_OK);
   tilegen_kernel_destroy(K);
+  {
+    /* A destroyed handle is refused, not read; destroying it again is ignored. */
+    tilegen_kernel_info Info;
+    expect("destroyed-info", tilegen_kernel_get_info(K, &Info),
+           TILEGEN_ERROR_INVALID_ARGUMENT);
+    printf("destroyed-error: '%s'\n", tilegen_kernel_error(K));
+    tilegen_kernel_destroy(K);
+  }
   K = NULL;
   (void)Launch;
   free(Man);
