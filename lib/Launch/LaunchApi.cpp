@@ -235,6 +235,13 @@ Error prepare(const tilegen_kernel &K, const tilegen_gemm_args &In, GemmArgs &Ar
   uint64_t Total = 0;
   bool Zeroed = false;
   TG_TRY(scratchLayout(K.Man, Grid, Offsets, Total, Zeroed));
+  // As for scales: a workspace given to a kernel that takes none is a mistake of the caller's
+  // (another kernel's arguments), not something to ignore.
+  if (!Total && In.workspace)
+    return Error(ExitUsage,
+                 "workspace is given, but kernel " + K.Man.Kernel +
+                     " takes none (its launch config's workspace_bytes is 0); pass 0",
+                 ErrorKind::Argument);
   if (Total && In.workspace) {
     Args.Scratch.assign(K.Man.Params.size(), 0);
     for (size_t I = 0; I < K.Man.Params.size(); ++I)

@@ -370,6 +370,8 @@ static void blockScaled(const char *Runner, const char *Launch, CUdeviceptr A, C
   expect("mx-null-scale", tilegen_kernel_check(K, &X), TILEGEN_ERROR_POINTER);
   X = G, X.scale_b_tensor = C;
   expect("mx-unexpected-tensor-scale", tilegen_kernel_check(K, &X), TILEGEN_ERROR_POINTER);
+  X = G, X.workspace = C;
+  expect("mx-unexpected-workspace", tilegen_kernel_check(K, &X), TILEGEN_ERROR_POINTER);
   tilegen_kernel_destroy(K);
 
   /* NVFP4 with its per-tensor f32 (the second level): scale_b_tensor, 4-byte aligned. */
