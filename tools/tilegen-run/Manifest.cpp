@@ -585,6 +585,12 @@ Error tilegen::run::parseManifest(const std::string &Text,
   TG_TRY(R.getString(Root, "", "tilegen_version", M.TilegenVersion));
   TG_TRY(R.getName(Root, "", "kernel", "the kernel's entry symbol", M.Kernel));
   TG_TRY(R.getName(Root, "", "cubin", "the cubin's file name", M.CubinName));
+  // A file name in the manifest's folder (tilegen writes the name alone): no folder part, so
+  // that a manifest cannot point a loader at a file elsewhere.
+  if (M.CubinName.find('/') != std::string::npos || M.CubinName == "." ||
+      M.CubinName == "..")
+    return R.error("cubin", "expected the cubin's file name in the manifest's folder, found " +
+                                quote(M.CubinName) + ", which names a folder too");
   std::string Target;
   TG_TRY(R.getString(Root, "", "target", Target));
   if (!NVTarget::parse(Target, M.Target))
