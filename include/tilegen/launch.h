@@ -140,7 +140,8 @@ TILEGEN_LAUNCH_API tilegen_status tilegen_kernel_load_data(const char *manifest,
                                                            size_t cubin_size,
                                                            tilegen_kernel **out);
 
-/* Unloads the module; null is ignored. */
+/* Unloads the module; null and a kernel destroyed already are ignored. Every other call
+ * refuses a destroyed kernel (TILEGEN_ERROR_INVALID_ARGUMENT). */
 TILEGEN_LAUNCH_API void tilegen_kernel_destroy(tilegen_kernel *kernel);
 
 /* The message of the last failing call on this kernel ("" if none): a copy, valid until this

@@ -63,20 +63,6 @@ tilegen_status statusOf(const Error &E) {
   return TILEGEN_ERROR_INTERNAL;
 }
 
-/// Records a failure for this thread (and the kernel, when given).
-tilegen_status fail(const tilegen_kernel *K, tilegen_status S, const std::string &Message) {
-  ThreadError = "libtilegen-launch: " + Message;
-  if (K) {
-    std::lock_guard<std::mutex> Lock(K->Mu);
-    K->LastError = ThreadError;
-  }
-  return S;
-}
-
-tilegen_status fail(const tilegen_kernel *K, const Error &E) {
-  return fail(K, statusOf(E), E.message());
-}
-
 /// The kernels loaded and not yet destroyed: a handle that is not one of them (destroyed,
 /// destroyed twice, or never returned by a load) is refused rather than read.
 std::mutex &liveMutex() {
@@ -91,6 +77,21 @@ bool alive(const tilegen_kernel *K) {
   std::lock_guard<std::mutex> Lock(liveMutex());
   return liveKernels().count(K) != 0;
 }
+
+/// Records a failure for this thread (and the kernel, when given).
+tilegen_status fail(const tilegen_kernel *K, tilegen_status S, const std::string &Message) {
+  ThreadError = "libtilegen-launch: " + Message;
+  if (K && alive(K)) {
+    std::lock_guard<std::mutex> Lock(K->Mu);
+    K->LastError = ThreadError;
+  }
+  return S;
+}
+
+tilegen_status fail(const tilegen_kernel *K, const Error &E) {
+  return fail(K, statusOf(E), E.message());
+}
+
 tilegen_status notAlive(const char *Fn) {
   return fail(nullptr, TILEGEN_ERROR_INVALID_ARGUMENT,
               std::string(Fn) + ": kernel is not a loaded kernel (destroyed, or not returned "
