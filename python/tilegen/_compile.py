@@ -10,7 +10,7 @@ import warnings
 from . import _cache, _compiler
 from ._errors import CompileError, ManifestError
 from ._kernel import Kernel
-from ._manifest import path_arg, read_input_file
+from ._manifest import Manifest, check_cubin_bytes, path_arg, read_input_file
 
 _kernels = {}
 _kernels_lock = threading.Lock()
@@ -139,9 +139,7 @@ def compile(description, target="sm_90a", *, ptxas_options=None, ptxas_timeout=N
             raise CompileError("tilegen succeeded but its output is missing or unreadable: %s"
                                % e)
         if not cache:
-            from ._manifest import Manifest, check_cubin_bytes
-            check_cubin_bytes(cbytes, cubin)
-            return Kernel(Manifest.parse(mtext, path), cbytes, origin=path)
+            return _uncached(mtext, cbytes, cubin, path)
         record = {"target": target, "options": options, "tilegen_version": version,
                   "source": os.path.abspath(path) if path else None}
         # Another process may have published the same key meanwhile; its entry is as good.
@@ -158,13 +156,17 @@ def compile(description, target="sm_90a", *, ptxas_options=None, ptxas_timeout=N
                 warnings.warn("tilegen cache: cannot store entry %s in %s, using the kernel "
                               "uncached: %s" % (key[:16], folder, e), _cache.CacheWarning,
                               stacklevel=2)
-                from ._manifest import Manifest, check_cubin_bytes
-                check_cubin_bytes(cbytes, cubin)
-                return Kernel(Manifest.parse(mtext, path), cbytes, origin=path)
+                return _uncached(mtext, cbytes, cubin, path)
         return _remember(folder, key, Kernel(entry.manifest, entry.cubin,
                                              origin=entry.cubin_path))
     finally:
         work.close()
+
+
+def _uncached(mtext, cbytes, cubin, path):
+    """The Kernel of a compile's manifest text and cubin bytes, not through the cache."""
+    check_cubin_bytes(cbytes, cubin)
+    return Kernel(Manifest.parse(mtext, path), cbytes, origin=path)
 
 
 class _TempWork:
