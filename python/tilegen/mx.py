@@ -103,6 +103,21 @@ def _real(x, what):
         raise ArgumentError("%s must be a real number, got %s" % (what, type(x).__name__))
 
 
+def _length(values):
+    """len(values), or an ArgumentError when values is no sequence."""
+    try:
+        return len(values)
+    except TypeError:
+        raise ArgumentError("values must be a sequence of numbers, got %s" %
+                            type(values).__name__)
+
+
+def _reals(values):
+    """values as Python floats, each checked by _real: abs() of a NumPy int8 -128 would wrap
+    around."""
+    return [_real(v, "values[%d]" % i) for i, v in enumerate(values)]
+
+
 def _count(v, what):
     """v as a positive int (rows, k), or an ArgumentError naming what."""
     if isinstance(v, bool) or type(v).__name__ == "bool_":
@@ -198,15 +213,10 @@ def scale_code(amax, fmt):
 def quantize_block(values, fmt):
     """(scale code, [element codes]) of one block (at most 32 values)."""
     f = _format(fmt)
-    try:
-        n = len(values)
-    except TypeError:
-        raise ArgumentError("values must be a sequence of numbers, got %s" %
-                            type(values).__name__)
+    n = _length(values)
     if n > BLOCK:
         raise ArgumentError("quantize_block: %d values; a block holds at most %d" % (n, BLOCK))
-    # Python floats first: abs() of a NumPy int8 -128 would wrap around.
-    values = [_real(v, "values[%d]" % i) for i, v in enumerate(values)]
+    values = _reals(values)
     amax = 0.0
     for v in values:
         a = abs(v)
@@ -225,16 +235,11 @@ def quantize_reference(values, rows, k, fmt):
     f = _format(fmt)
     rows = _count(rows, "rows")
     k = _count(k, "k")
-    try:
-        n = len(values)
-    except TypeError:
-        raise ArgumentError("values must be a sequence of numbers, got %s" %
-                            type(values).__name__)
+    n = _length(values)
     if n != rows * k:
         raise ArgumentError("quantize_reference: %d values for a %d x %d matrix" %
                             (n, rows, k))
-    # Python floats first: abs() of a NumPy int8 -128 would wrap around.
-    values = [_real(v, "values[%d]" % i) for i, v in enumerate(values)]
+    values = _reals(values)
     blocks = -(-k // BLOCK)
     count = rows * k
     elements = bytearray((count + 1) // 2 if f.bits == 4 else count)
