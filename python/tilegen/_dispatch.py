@@ -7,7 +7,7 @@ import os
 from . import _kernel
 from ._errors import ArgumentError, ManifestError
 from ._kernel import load, view_of
-from ._manifest import (MAX_DISPATCH_BYTES, cubin_path_of, parse_json, path_arg,
+from ._manifest import (MAX_DISPATCH_BYTES, cubin_path_of, file_name_ok, parse_json, path_arg,
                         problem_sizes, read_input_file)
 
 
@@ -51,7 +51,7 @@ class Dispatch:
                 raise ManifestError("%s: kernels[%d] needs a 'name' and a 'manifest'" %
                                     (where, i))
             for f in ("manifest", "cubin"):
-                if f in k and (not isinstance(k[f], str) or not _file_name_ok(k[f])):
+                if f in k and (not isinstance(k[f], str) or not file_name_ok(k[f])):
                     raise ManifestError("%s: kernels[%d]: \"%s\" is %s: expected a file name, "
                                         "without NUL or other control characters" %
                                         (where, i, f, _shown(k[f])))
@@ -347,10 +347,6 @@ class Dispatch:
                 return d.contiguous() if man.c.layout == "row" else d.t().contiguous().t()
             out.copy_(pd[:m, :n])
         return out
-
-
-def _file_name_ok(name):
-    return bool(name) and not any(ord(ch) < 0x20 or ch == "\x7f" for ch in name)
 
 
 def _shown(v):

@@ -214,7 +214,7 @@ class Manifest:
                                 "version 1)" % (where, data.get("version")))
         self.kernel = field(data, "kernel", str)
         self.cubin = field(data, "cubin", str)
-        if not self.cubin or any(ord(ch) < 0x20 or ch == "\x7f" for ch in self.cubin):
+        if not file_name_ok(self.cubin):
             raise ManifestError("manifest %s: field 'cubin' is %r: expected a file name, "
                                 "without NUL or other control characters" % (where, self.cubin))
         self.target = field(data, "target", str)
@@ -446,6 +446,11 @@ def check_cubin_bytes(data, where):
     if shoff + shentsize * shnum > len(data):
         raise ManifestError("cubin %s is truncated: its section headers end at byte %d of %d" %
                             (where, shoff + shentsize * shnum, len(data)))
+
+
+def file_name_ok(name):
+    """Whether name is a usable file name: not empty, no NUL or other control character."""
+    return bool(name) and not any(ord(ch) < 0x20 or ch == "\x7f" for ch in name)
 
 
 def cubin_path_of(manifest_path, manifest):
