@@ -1453,14 +1453,18 @@ class LaunchTest(unittest.TestCase):
         big = os.path.join(self.dir, "big.cubin")
         with open(big, "wb") as f:
             f.truncate((1 << 30) + 1)
+        zero = os.path.join(self.dir, "zero.cubin")
+        os.symlink("/dev/zero", zero)
+        folder = os.path.join(self.dir, "folder.cubin")
+        os.mkdir(folder)
         for where, msg in ((fifo, "cannot read cubin %s: it is a FIFO, not a regular file"),
-                           ("/dev/zero", "cannot read cubin %s: it is a character device, "
-                                         "not a regular file"),
-                           (self.dir, "cannot read cubin %s: it is a directory"),
+                           (zero, "cannot read cubin %s: it is a character device, "
+                                  "not a regular file"),
+                           (folder, "cannot read cubin %s: it is a directory"),
                            (big, "cubin %s is 1073741825 bytes, more than the 1 GiB a cubin "
                                  "may have")):
             with self.subTest(where):
-                manifest(lambda m: m.__setitem__("cubin", where))
+                manifest(lambda m: m.__setitem__("cubin", os.path.basename(where)))
                 with self.assertRaisesRegex(tilegen.ManifestError, msg % where):
                     tilegen.load(p)
         with self.assertRaisesRegex(tilegen.ManifestError,
@@ -1488,6 +1492,13 @@ class LaunchTest(unittest.TestCase):
              r"field 'cubin' is 'k\\x00.cubin': expected a file name, without NUL or other "
              r"control characters"),
             (lambda m: m.__setitem__("cubin", ""), "field 'cubin' is '': expected a file name"),
+            (lambda m: m.__setitem__("cubin", "/tmp/k.cubin"),
+             "field 'cubin' is '/tmp/k.cubin': expected the cubin's file name in the manifest's "
+             "folder, without a folder part"),
+            (lambda m: m.__setitem__("cubin", "../k.cubin"), "field 'cubin' is '../k.cubin': "
+             "expected the cubin's file name in the manifest's folder"),
+            (lambda m: m.__setitem__("cubin", ".."), "field 'cubin' is '..': expected the "
+             "cubin's file name"),
             (lambda m: m.__setitem__("version", True), "version True is not supported"),
             (lambda m: "[" * 100000 + "]" * 100000, "not valid JSON: nested too deeply"),
             (lambda m: m["grid"].__setitem__("tile_m", 10**400),

@@ -217,6 +217,12 @@ class Manifest:
         if not file_name_ok(self.cubin):
             raise ManifestError("manifest %s: field 'cubin' is %r: expected a file name, "
                                 "without NUL or other control characters" % (where, self.cubin))
+        # A file name in the manifest's folder, as tilegen writes it: a manifest cannot point a
+        # loader at a file elsewhere.
+        if "/" in self.cubin or os.sep in self.cubin or self.cubin in (".", ".."):
+            raise ManifestError("manifest %s: field 'cubin' is %r: expected the cubin's file name "
+                                "in the manifest's folder, without a folder part" %
+                                (where, self.cubin))
         self.target = field(data, "target", str)
         self.tilegen_version = data.get("tilegen_version")
         grid = field(data, "grid", dict)
