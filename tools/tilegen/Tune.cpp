@@ -153,6 +153,10 @@ struct Entry {
 };
 } // namespace
 
+/// An unmeasured candidate beats the fastest measured one of its shape only when its predicted
+/// time, scaled by the measured candidates' measured / predicted, is below this fraction of it.
+constexpr double kUnmeasuredMargin = 0.9;
+
 /// The most elements an operand of a tuned shape may have: 2^40 (2 TiB of bf16), beyond the
 /// memory of any GPU, so that the model's times stay far inside the dispatch table's bound.
 constexpr int64_t kMaxOperandElements = int64_t(1) << 40;
@@ -953,7 +957,7 @@ int tilegen::tuneMain(int argc, char **argv) {
     Measurements times;
     if (failed(readMeasurements(measurements, times)))
       return 1;
-    size_t measuredEntries = 0, changed = 0;
+    size_t measuredEntries = 0, keptByModel = 0, changed = 0;
     for (Entry &e : entries) {
       // Each candidate ran in its own process, minutes apart on a GPU whose clocks drift at
       // its power limit; the vendor's GEMM timed beside it (alternating runs) in the same
@@ -980,18 +984,52 @@ int tilegen::tuneMain(int argc, char **argv) {
       for (size_t c = 0; c < e.candidates.size(); ++c)
         if (got[c] && (!best || score(c) < score(*best)))
           best = c;
-      if (best) {
-        e.measured = true;
-        changed += *best != 0;
-        e.chosen = *best;
-        ++measuredEntries;
+      if (!best)
+        continue;
+      // Candidates that did not run (a measurements file made for another table, a run cut
+      // short) still compete, on the model's time scaled by how the model fared on the ones
+      // that ran (the median of measured / predicted): one slow measured kernel must not beat
+      // unmeasured ones the model puts far ahead of it. Far: by more than the model's error
+      // (10%), so that a measured time wins every close call.
+      std::vector<double> calib;
+      for (size_t c = 0; c < e.candidates.size(); ++c)
+        if (got[c] && e.candidates[c].predicted > 0)
+          calib.push_back(*e.candidates[c].measured / e.candidates[c].predicted);
+      std::optional<size_t> unmeasuredBest;
+      if (!calib.empty()) {
+        std::sort(calib.begin(), calib.end());
+        double f = calib.size() % 2 ? calib[calib.size() / 2]
+                                    : (calib[calib.size() / 2 - 1] + calib[calib.size() / 2]) / 2;
+        double bestTime = *e.candidates[*best].measured;
+        for (size_t c = 0; c < e.candidates.size(); ++c) {
+          const Candidate &cand = e.candidates[c];
+          if (got[c] || !cand.failure.empty())
+            continue;
+          if (cand.predicted * f < kUnmeasuredMargin * bestTime &&
+              (!unmeasuredBest || cand.predicted < e.candidates[*unmeasuredBest].predicted))
+            unmeasuredBest = c;
+        }
       }
+      if (unmeasuredBest) {
+        e.chosen = *unmeasuredBest;
+        changed += *unmeasuredBest != 0;
+        ++keptByModel;
+        continue;
+      }
+      e.measured = true;
+      changed += *best != 0;
+      e.chosen = *best;
+      ++measuredEntries;
     }
     if (failed(writeTable()))
       return 1;
     llvm::errs() << "tilegen tune: " << measuredEntries << " of " << entries.size()
-                 << " shapes chosen by measurement (" << changed
-                 << " differ from the model's first choice)\n";
+                 << " shapes chosen by measurement";
+    if (keptByModel)
+      llvm::errs() << ", " << keptByModel
+                   << " by the model (a candidate that did not run, its predicted time scaled by "
+                      "the measured ones', ahead of every measured one)";
+    llvm::errs() << " (" << changed << " differ from the model's first choice)\n";
   }
   llvm::outs() << "tilegen tune: wrote " << table << " (" << entries.size() << " shapes, "
                << compiled.size() << " kernels, " << target->name() << ")\n";
