@@ -142,9 +142,11 @@ ShapeOutcome tilegen::run::runShapeInProcess(const Options &Opts,
     R["padded"] = KP.str();
   if (!S.padCopyHow().empty())
     R["pad_copy"] = S.padCopyHow();
-  std::printf("run %s%s: grid %llu CTAs (%s rule, %llu tiles of %ux%u), block "
+  // From a dispatch table (several kernels in one log), the line names the kernel.
+  std::printf("run %s%s: %sgrid %llu CTAs (%s rule, %llu tiles of %ux%u), block "
               "%ux%ux%u, cluster %ux%ux%u, dynamic smem %llu bytes\n",
               P.str().c_str(), KP != P ? (" zero-padded to " + KP.str()).c_str() : "",
+              Opts.DispatchArg.empty() ? "" : ("kernel " + Man.Kernel + ", ").c_str(),
               static_cast<unsigned long long>(S.grid()),
               Man.Rule == GridRule::Tiles        ? "tiles"
               : Man.Rule == GridRule::Persistent ? "persistent"

@@ -22,6 +22,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <sys/stat.h>
 
 using namespace tilegen::run;
 
@@ -223,6 +224,24 @@ static int runMain(int Argc, char **Argv) {
   DeviceRow Dev;
   int Worst = ExitPass;
   bool Stop = false;
+  // --json and --csv are written after every run too, with the rows of the shapes reached so
+  // far: a sweep stopped midway (a time limit's SIGTERM, a lost machine) keeps what it
+  // measured. The last write, below, has every row and reports errors.
+  // Only files that are replaced whole (a FIFO or /dev/stdout gets the result once, at the end).
+  auto replacedWhole = [](bool Given, const std::string &Path) {
+    struct stat St;
+    return Given && (::stat(Path.c_str(), &St) != 0 ? errno == ENOENT : S_ISREG(St.st_mode));
+  };
+  bool JsonAsWeGo = replacedWhole(Opts.JsonGiven, Opts.JsonOut);
+  bool CsvAsWeGo = replacedWhole(Opts.CsvGiven, Opts.CsvOut);
+  bool WriteAsWeGo = (JsonAsWeGo || CsvAsWeGo) && Runs.size() > 1;
+  auto writeSoFar = [&](size_t Reached) {
+    std::vector<Row> Done(Rows.begin(), Rows.begin() + Reached);
+    if (JsonAsWeGo && writeJson(Opts.JsonOut, Dev, Done))
+      WriteAsWeGo = false;
+    if (CsvAsWeGo && writeCsv(Opts.CsvOut, Done))
+      WriteAsWeGo = false;
+  };
   for (size_t I = 0; I < Runs.size(); ++I) {
     if (!Runs[I].Runnable)
       continue;
@@ -251,6 +270,8 @@ static int runMain(int Argc, char **Argv) {
     Rows[I] = Res.R;
     Worst = std::max(Worst, Res.ExitCode);
     Stop = Res.Fatal;
+    if (WriteAsWeGo && !Stop && I + 1 < Runs.size())
+      writeSoFar(I + 1);
   }
 
   size_t Count[6] = {0}; // pass, fail, ran, error, hang/timeout, skipped
