@@ -590,6 +590,9 @@ static LogicalResult readMeasurements(const std::string &path, Measurements &out
     if (vendor && !(*vendor > 0))
       vendor.reset();
     auto key = std::make_tuple(kernel->str(), dims[0], dims[1], dims[2]);
+    // "not-run": the runner stopped before it (an unusable GPU); nothing said of the kernel.
+    if (status == "not-run")
+      continue;
     if ((status == "pass" || status == "ran") && ms && *ms > 0)
       out[key] = {*ms, vendor, ""};
     else if (!out.count(key))
@@ -972,6 +975,10 @@ int tilegen::tuneMain(int argc, char **argv) {
           continue;
         if (!it->second.failure.empty()) {
           cand.failure = it->second.failure;
+          if (cand.failure == "fail")
+            llvm::errs() << "tilegen tune: warning: " << variants[cand.variant].name
+                         << " computed wrong results at " << e.size.m << "x" << e.size.n << "x"
+                         << e.size.k << " (tilegen-run --check failed); it is not chosen there\n";
           continue;
         }
         cand.measured = it->second.ms * 1e-3;
@@ -984,8 +991,25 @@ int tilegen::tuneMain(int argc, char **argv) {
       for (size_t c = 0; c < e.candidates.size(); ++c)
         if (got[c] && (!best || score(c) < score(*best)))
           best = c;
-      if (!best)
+      if (!best) {
+        // Nothing timed: the model's choice stands, unless its run failed; then the best
+        // predicted candidate whose run did not fail, and an error when every one failed.
+        if (e.candidates[e.chosen].failure.empty())
+          continue;
+        auto ok = llvm::find_if(e.candidates, [](const Candidate &c) { return c.failure.empty(); });
+        if (ok == e.candidates.end()) {
+          std::string failures;
+          for (const Candidate &c : e.candidates)
+            failures += (failures.empty() ? "" : ", ") + variants[c.variant].name + ": " + c.failure;
+          return fail("--measurements: every candidate of " + std::to_string(e.size.m) + "x" +
+                      std::to_string(e.size.n) + "x" + std::to_string(e.size.k) +
+                      " failed its run (" + failures + "); no kernel to enter for that shape");
+        }
+        e.chosen = static_cast<size_t>(ok - e.candidates.begin());
+        changed += e.chosen != 0;
+        ++keptByModel;
         continue;
+      }
       // Candidates that did not run (a measurements file made for another table, a run cut
       // short) still compete, on the model's time scaled by how the model fared on the ones
       // that ran (the median of measured / predicted): one slow measured kernel must not beat
@@ -1027,8 +1051,8 @@ int tilegen::tuneMain(int argc, char **argv) {
                  << " shapes chosen by measurement";
     if (keptByModel)
       llvm::errs() << ", " << keptByModel
-                   << " by the model (a candidate that did not run, its predicted time scaled by "
-                      "the measured ones', ahead of every measured one)";
+                   << " by the model (no candidate timed, or one without a time predicted more "
+                      "than 10% ahead of every timed one)";
     llvm::errs() << " (" << changed << " differ from the model's first choice)\n";
   }
   llvm::outs() << "tilegen tune: wrote " << table << " (" << entries.size() << " shapes, "
