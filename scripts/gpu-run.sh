@@ -280,7 +280,7 @@ phase_sanitize() {
       {
         echo "=================================================================="
         echo "== $tool: $stem (limit ${run_lim}s)"
-        echo "\$ $cs --tool $tool --error-exitcode 86 $runner $c ${sanitize_shape[*]} --check --no-fork"
+        echo "\$ TILEGEN_RUN_LIBCUBLAS=none TILEGEN_RUN_LIBCUBLASLT=none $cs --tool $tool --error-exitcode 86 $runner $c ${sanitize_shape[*]} --check --no-fork"
       } >> "$log"
       # Only our kernel runs under the sanitizer: the vendor's GEMMs that --check would time
       # beside it (cuBLAS, cuBLASLt's block-scaled FP8) are left out, so that what is reported

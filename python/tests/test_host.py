@@ -914,6 +914,21 @@ class DispatchTest(unittest.TestCase):
         self.assertEqual(pick(512, 512, 512), ("gemm_t256", None))     # the entry's own choice
         self.assertEqual(pick(384, 384, 383), ("gemm_bf16", (384, 384, 384)))
         self.assertEqual(pick(100, 100, 100), ("gemm_bf16", (100, 100, 104)))
+        # A candidate whose run failed is never picked; an untimed one beside timed ones
+        # competes on tune's estimate; a failed chosen kernel or a "measurement" that is not a
+        # string is refused (the same tables as tilegen-run's lit test).
+        folder = os.path.dirname(path)
+        d = tilegen.load_dispatch(os.path.join(folder, "scaled-failed.json"))
+        self.assertEqual(d.pick(384, 384, 384).name, "gemm_t256")
+        d = tilegen.load_dispatch(os.path.join(folder, "scaled-estimated.json"))
+        self.assertEqual(d.pick(384, 384, 384).name, "gemm_bf16")
+        with self.assertRaisesRegex(tilegen.ManifestError, r"entries\[0\]: candidates\[0\]: "
+                                    r"kernel gemm_t256 is the entry's \"kernel\" but its run "
+                                    r"failed \(\"measurement\": \"hang\"\)"):
+            tilegen.load_dispatch(os.path.join(folder, "chosen-failed.json"))
+        with self.assertRaisesRegex(tilegen.ManifestError, r"candidates\[1\]: \"measurement\" "
+                                    r"must be a non-empty string"):
+            tilegen.load_dispatch(os.path.join(folder, "bad-measurement.json"))
 
     def test_rule_line_alignment(self):
         # A size that is a multiple of 64 in one and not the other adds 1 to the distance.

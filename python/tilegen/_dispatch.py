@@ -155,9 +155,23 @@ class Dispatch:
                 raise ManifestError("%s: entries[%d]: \"kernel\" %s is not among the entry's "
                                     "\"candidates\" (the kernels it was chosen from)"
                                     % (where, i, names[0]))
+            # A candidate whose run failed ("measurement": why) is never picked.
+            failed = set()
+            for j, c in enumerate(cands):
+                if "measurement" in c:
+                    if not isinstance(c["measurement"], str) or not c["measurement"]:
+                        raise ManifestError("%s: entries[%d]: candidates[%d]: \"measurement\" "
+                                            "must be a non-empty string (why the candidate's "
+                                            "run failed)" % (where, i, j))
+                    if c["kernel"] == names[0]:
+                        raise ManifestError("%s: entries[%d]: candidates[%d]: kernel %s is the "
+                                            "entry's \"kernel\" but its run failed "
+                                            "(\"measurement\": %s)"
+                                            % (where, i, j, names[0], _shown(c["measurement"])))
+                    failed.add(c["kernel"])
             order = []
             for n in names:
-                if n not in order:
+                if n not in order and n not in failed:
                     order.append(n)
             self.entries.append((size, order))
             self.times.append(_entry_times(e, where, i))
@@ -360,10 +374,13 @@ def _shown(v):
 
 def _entry_times(entry, where, i):
     """{kernel: ns} of a table entry's candidates: the measured times when any candidate was
-    measured, else the model's predictions (tilegen-run reads them the same way)."""
-    measured, predicted = {}, {}
+    measured (tune's estimates for the untimed ones beside them), else the model's
+    predictions; none for a candidate whose run failed (tilegen-run reads them the same
+    way)."""
+    measured, predicted, estimated = {}, {}, {}
     for c in entry.get("candidates", []):
-        for field, into in (("measured_ns", measured), ("predicted_ns", predicted)):
+        for field, into in (("measured_ns", measured), ("predicted_ns", predicted),
+                            ("estimated_ns", estimated)):
             v = c.get(field)
             if v is None:
                 continue
@@ -371,8 +388,11 @@ def _entry_times(entry, where, i):
                 raise ManifestError("%s: entries[%d]: %s of %s must be a time in ns above 0 and "
                                     "at most 1e15, found %r" % (where, i, field, c.get("kernel"),
                                                                 v))
-            into[c["kernel"]] = float(v)
-    return measured if measured else predicted
+            if "measurement" not in c:
+                into[c["kernel"]] = float(v)
+    if measured:
+        return dict(estimated, **measured)
+    return predicted
 
 
 def load_dispatch(path):

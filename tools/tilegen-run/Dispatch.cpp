@@ -190,7 +190,7 @@ Error tilegen::run::parseDispatch(const std::string &Text,
     if (!Cands || !Cands->isArray())
       return bad(Path, Where + "\"candidates\" must be an array");
     bool HasChosen = false;
-    std::vector<double> MeasuredTimes, PredictedTimes;
+    std::vector<double> MeasuredTimes, EstimatedTimes, PredictedTimes;
     for (size_t C = 0; C < Cands->getArray().size(); ++C) {
       const json::Value &CV = Cands->getArray()[C];
       std::string CW = Where + "candidates[" + std::to_string(C) + "]: ";
@@ -206,9 +206,9 @@ Error tilegen::run::parseDispatch(const std::string &Text,
                              "])");
       HasChosen |= K == D.Kernel;
       D.Candidates.push_back(K);
-      double Times[2] = {-1, -1};
-      const char *Keys[2] = {"measured_ns", "predicted_ns"};
-      for (int J = 0; J < 2; ++J) {
+      double Times[3] = {-1, -1, -1};
+      const char *Keys[3] = {"measured_ns", "predicted_ns", "estimated_ns"};
+      for (int J = 0; J < 3; ++J) {
         const json::Value *V = CV.get(Keys[J]);
         if (!V)
           continue;
@@ -218,14 +218,30 @@ Error tilegen::run::parseDispatch(const std::string &Text,
                                (V->isNumber() ? V->numberText() : std::string(V->kindName())));
         Times[J] = V->getNumber();
       }
-      MeasuredTimes.push_back(Times[0]);
-      PredictedTimes.push_back(Times[1]);
+      // "measurement": why the candidate's run gave no time (tune: "fail", "hang", ...).
+      const json::Value *Failure = CV.get("measurement");
+      if (Failure && (!Failure->isString() || Failure->getString().empty()))
+        return bad(Path, CW + "\"measurement\" must be a non-empty string (why the "
+                             "candidate's run failed)");
+      if (Failure && K == D.Kernel)
+        return bad(Path, CW + "kernel " + T.Kernels[K].Kernel + " is the entry's \"kernel\" "
+                             "but its run failed (\"measurement\": " +
+                             json::quoteForMessage(Failure->getString()) + ")");
+      D.Failed.push_back(Failure != nullptr);
+      MeasuredTimes.push_back(Failure ? -1 : Times[0]);
+      PredictedTimes.push_back(Failure ? -1 : Times[1]);
+      EstimatedTimes.push_back(Failure ? -1 : Times[2]);
     }
-    // One kind of time per entry: the measured ones when any candidate was measured (a
-    // prediction beside measurements would not compare), else the predictions.
+    // One kind of time per entry: the measured ones when any candidate was measured, with
+    // tune's estimates for the untimed ones beside them (a bare prediction beside
+    // measurements would not compare), else the predictions.
     bool AnyMeasured = std::any_of(MeasuredTimes.begin(), MeasuredTimes.end(),
                                    [](double X) { return X > 0; });
     D.TimeNs = AnyMeasured ? MeasuredTimes : PredictedTimes;
+    if (AnyMeasured)
+      for (size_t C = 0; C < D.TimeNs.size(); ++C)
+        if (!(D.TimeNs[C] > 0))
+          D.TimeNs[C] = EstimatedTimes[C];
     // The chosen kernel is one of the candidates it was chosen from (tune lists it first);
     // an entry without candidates stands for its kernel alone.
     if (!HasChosen && !D.Candidates.empty())
@@ -235,6 +251,7 @@ Error tilegen::run::parseDispatch(const std::string &Text,
     if (!HasChosen) {
       D.Candidates.insert(D.Candidates.begin(), D.Kernel);
       D.TimeNs.insert(D.TimeNs.begin(), -1);
+      D.Failed.insert(D.Failed.begin(), false);
     }
     T.Entries.push_back(std::move(D));
   }
@@ -379,7 +396,9 @@ Error tilegen::run::pickKernel(const DispatchTable &T, const Problem &P,
   for (size_t E : Order) {
     const DispatchEntry &D = T.Entries[E];
     Ranked.push_back(D.Kernel);
-    Ranked.insert(Ranked.end(), D.Candidates.begin(), D.Candidates.end());
+    for (size_t C = 0; C < D.Candidates.size(); ++C)
+      if (!D.Failed[C])
+        Ranked.push_back(D.Candidates[C]);
   }
   // The first of Order that takes P as it is (each kernel tried once over both passes).
   auto firstAsIs = [&](const std::vector<size_t> &Order) {

@@ -33,9 +33,13 @@ struct DispatchEntry {
   Problem Size;
   size_t Kernel = 0;                 ///< index into DispatchTable::Kernels
   std::vector<size_t> Candidates;    ///< the kernels considered, best first (Kernel among them)
-  /// Per candidate, its time at this size in ns: measured, else the model's prediction, else
-  /// negative (none given).
+  /// Per candidate, its time at this size in ns: where any candidate was measured, the
+  /// measured time, else tune's estimate (an untimed candidate beside timed ones), else
+  /// negative; where none was, the model's prediction, else negative. Negative too for a
+  /// candidate whose run failed.
   std::vector<double> TimeNs;
+  /// Per candidate: its run failed (a "measurement" in the table); never picked.
+  std::vector<bool> Failed;
   std::string ChosenBy;              ///< "model" or "measured"
 };
 

@@ -227,20 +227,20 @@ static int runMain(int Argc, char **Argv) {
   // --json and --csv are written after every run too, with the rows of the shapes reached so
   // far: a sweep stopped midway (a time limit's SIGTERM, a lost machine) keeps what it
   // measured. The last write, below, has every row and reports errors.
-  // Only files that are replaced whole (a FIFO or /dev/stdout gets the result once, at the end).
-  auto replacedWhole = [](bool Given, const std::string &Path) {
+  // Only a plain file, or a name not there yet: anything else (a FIFO, /dev/stdout, a symbolic
+  // link, which may lead to a file another name also writes) gets the result once, at the end.
+  auto plainFile = [](bool Given, const std::string &Path) {
     struct stat St;
-    return Given && (::stat(Path.c_str(), &St) != 0 ? errno == ENOENT : S_ISREG(St.st_mode));
+    return Given && (::lstat(Path.c_str(), &St) != 0 ? errno == ENOENT : S_ISREG(St.st_mode));
   };
-  bool JsonAsWeGo = replacedWhole(Opts.JsonGiven, Opts.JsonOut);
-  bool CsvAsWeGo = replacedWhole(Opts.CsvGiven, Opts.CsvOut);
-  bool WriteAsWeGo = (JsonAsWeGo || CsvAsWeGo) && Runs.size() > 1;
+  bool JsonAsWeGo = plainFile(Opts.JsonGiven, Opts.JsonOut) && Runs.size() > 1;
+  bool CsvAsWeGo = plainFile(Opts.CsvGiven, Opts.CsvOut) && Runs.size() > 1;
   auto writeSoFar = [&](size_t Reached) {
     std::vector<Row> Done(Rows.begin(), Rows.begin() + Reached);
     if (JsonAsWeGo && writeJson(Opts.JsonOut, Dev, Done))
-      WriteAsWeGo = false;
+      JsonAsWeGo = false;
     if (CsvAsWeGo && writeCsv(Opts.CsvOut, Done))
-      WriteAsWeGo = false;
+      CsvAsWeGo = false;
   };
   for (size_t I = 0; I < Runs.size(); ++I) {
     if (!Runs[I].Runnable)
@@ -270,7 +270,7 @@ static int runMain(int Argc, char **Argv) {
     Rows[I] = Res.R;
     Worst = std::max(Worst, Res.ExitCode);
     Stop = Res.Fatal;
-    if (WriteAsWeGo && !Stop && I + 1 < Runs.size())
+    if ((JsonAsWeGo || CsvAsWeGo) && !Stop && I + 1 < Runs.size())
       writeSoFar(I + 1);
   }
 

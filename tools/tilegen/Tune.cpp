@@ -142,6 +142,7 @@ struct Candidate {
   size_t variant = 0;
   double predicted = 0; ///< seconds
   std::optional<double> measured; ///< seconds (median)
+  std::optional<double> estimated; ///< seconds: untimed beside timed ones (see --measurements)
   std::string failure;  ///< a measurement that did not pass
 };
 
@@ -591,12 +592,20 @@ static LogicalResult readMeasurements(const std::string &path, Measurements &out
       vendor.reset();
     auto key = std::make_tuple(kernel->str(), dims[0], dims[1], dims[2]);
     // "not-run": the runner stopped before it (an unusable GPU); nothing said of the kernel.
+    // A run that passed without a time (no --bench) says nothing of its speed either.
     if (status == "not-run")
       continue;
-    if ((status == "pass" || status == "ran") && ms && *ms > 0)
-      out[key] = {*ms, vendor, ""};
-    else if (!out.count(key))
-      out[key] = {0, std::nullopt, status.empty() ? "no time" : status};
+    bool ran = status == "pass" || status == "ran";
+    auto it = out.find(key);
+    bool failedBefore = it != out.end() && !it->second.failure.empty();
+    if (ran) {
+      // A later timed run of the same kernel and shape replaces an earlier one; it does not
+      // undo a failed one (wrong results once are wrong results).
+      if (ms && *ms > 0 && !failedBefore)
+        out[key] = {*ms, vendor, ""};
+    } else if (!failedBefore) {
+      out[key] = {0, std::nullopt, status.empty() ? "no status" : status};
+    }
   }
   return success();
 }
@@ -636,6 +645,8 @@ static std::string dispatchJSON(const std::vector<Variant> &variants,
                            {"predicted_ns", tableNs(c.predicted)}};
       if (c.measured)
         o["measured_ns"] = tableNs(*c.measured);
+      if (c.estimated)
+        o["estimated_ns"] = tableNs(*c.estimated);
       if (!c.failure.empty())
         o["measurement"] = c.failure;
       cands.push_back(std::move(o));
@@ -819,7 +830,7 @@ int tilegen::tuneMain(int argc, char **argv) {
       Prediction pr = predictProblem(layout, pc, static_cast<int>(v.plan->stages),
                                      static_cast<int>(v.plan->accumulators),
                                      v.breakdown.flopsPerCycle);
-      all.push_back({i, pr.seconds, std::nullopt, ""});
+      all.push_back({i, pr.seconds, std::nullopt, std::nullopt, ""});
     }
     std::stable_sort(all.begin(), all.end(), [](const Candidate &x, const Candidate &y) {
       return x.predicted < y.predicted;
@@ -912,7 +923,9 @@ int tilegen::tuneMain(int argc, char **argv) {
   };
   for (Entry &e : entries)
     e.chosen = 0;
-  if (failed(writeTable()))
+  // The model's table, for tilegen-run to time (with a measurements file given, the table is
+  // written once, after the choice).
+  if (measurementsOption.empty() && failed(writeTable()))
     return 1;
   {
     std::string text = "# the shapes of dispatch.json, for tilegen-run --sweep\n";
@@ -961,6 +974,7 @@ int tilegen::tuneMain(int argc, char **argv) {
     if (failed(readMeasurements(measurements, times)))
       return 1;
     size_t measuredEntries = 0, keptByModel = 0, changed = 0;
+    std::vector<std::string> allFailed;
     for (Entry &e : entries) {
       // Each candidate ran in its own process, minutes apart on a GPU whose clocks drift at
       // its power limit; the vendor's GEMM timed beside it (alternating runs) in the same
@@ -993,7 +1007,9 @@ int tilegen::tuneMain(int argc, char **argv) {
           best = c;
       if (!best) {
         // Nothing timed: the model's choice stands, unless its run failed; then the best
-        // predicted candidate whose run did not fail, and an error when every one failed.
+        // predicted candidate whose run did not fail. A shape whose candidates all failed
+        // has no kernel to enter (reported below, with every other such shape).
+        ++keptByModel;
         if (e.candidates[e.chosen].failure.empty())
           continue;
         auto ok = llvm::find_if(e.candidates, [](const Candidate &c) { return c.failure.empty(); });
@@ -1001,35 +1017,41 @@ int tilegen::tuneMain(int argc, char **argv) {
           std::string failures;
           for (const Candidate &c : e.candidates)
             failures += (failures.empty() ? "" : ", ") + variants[c.variant].name + ": " + c.failure;
-          return fail("--measurements: every candidate of " + std::to_string(e.size.m) + "x" +
-                      std::to_string(e.size.n) + "x" + std::to_string(e.size.k) +
-                      " failed its run (" + failures + "); no kernel to enter for that shape");
+          allFailed.push_back(std::to_string(e.size.m) + "x" + std::to_string(e.size.n) + "x" +
+                              std::to_string(e.size.k) + " (" + failures + ")");
+          continue;
         }
         e.chosen = static_cast<size_t>(ok - e.candidates.begin());
         changed += e.chosen != 0;
-        ++keptByModel;
         continue;
       }
       // Candidates that did not run (a measurements file made for another table, a run cut
-      // short) still compete, on the model's time scaled by how the model fared on the ones
-      // that ran (the median of measured / predicted): one slow measured kernel must not beat
-      // unmeasured ones the model puts far ahead of it. Far: by more than the model's error
-      // (10%), so that a measured time wins every close call.
-      std::vector<double> calib;
+      // short) still compete, on the model's prediction scaled by how the model fared on the
+      // ones that ran (the median of score / predicted, the score being what the timed ones
+      // compete on): one slow timed kernel must not beat untimed ones the model puts far ahead
+      // of it. Far: by more than the model's error (10%), so that a measurement wins every
+      // close call. The table records each such candidate's estimated time (its prediction
+      // scaled by the median of measured / predicted, over the margin), which tilegen-run's
+      // rule for sizes between entries uses in place of a measurement.
+      auto median = [](std::vector<double> x) {
+        std::sort(x.begin(), x.end());
+        return x.size() % 2 ? x[x.size() / 2] : (x[x.size() / 2 - 1] + x[x.size() / 2]) / 2;
+      };
+      std::vector<double> scoreCalib, timeCalib;
       for (size_t c = 0; c < e.candidates.size(); ++c)
-        if (got[c] && e.candidates[c].predicted > 0)
-          calib.push_back(*e.candidates[c].measured / e.candidates[c].predicted);
+        if (got[c] && e.candidates[c].predicted > 0) {
+          scoreCalib.push_back(score(c) / e.candidates[c].predicted);
+          timeCalib.push_back(*e.candidates[c].measured / e.candidates[c].predicted);
+        }
       std::optional<size_t> unmeasuredBest;
-      if (!calib.empty()) {
-        std::sort(calib.begin(), calib.end());
-        double f = calib.size() % 2 ? calib[calib.size() / 2]
-                                    : (calib[calib.size() / 2 - 1] + calib[calib.size() / 2]) / 2;
-        double bestTime = *e.candidates[*best].measured;
+      if (!scoreCalib.empty()) {
+        double fScore = median(scoreCalib), fTime = median(timeCalib);
         for (size_t c = 0; c < e.candidates.size(); ++c) {
-          const Candidate &cand = e.candidates[c];
-          if (got[c] || !cand.failure.empty())
+          Candidate &cand = e.candidates[c];
+          if (got[c] || !cand.failure.empty() || !(cand.predicted > 0))
             continue;
-          if (cand.predicted * f < kUnmeasuredMargin * bestTime &&
+          cand.estimated = cand.predicted * fTime / kUnmeasuredMargin;
+          if (cand.predicted * fScore < kUnmeasuredMargin * score(*best) &&
               (!unmeasuredBest || cand.predicted < e.candidates[*unmeasuredBest].predicted))
             unmeasuredBest = c;
         }
@@ -1045,6 +1067,19 @@ int tilegen::tuneMain(int argc, char **argv) {
       e.chosen = *best;
       ++measuredEntries;
     }
+    if (!allFailed.empty()) {
+      // No table: one would enter a kernel whose run failed. (Measured here, the model's
+      // table was written for tilegen-run; it goes too.)
+      if (measurementsOption.empty())
+        llvm::sys::fs::remove(table);
+      std::string list;
+      for (const std::string &f : allFailed)
+        list += "\n  " + f;
+      return fail("--measurements: every candidate of " + llvm::Twine(allFailed.size()) +
+                  " shape" + (allFailed.size() == 1 ? "" : "s") +
+                  " failed its run; no kernel to enter for " +
+                  (allFailed.size() == 1 ? "it" : "them") + ", no table written:" + list);
+    }
     if (failed(writeTable()))
       return 1;
     llvm::errs() << "tilegen tune: " << measuredEntries << " of " << entries.size()
@@ -1052,7 +1087,7 @@ int tilegen::tuneMain(int argc, char **argv) {
     if (keptByModel)
       llvm::errs() << ", " << keptByModel
                    << " by the model (no candidate timed, or one without a time predicted more "
-                      "than 10% ahead of every timed one)";
+                      "than 10% ahead of the best timed one)";
     llvm::errs() << " (" << changed << " differ from the model's first choice)\n";
   }
   llvm::outs() << "tilegen tune: wrote " << table << " (" << entries.size() << " shapes, "
