@@ -14,9 +14,9 @@
 // the same and whose cubin is newer than the tilegen binary). DIR/dispatch.json
 // (docs/dispatch.md) maps each shape to the predicted-fastest kernel and lists its candidates.
 //
-// Measured: with a GPU (or --measure=always), tilegen-run (beside tilegen, or --runner) times
-// every candidate of every shape (`--dispatch DIR/dispatch.json --candidates`), and each entry
-// takes the fastest measured kernel; --measurements FILE reads such a run made elsewhere (a GPU
+// Measured: with a GPU (or --measure=always), tilegen-run (beside tilegen, or --runner) checks
+// and times every candidate of every shape (`--dispatch DIR/dispatch.json --candidates`), and
+// each entry takes the fastest measured kernel whose results were right; --measurements FILE reads such a run made elsewhere (a GPU
 // machine without LLVM). Interrupted runs resume: a kernel whose NAME.mlir matches the variant
 // is not compiled again, and every file is written whole or not at all.
 //
@@ -111,7 +111,10 @@ static cl::opt<std::string>
                        cl::cat(tuneCategory));
 static cl::opt<std::string> runnerOption("runner",
                                          cl::desc("tilegen-run to measure with (default: the "
-                                                  "one beside tilegen)"),
+                                                  "one beside tilegen), or a program taking "
+                                                  "its arguments that runs it on a GPU "
+                                                  "elsewhere; with --measure=always it runs "
+                                                  "without a GPU here"),
                                          cl::value_desc("path"), cl::init(""),
                                          cl::sub(tuneCommand), cl::cat(tuneCategory));
 static cl::opt<std::string> ptxasOptionsTune("ptxas-options",
@@ -938,7 +941,10 @@ int tilegen::tuneMain(int argc, char **argv) {
   // Measurements: given, or taken now with tilegen-run.
   std::string measurements = measurementsOption;
   if (measurements.empty() && measureOption != Measure::Never) {
-    if (!haveGpu()) {
+    // A --runner given with --measure=always may reach a GPU elsewhere (a wrapper that runs
+    // tilegen-run there): it runs without one here.
+    bool remoteRunner = measureOption == Measure::Always && !runnerOption.empty();
+    if (!haveGpu() && !remoteRunner) {
       if (measureOption == Measure::Always)
         return fail("--measure=always: this machine has no NVIDIA GPU (/dev/nvidia0 is "
                     "absent); the table at " +
@@ -946,7 +952,7 @@ int tilegen::tuneMain(int argc, char **argv) {
       llvm::errs() << "tilegen tune: no GPU here (/dev/nvidia0 is absent): the table ranks by "
                       "the model alone; time it on a GPU with\n  tilegen-run --dispatch "
                    << table << " --candidates --sweep " << shapesFile
-                   << " --bench --json DIR/measurements.json\nand choose by the times with "
+                   << " --check --bench --json DIR/measurements.json\nand choose by the times with "
                       "tilegen tune ... --measurements DIR/measurements.json\n";
     } else {
       std::string runner = runnerOption;
@@ -958,15 +964,24 @@ int tilegen::tuneMain(int argc, char **argv) {
       if (!llvm::sys::fs::can_execute(runner))
         return fail("cannot run '" + runner + "' to measure (pass --runner, or --measure=never)");
       measurements = outDir + "/measurements.json";
+      // Checked as well as timed: a candidate that computes wrong results is never chosen.
       llvm::SmallVector<llvm::StringRef> args = {
-          runner, "--dispatch", table, "--candidates", "--sweep", shapesFile, "--bench",
-          "--json", measurements};
+          runner, "--dispatch", table, "--candidates", "--sweep", shapesFile, "--check",
+          "--bench", "--json", measurements};
       llvm::errs() << "tilegen tune: measuring: " << llvm::join(args, " ") << "\n";
       std::string err;
+      llvm::sys::fs::remove(measurements);
       int rc = llvm::sys::ExecuteAndWait(runner, args, std::nullopt, {}, 0, 0, &err);
-      if (rc != 0 || !llvm::sys::fs::exists(measurements))
+      // Exit 1, 3 or 4 (wrong results, a CUDA error or fault, a hang) is a candidate's: its
+      // row says so and the others still count. Anything else, or no results, is the run's.
+      bool candidatesFailed = rc == 1 || rc == 3 || rc == 4;
+      if ((rc != 0 && !candidatesFailed) || !llvm::sys::fs::exists(measurements))
         return fail("tilegen-run failed (exit " + llvm::Twine(rc) + (err.empty() ? "" : ": ") +
                     err + "); the table at " + table + " ranks by the model alone");
+      if (candidatesFailed)
+        llvm::errs() << "tilegen tune: tilegen-run exited " << rc
+                     << ": some candidates failed their runs (wrong results, a CUDA error or a "
+                        "hang; " << measurements << " says which); they are not chosen\n";
     }
   }
   if (!measurements.empty()) {
