@@ -513,7 +513,18 @@ struct Measurement {
 };
 using Measurements = std::map<std::tuple<std::string, int64_t, int64_t, int64_t>, Measurement>;
 
-static LogicalResult readMeasurements(const std::string &path, Measurements &out) {
+/// What a measurements file says of its run as a whole: the rows that tell of a kernel (passed,
+/// ran, or failed), and whether
+/// the runner stopped early (rows "not-run": the GPU or driver became unusable), with the
+/// message of the row that stopped it.
+struct RunSummary {
+  size_t rows = 0;
+  bool stopped = false;
+  std::string stoppedBy;
+};
+
+static LogicalResult readMeasurements(const std::string &path, Measurements &out,
+                                      RunSummary &summary) {
   std::string why;
   auto buffer = readInputFile(path, 256u << 20, why);
   if (!buffer) {
@@ -548,6 +559,8 @@ static LogicalResult readMeasurements(const std::string &path, Measurements &out
   // A time must be a positive, finite number of milliseconds within the dispatch table's
   // bound (1e15 ns).
   constexpr double kMaxMs = 1e9;
+  std::optional<std::tuple<std::string, int64_t, int64_t, int64_t>> lastError;
+  std::string lastErrorMessage;
   for (size_t ri = 0; ri < rows->size(); ++ri) {
     const llvm::json::Object *row = (*rows)[ri].getAsObject();
     std::string where = ("--measurements: '" + path + "': rows[" + llvm::Twine(ri) + "]").str();
@@ -594,11 +607,27 @@ static LogicalResult readMeasurements(const std::string &path, Measurements &out
     if (vendor && !(*vendor > 0))
       vendor.reset();
     auto key = std::make_tuple(kernel->str(), dims[0], dims[1], dims[2]);
-    // "not-run": the runner stopped before it (an unusable GPU); nothing said of the kernel.
-    // A run that passed without a time (no --bench) says nothing of its speed either.
-    if (status == "not-run")
+    // "not-run": the runner stopped before it because the GPU or driver became unusable; the
+    // error row before it is that, not its kernel's failure. "timeout": a phase off the GPU
+    // (the host's reference) ran out of time. Neither says anything of a kernel. A run that
+    // passed without a time (no --bench) says nothing of its speed either.
+    if (status == "not-run") {
+      if (!summary.stopped && lastError) {
+        summary.stoppedBy = lastErrorMessage;
+        if (auto e = out.find(*lastError); e != out.end() && e->second.failure == "error")
+          out.erase(e);
+      }
+      summary.stopped = true;
+      continue;
+    }
+    if (status == "timeout")
       continue;
     bool ran = status == "pass" || status == "ran";
+    ++summary.rows;
+    if (status == "error") {
+      lastError = key;
+      lastErrorMessage = row->getString("message").value_or("").str();
+    }
     auto it = out.find(key);
     bool failedBefore = it != out.end() && !it->second.failure.empty();
     if (ran) {
@@ -920,15 +949,22 @@ int tilegen::tuneMain(int argc, char **argv) {
   std::string table = outDir + "/dispatch.json";
   std::string shapesFile = outDir + "/shapes.txt";
   std::string description = llvm::sys::path::filename(tuneInput).str();
-  auto writeTable = [&]() {
-    return writeAtomically(table,
+  auto writeTableTo = [&](const std::string &path) {
+    return writeAtomically(path,
                            dispatchJSON(variants, compiled, entries, *target, description));
   };
+  auto writeTable = [&]() { return writeTableTo(table); };
   for (Entry &e : entries)
     e.chosen = 0;
-  // The model's table, for tilegen-run to time (with a measurements file given, the table is
-  // written once, after the choice).
-  if (measurementsOption.empty() && failed(writeTable()))
+  // Measuring here: tilegen-run times the candidates of the model's table, written apart
+  // (candidates.json) so that dispatch.json is replaced only by the table chosen on the times.
+  // Without measurements, the model's table is the table. With a measurements file given, the
+  // table is written once, after the choice.
+  bool measureHere = measurementsOption.empty() && measureOption != Measure::Never &&
+                     (haveGpu() || (measureOption == Measure::Always && !runnerOption.empty()));
+  std::string candidatesTable = outDir + "/candidates.json";
+  if (measureHere ? failed(writeTableTo(candidatesTable))
+                  : measurementsOption.empty() && failed(writeTable()))
     return 1;
   {
     std::string text = "# the shapes of dispatch.json, for tilegen-run --sweep\n";
@@ -966,8 +1002,8 @@ int tilegen::tuneMain(int argc, char **argv) {
       measurements = outDir + "/measurements.json";
       // Checked as well as timed: a candidate that computes wrong results is never chosen.
       llvm::SmallVector<llvm::StringRef> args = {
-          runner, "--dispatch", table, "--candidates", "--sweep", shapesFile, "--check",
-          "--bench", "--json", measurements};
+          runner, "--dispatch", candidatesTable, "--candidates", "--sweep", shapesFile,
+          "--check", "--bench", "--json", measurements};
       llvm::errs() << "tilegen tune: measuring: " << llvm::join(args, " ") << "\n";
       std::string err;
       llvm::sys::fs::remove(measurements);
@@ -977,7 +1013,8 @@ int tilegen::tuneMain(int argc, char **argv) {
       bool candidatesFailed = rc == 1 || rc == 3 || rc == 4;
       if ((rc != 0 && !candidatesFailed) || !llvm::sys::fs::exists(measurements))
         return fail("tilegen-run failed (exit " + llvm::Twine(rc) + (err.empty() ? "" : ": ") +
-                    err + "); the table at " + table + " ranks by the model alone");
+                    err + "); no table written (the candidates it was to time: " +
+                    candidatesTable + ")");
       if (candidatesFailed)
         llvm::errs() << "tilegen tune: tilegen-run exited " << rc
                      << ": some candidates failed their runs (wrong results, a CUDA error or a "
@@ -986,8 +1023,17 @@ int tilegen::tuneMain(int argc, char **argv) {
   }
   if (!measurements.empty()) {
     Measurements times;
-    if (failed(readMeasurements(measurements, times)))
+    RunSummary run;
+    if (failed(readMeasurements(measurements, times, run)))
       return 1;
+    // Measured here, a run the GPU or driver stopped, or one in which nothing ran, is the
+    // run's failure, not the candidates'.
+    if (measurementsOption.empty() && (run.stopped || run.rows == 0))
+      return fail("tilegen-run " +
+                  std::string(run.stopped ? "stopped early: the GPU or driver became unusable"
+                                          : "ran no candidate") +
+                  (run.stoppedBy.empty() ? "" : " (" + run.stoppedBy + ")") +
+                  "; no table written (" + measurements + " has its rows)");
     size_t measuredEntries = 0, keptByModel = 0, changed = 0;
     std::vector<std::string> allFailed;
     for (Entry &e : entries) {
@@ -1083,14 +1129,12 @@ int tilegen::tuneMain(int argc, char **argv) {
       ++measuredEntries;
     }
     if (!allFailed.empty()) {
-      // No table: one would enter a kernel whose run failed. (Measured here, the model's
-      // table was written for tilegen-run; it goes too.)
-      if (measurementsOption.empty())
-        llvm::sys::fs::remove(table);
+      // No table: one would enter a kernel whose run failed; an earlier one stays.
       std::string list;
       for (const std::string &f : allFailed)
         list += "\n  " + f;
-      return fail("--measurements: every candidate of " + llvm::Twine(allFailed.size()) +
+      return fail((measurementsOption.empty() ? "" : "--measurements: ") +
+                  llvm::Twine("every candidate of ") + llvm::Twine(allFailed.size()) +
                   " shape" + (allFailed.size() == 1 ? "" : "s") +
                   " failed its run; no kernel to enter for " +
                   (allFailed.size() == 1 ? "it" : "them") + ", no table written:" + list);
