@@ -920,6 +920,25 @@ class DispatchTest(unittest.TestCase):
         folder = os.path.dirname(path)
         d = tilegen.load_dispatch(os.path.join(folder, "scaled-failed.json"))
         self.assertEqual(d.pick(384, 384, 384).name, "gemm_t256")
+        d = tilegen.load_dispatch(os.path.join(folder, "fallback-failed.json"))
+        with self.assertRaisesRegex(tilegen.ArgumentError, r"no kernel can run 64 x 64 x "
+                                    r"2147483647:\n  gemm_any1: its run at the nearest entry "
+                                    r"300 x 200 x 64 failed \(fail\)"):
+            d.pick(64, 64, 2147483647)
+        d = tilegen.load_dispatch(os.path.join(folder, "fallback-skipped.json"))
+        self.assertEqual(d.pick(64, 64, 2147483647).name, "gemm_any1")
+        # A time that is null is refused, as tilegen-run refuses it.
+        with open(os.path.join(folder, "scaled-estimated.json")) as f:
+            table = json.load(f)
+        table["entries"][0]["candidates"][0]["estimated_ns"] = None
+        for name in os.listdir(os.path.join(folder, "kernels")):
+            os.makedirs(os.path.join(self.dir, "kernels"), exist_ok=True)
+            shutil.copy(os.path.join(folder, "kernels", name), os.path.join(self.dir, "kernels"))
+        with open(os.path.join(self.dir, "null.json"), "w") as f:
+            json.dump(table, f)
+        with self.assertRaisesRegex(tilegen.ManifestError, "estimated_ns of gemm_bf16 must be a "
+                                    "time in ns above 0 and at most 1e15, found None"):
+            tilegen.load_dispatch(os.path.join(self.dir, "null.json"))
         d = tilegen.load_dispatch(os.path.join(folder, "scaled-estimated.json"))
         self.assertEqual(d.pick(384, 384, 384).name, "gemm_bf16")
         with self.assertRaisesRegex(tilegen.ManifestError, r"entries\[0\]: candidates\[0\]: "

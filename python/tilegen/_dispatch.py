@@ -104,6 +104,8 @@ class Dispatch:
             raise ManifestError("%s: field 'entries' must be a non-empty array" % where)
         self.entries = []
         self.times = []  # per entry: {kernel: ns}, measured when any was, else predicted
+        self.cand_order = []  # per entry: its candidates' names in the table's order
+        self.failures = []  # per entry: {kernel: why its run failed}
         self.sm_count = data.get("sm_count")
         if self.sm_count is not None and (not isinstance(self.sm_count, int) or isinstance(
                 self.sm_count, bool) or not 1 <= self.sm_count <= 65535):
@@ -155,8 +157,9 @@ class Dispatch:
                 raise ManifestError("%s: entries[%d]: \"kernel\" %s is not among the entry's "
                                     "\"candidates\" (the kernels it was chosen from)"
                                     % (where, i, names[0]))
-            # A candidate whose run failed ("measurement": why) is never picked.
-            failed = set()
+            # A candidate whose run failed ("measurement": why) is never picked from its
+            # entry; one that failed other than by being skipped, nothing near it.
+            failed = {}
             for j, c in enumerate(cands):
                 if "measurement" in c:
                     if not isinstance(c["measurement"], str) or not c["measurement"]:
@@ -168,12 +171,15 @@ class Dispatch:
                                             "entry's \"kernel\" but its run failed "
                                             "(\"measurement\": %s)"
                                             % (where, i, j, names[0], _shown(c["measurement"])))
-                    failed.add(c["kernel"])
+                    failed[c["kernel"]] = c["measurement"]
             order = []
             for n in names:
                 if n not in order and n not in failed:
                     order.append(n)
             self.entries.append((size, order))
+            # The candidates in the table's order (the scaled rule's, on ties as tilegen-run).
+            self.cand_order.append([c["kernel"] for c in cands] or [names[0]])
+            self.failures.append(failed)
             self.times.append(_entry_times(e, where, i))
         self._memo = {}
         self._op_id = _kernel.register(self, "dispatch:")
@@ -203,10 +209,16 @@ class Dispatch:
                        for x, a, y in zip(key, lx, entry[0]))
 
         ranked = sorted(range(len(self.entries)), key=lambda i: dist(self.entries[i]))
+        # Kernels whose run failed at the nearest entry (not by being skipped) run nothing
+        # near it.
+        excluded = {n for n, why in self.failures[ranked[0]].items() if why != "skipped"}
         order = []
         for i in ranked:
-            order += [name for name in self.entries[i][1] if name not in order]
-        why = []
+            order += [name for name in self.entries[i][1]
+                      if name not in order and name not in excluded]
+        why = ["%s: its run at the nearest entry %d x %d x %d failed (%s)"
+               % ((n,) + self.entries[ranked[0]][0] + (self.failures[ranked[0]][n],))
+               for n in self.failures[ranked[0]] if n in excluded]
 
         def choose(kern, padded):
             if len(self._memo) < 4096:
@@ -214,7 +226,7 @@ class Dispatch:
             return kern, padded
 
         if self.sm_count and self.entries[ranked[0]][0] != key:
-            picked = self._pick_scaled(key, ranked, dist)
+            picked = self._pick_scaled(key, ranked, dist, excluded)
             if picked is not None:
                 return choose(*picked)
 
@@ -234,7 +246,7 @@ class Dispatch:
             if reason:
                 why.append("%s (padded): %s" % (name, reason))
         for name in self.fallbacks:
-            if name in order:
+            if name in order or name in excluded:
                 continue
             errors = self.kernels[name].problem_errors(m, n, k)
             if not errors:
@@ -258,18 +270,18 @@ class Dispatch:
             waves = math.ceil(tiles / slots)
         return waves * man.tile_m * man.tile_n * k
 
-    def _pick_scaled(self, key, ranked, dist):
+    def _pick_scaled(self, key, ranked, dist, excluded):
         """(kernel, padded) with the least time scaled from the near entries, or None."""
         d0 = dist(self.entries[ranked[0]])
         for padded in (False, True):
             best = None
             for i in ranked[:3]:
-                size, names = self.entries[i]
+                size = self.entries[i][0]
                 if dist(self.entries[i]) > d0 + 1.0:
                     break
-                for name in names:
+                for name in self.cand_order[i]:
                     t = self.times[i].get(name)
-                    if t is None:
+                    if t is None or name in excluded:
                         continue
                     man = self.kernels[name].manifest
                     run = key
@@ -381,9 +393,9 @@ def _entry_times(entry, where, i):
     for c in entry.get("candidates", []):
         for field, into in (("measured_ns", measured), ("predicted_ns", predicted),
                             ("estimated_ns", estimated)):
-            v = c.get(field)
-            if v is None:
+            if field not in c:
                 continue
+            v = c[field]
             if not isinstance(v, (int, float)) or isinstance(v, bool) or not 0 < v <= 1e15:
                 raise ManifestError("%s: entries[%d]: %s of %s must be a time in ns above 0 and "
                                     "at most 1e15, found %r" % (where, i, field, c.get("kernel"),

@@ -227,7 +227,7 @@ Error tilegen::run::parseDispatch(const std::string &Text,
         return bad(Path, CW + "kernel " + T.Kernels[K].Kernel + " is the entry's \"kernel\" "
                              "but its run failed (\"measurement\": " +
                              json::quoteForMessage(Failure->getString()) + ")");
-      D.Failed.push_back(Failure != nullptr);
+      D.Failure.push_back(Failure ? Failure->getString() : std::string());
       MeasuredTimes.push_back(Failure ? -1 : Times[0]);
       PredictedTimes.push_back(Failure ? -1 : Times[1]);
       EstimatedTimes.push_back(Failure ? -1 : Times[2]);
@@ -251,7 +251,7 @@ Error tilegen::run::parseDispatch(const std::string &Text,
     if (!HasChosen) {
       D.Candidates.insert(D.Candidates.begin(), D.Kernel);
       D.TimeNs.insert(D.TimeNs.begin(), -1);
-      D.Failed.insert(D.Failed.begin(), false);
+      D.Failure.insert(D.Failure.begin(), std::string());
     }
     T.Entries.push_back(std::move(D));
   }
@@ -333,8 +333,8 @@ double tilegen::run::scaledTimeNs(const DispatchTable &T, size_t K, const Proble
 /// whose time scaled to P is least; first those that take P as it is, then those that take it
 /// zero-padded (scaled to the padded size). False when none has a time or takes P.
 static bool pickScaled(const DispatchTable &T, const Problem &P,
-                       const std::vector<size_t> &Order, size_t &Kernel, bool &Pad,
-                       Pick &How) {
+                       const std::vector<size_t> &Order, const std::vector<bool> &Excluded,
+                       size_t &Kernel, bool &Pad, Pick &How) {
   if (!T.SmCount || Order.empty())
     return false;
   double D0 = logDistance(T.Entries[Order.front()].Size, P);
@@ -346,7 +346,7 @@ static bool pickScaled(const DispatchTable &T, const Problem &P,
       if (logDistance(D.Size, P) > D0 + 1.0)
         break;
       for (size_t C = 0; C < D.Candidates.size(); ++C) {
-        if (!(D.TimeNs[C] > 0))
+        if (!(D.TimeNs[C] > 0) || Excluded[D.Candidates[C]])
           continue;
         size_t K = D.Candidates[C];
         Problem Run = P;
@@ -383,21 +383,35 @@ Error tilegen::run::pickKernel(const DispatchTable &T, const Problem &P,
   if (HowOut)
     *HowOut = How;
   Pad = false;
+  // Kernels whose run failed at the nearest entry (wrong results, a fault, a hang; not a
+  // size they could not take) run nothing near it.
+  std::vector<bool> Excluded(T.Kernels.size(), false);
+  std::string ExcludedWhy;
+  if (!Order.empty()) {
+    const DispatchEntry &N = T.Entries[Order.front()];
+    for (size_t C = 0; C < N.Candidates.size(); ++C)
+      if (!N.Failure[C].empty() && N.Failure[C] != "skipped") {
+        Excluded[N.Candidates[C]] = true;
+        ExcludedWhy += "\n  " + T.Kernels[N.Candidates[C]].Kernel + ": its run at the nearest "
+                       "entry " + N.Size.str() + " failed (" + N.Failure[C] + ")";
+      }
+  }
   // A size between entries: the scaled rule. The size of an entry: that entry's choice.
   if (!Order.empty() && !(T.Entries[Order.front()].Size == P) &&
-      pickScaled(T, P, Order, Kernel, Pad, How)) {
+      pickScaled(T, P, Order, Excluded, Kernel, Pad, How)) {
     if (HowOut)
       *HowOut = How;
     return Error::success();
   }
-  std::string Why;
+  std::string Why = ExcludedWhy;
   std::vector<bool> Tried(T.Kernels.size(), false);
   std::vector<size_t> Ranked;
   for (size_t E : Order) {
     const DispatchEntry &D = T.Entries[E];
-    Ranked.push_back(D.Kernel);
+    if (!Excluded[D.Kernel])
+      Ranked.push_back(D.Kernel);
     for (size_t C = 0; C < D.Candidates.size(); ++C)
-      if (!D.Failed[C])
+      if (D.Failure[C].empty() && !Excluded[D.Candidates[C]])
         Ranked.push_back(D.Candidates[C]);
   }
   // The first of Order that takes P as it is (each kernel tried once over both passes).
@@ -435,7 +449,11 @@ Error tilegen::run::pickKernel(const DispatchTable &T, const Problem &P,
     if (Err)
       Why += "\n  " + T.Kernels[K].Kernel + " (padded): " + Err.message();
   }
-  if (firstAsIs(T.Fallbacks))
+  std::vector<size_t> Fallbacks;
+  for (size_t K : T.Fallbacks)
+    if (!Excluded[K])
+      Fallbacks.push_back(K);
+  if (firstAsIs(Fallbacks))
     return Error::success();
   return usageError("dispatch table " + T.Path + ": no kernel can run " + P.str() +
                     Why);

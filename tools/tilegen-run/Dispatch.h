@@ -38,8 +38,11 @@ struct DispatchEntry {
   /// negative; where none was, the model's prediction, else negative. Negative too for a
   /// candidate whose run failed.
   std::vector<double> TimeNs;
-  /// Per candidate: its run failed (a "measurement" in the table); never picked.
-  std::vector<bool> Failed;
+  /// Per candidate: why its run failed (the table's "measurement"), empty when it did not.
+  /// A failed candidate is never picked from its entry, and one that failed other than by
+  /// being skipped (wrong results, a fault, a hang) is never picked for a size whose nearest
+  /// entry this is.
+  std::vector<std::string> Failure;
   std::string ChosenBy;              ///< "model" or "measured"
 };
 
