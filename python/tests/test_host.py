@@ -948,6 +948,9 @@ class DispatchTest(unittest.TestCase):
         with self.assertRaisesRegex(tilegen.ManifestError, r"candidates\[1\]: \"measurement\" "
                                     r"must be a non-empty string"):
             tilegen.load_dispatch(os.path.join(folder, "bad-measurement.json"))
+        with self.assertRaisesRegex(tilegen.ManifestError, r"candidates\[1\]: \"measurement\" "
+                                    r"must be a non-empty string without control characters"):
+            tilegen.load_dispatch(os.path.join(folder, "bad-measurement-ctl.json"))
 
     def test_rule_line_alignment(self):
         # A size that is a multiple of 64 in one and not the other adds 1 to the distance.

@@ -162,10 +162,12 @@ class Dispatch:
             failed = {}
             for j, c in enumerate(cands):
                 if "measurement" in c:
-                    if not isinstance(c["measurement"], str) or not c["measurement"]:
+                    if (not isinstance(c["measurement"], str) or not c["measurement"] or
+                            any(ord(ch) < 0x20 or ch == "\x7f" for ch in c["measurement"])):
                         raise ManifestError("%s: entries[%d]: candidates[%d]: \"measurement\" "
-                                            "must be a non-empty string (why the candidate's "
-                                            "run failed)" % (where, i, j))
+                                            "must be a non-empty string without control "
+                                            "characters (why the candidate's run failed)"
+                                            % (where, i, j))
                     if c["kernel"] == names[0]:
                         raise ManifestError("%s: entries[%d]: candidates[%d]: kernel %s is the "
                                             "entry's \"kernel\" but its run failed "
