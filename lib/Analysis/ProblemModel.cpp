@@ -85,10 +85,9 @@ static constexpr double kPromotionCost = 0.14;
 // Ping-pong (two consumer warpgroups, one tile each) with block scales: the 27 such candidate
 // timings of the block-scaled FP8 sweep on the H200 (bench/RESULTS.md, 2026-12-05,
 // bench/results-2026-12-05-fp8-blockscaled-candidates-711dc3d.csv; tiles 64 x 128..192 and
-// 128 x 64) ran a median 1.46x the model's time without this factor, the cooperative tiles of
-// the same sweep 1.03x; per-tensor promoted ping-pong (2026-12-01) stays within 10%. Fitted as
-// the others: the cause (each warpgroup's promotion with its own scale loads, no second
-// warpgroup's wgmmas to hide it behind) is not modelled.
+// 128 x 64) ran a median 1.48x the model's time without this factor, the cooperative tiles of
+// the same sweep 1.04x; per-tensor promoted ping-pong (2026-12-01) stays within 10%. Fitted as
+// the others; the cause has not been measured (no profile of these kernels yet).
 static constexpr double kBlockScaledPingPong = 0.70;
 
 static double wgmmaEfficiency(const GemmPlan &p, int64_t clusterSize) {
