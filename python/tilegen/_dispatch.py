@@ -162,8 +162,8 @@ class Dispatch:
             failed = {}
             for j, c in enumerate(cands):
                 if "measurement" in c:
-                    if (not isinstance(c["measurement"], str) or not c["measurement"] or
-                            any(ord(ch) < 0x20 or ch == "\x7f" for ch in c["measurement"])):
+                    if not isinstance(c["measurement"], str) or not file_name_ok(
+                            c["measurement"]):
                         raise ManifestError("%s: entries[%d]: candidates[%d]: \"measurement\" "
                                             "must be a non-empty string without control "
                                             "characters (why the candidate's run failed)"

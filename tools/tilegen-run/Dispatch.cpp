@@ -221,8 +221,7 @@ Error tilegen::run::parseDispatch(const std::string &Text,
       // "measurement": why the candidate's run gave no time (tune: "fail", "hang", ...).
       const json::Value *Failure = CV.get("measurement");
       if (Failure && (!Failure->isString() || Failure->getString().empty() ||
-                      std::any_of(Failure->getString().begin(), Failure->getString().end(),
-                                  [](char Ch) { return (unsigned char)Ch < 0x20 || Ch == 0x7f; })))
+                      json::holdsControlCharacter(Failure->getString())))
         return bad(Path, CW + "\"measurement\" must be a non-empty string without control "
                              "characters (why the candidate's run failed)");
       if (Failure && K == D.Kernel)

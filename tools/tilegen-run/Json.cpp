@@ -2,6 +2,8 @@
 
 #include "Json.h"
 
+#include <algorithm>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -508,6 +510,12 @@ private:
 };
 
 } // namespace
+
+bool tilegen::run::json::holdsControlCharacter(const std::string &S) {
+  return std::any_of(S.begin(), S.end(), [](char C) {
+    return static_cast<unsigned char>(C) < 0x20 || C == 0x7F;
+  });
+}
 
 std::string tilegen::run::json::quoteForMessage(const std::string &S,
                                                size_t Max) {

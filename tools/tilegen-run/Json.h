@@ -75,6 +75,10 @@ private:
 /// Arrays and objects nest at most this deep.
 constexpr int MaxDepth = 64;
 
+/// Whether S holds a control character (below 0x20, or DEL), which C APIs and terminals
+/// would cut or garble in a name or a message.
+bool holdsControlCharacter(const std::string &S);
+
 /// S in double quotes for an error message, with quotes, backslashes and
 /// control characters escaped, cut after Max bytes: "abc..." (5000 bytes)".
 std::string quoteForMessage(const std::string &S, size_t Max = 80);

@@ -196,11 +196,10 @@ public:
     TG_TRY(getString(Obj, ObjField, Key, Out));
     if (Out.empty())
       return error(join(ObjField, Key), "expected " + What + ", found \"\"");
-    for (char C : Out)
-      if (static_cast<unsigned char>(C) < 0x20 || C == 0x7F)
-        return error(join(ObjField, Key),
-                     "expected " + What + ", found " + quote(Out) +
-                         ", which holds a control character");
+    if (json::holdsControlCharacter(Out))
+      return error(join(ObjField, Key),
+                   "expected " + What + ", found " + quote(Out) +
+                       ", which holds a control character");
     return Error::success();
   }
 
