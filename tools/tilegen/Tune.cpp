@@ -960,6 +960,8 @@ int tilegen::tuneMain(int argc, char **argv) {
   // (candidates.json) so that dispatch.json is replaced only by the table chosen on the times.
   // Without measurements, the model's table is the table. With a measurements file given, the
   // table is written once, after the choice.
+  // A --runner given with --measure=always may reach a GPU elsewhere (a wrapper that runs
+  // tilegen-run there): it runs without one here.
   bool measureHere = measurementsOption.empty() && measureOption != Measure::Never &&
                      (haveGpu() || (measureOption == Measure::Always && !runnerOption.empty()));
   std::string candidatesTable = outDir + "/candidates.json";
@@ -977,10 +979,7 @@ int tilegen::tuneMain(int argc, char **argv) {
   // Measurements: given, or taken now with tilegen-run.
   std::string measurements = measurementsOption;
   if (measurements.empty() && measureOption != Measure::Never) {
-    // A --runner given with --measure=always may reach a GPU elsewhere (a wrapper that runs
-    // tilegen-run there): it runs without one here.
-    bool remoteRunner = measureOption == Measure::Always && !runnerOption.empty();
-    if (!haveGpu() && !remoteRunner) {
+    if (!measureHere) {
       if (measureOption == Measure::Always)
         return fail("--measure=always: this machine has no NVIDIA GPU (/dev/nvidia0 is "
                     "absent); the table at " +
