@@ -92,7 +92,9 @@ static cl::opt<std::string> outDir("o", cl::desc("output folder (dispatch.json, 
                                    cl::cat(tuneCategory));
 static cl::opt<int> topOption("top",
                               cl::desc("kernels kept per shape, best predicted first (1 to 16, "
-                                       "default 4; the description as written is kept too)"),
+                                       "default 4; the description as written is kept too, "
+                                       "and with --measurements as many of the fastest "
+                                       "timed)"),
                               cl::init(4), cl::sub(tuneCommand), cl::cat(tuneCategory));
 namespace {
 enum class Measure { Auto, Never, Always };
@@ -106,7 +108,8 @@ static cl::opt<Measure> measureOption(
 static cl::opt<std::string>
     measurementsOption("measurements",
                        cl::desc("a tilegen-run --json file of a `--dispatch DIR/dispatch.json "
-                                "--candidates --bench` run: choose by its times"),
+                                "--candidates --bench` run: choose by its times (variants it "
+                                "timed are candidates)"),
                        cl::value_desc("file"), cl::init(""), cl::sub(tuneCommand),
                        cl::cat(tuneCategory));
 static cl::opt<std::string> runnerOption("runner",
@@ -144,6 +147,7 @@ struct Variant {
 struct Candidate {
   size_t variant = 0;
   double predicted = 0; ///< seconds
+  double predictedCta = 0; ///< seconds: the busiest CTA's part of `predicted`
   std::optional<double> measured; ///< seconds (median)
   std::optional<double> estimated; ///< seconds: untimed beside timed ones (see --measurements)
   std::string failure;  ///< a measurement that did not pass
@@ -843,6 +847,15 @@ int tilegen::tuneMain(int argc, char **argv) {
                << target->name() << " (" << illegal << " others do not), " << shapes.size()
                << " shape" << (shapes.size() == 1 ? "" : "s") << "\n";
 
+  // A measurements file given is read before the ranking: its timed variants are candidates.
+  std::optional<Measurements> given;
+  RunSummary givenRun;
+  if (!measurementsOption.empty()) {
+    given.emplace();
+    if (failed(readMeasurements(measurementsOption, *given, givenRun)))
+      return 1;
+  }
+
   // Rank per shape by the model.
   const NVTargetInfo &info = target->info();
   std::vector<Entry> entries;
@@ -862,21 +875,31 @@ int tilegen::tuneMain(int argc, char **argv) {
       Prediction pr = predictProblem(layout, pc, static_cast<int>(v.plan->stages),
                                      static_cast<int>(v.plan->accumulators),
                                      v.breakdown.flopsPerCycle);
-      all.push_back({i, pr.seconds, std::nullopt, std::nullopt, ""});
+      Candidate c;
+      c.variant = i;
+      c.predicted = pr.seconds;
+      c.predictedCta = pr.cta;
+      all.push_back(c);
     }
+    // Best predicted first; among equal predictions (a time DRAM bounds for many tiles) the
+    // one whose busiest CTA is done first, which leaves the most slack to the bound.
     std::stable_sort(all.begin(), all.end(), [](const Candidate &x, const Candidate &y) {
-      return x.predicted < y.predicted;
+      return x.predicted != y.predicted ? x.predicted < y.predicted
+                                        : x.predictedCta < y.predictedCta;
     });
     // The best --top, skipping variants the model cannot tell from one already taken (the
-    // same prediction within 0.1%: measuring both would teach nothing the first does not),
-    // and the description as written. Then the best of each grid kind the top left out: the
-    // model's stream-K terms (fix-up traffic, the split of a short last wave) are its least
-    // certain, so each shape measures at least one kernel of each kind where both run.
+    // same prediction and the same busiest CTA, each within 0.1%: measuring both would teach
+    // nothing the first does not), and the description as written. Then the best of each grid
+    // kind the top left out: the model's stream-K terms (fix-up traffic, the split of a short
+    // last wave) are its least certain, so each shape measures at least one kernel of each
+    // kind where both run.
     size_t taken = 0;
     auto gridOf = [&](const Candidate &c) { return variants[c.variant].op.getGrid(); };
+    auto close = [](double x, double y) { return std::abs(x - y) <= 1e-3 * std::max(x, y); };
     auto isSame = [&](const Candidate &c) {
       return llvm::any_of(e.candidates, [&](const Candidate &o) {
-        return o.variant == c.variant || std::abs(o.predicted - c.predicted) <= 1e-3 * c.predicted;
+        return o.variant == c.variant ||
+               (close(o.predicted, c.predicted) && close(o.predictedCta, c.predictedCta));
       });
     };
     for (const Candidate &c : all) {
@@ -900,8 +923,38 @@ int tilegen::tuneMain(int argc, char **argv) {
           break;
         }
     }
+    // Variants timed on this shape in --measurements compete too, however the model ranks
+    // them: the best --top of them by their score (the time relative to the vendor's when
+    // each has that, else the time), so that a table re-chosen from earlier runs keeps the
+    // kernels the GPU ran fastest where the model put them lower.
+    if (given) {
+      std::vector<std::pair<double, size_t>> timed; // (score, index into all)
+      std::vector<std::pair<const Measurement *, size_t>> found;
+      for (size_t a = 0; a < all.size(); ++a) {
+        auto it = given->find({variants[all[a].variant].name, size.m, size.n, size.k});
+        if (it != given->end() && it->second.failure.empty())
+          found.push_back({&it->second, a});
+      }
+      bool relative = llvm::all_of(found, [](auto &f) { return f.first->vendorMs.has_value(); });
+      for (auto &[m, a] : found)
+        timed.push_back({relative ? m->ms / *m->vendorMs : m->ms, a});
+      std::stable_sort(timed.begin(), timed.end(),
+                       [](auto &x, auto &y) { return x.first < y.first; });
+      size_t added = 0;
+      for (auto &[score, a] : timed) {
+        if (added == (size_t)topOption.getValue())
+          break;
+        ++added;
+        if (llvm::none_of(e.candidates,
+                          [&](const Candidate &o) { return o.variant == all[a].variant; }))
+          e.candidates.push_back(all[a]);
+      }
+    }
     std::stable_sort(e.candidates.begin(), e.candidates.end(),
-                     [](const Candidate &x, const Candidate &y) { return x.predicted < y.predicted; });
+                     [](const Candidate &x, const Candidate &y) {
+                       return x.predicted != y.predicted ? x.predicted < y.predicted
+                                                         : x.predictedCta < y.predictedCta;
+                     });
     if (e.candidates.empty())
       return fail(llvm::formatv("no variant fits on {0} for {1} x {2} x {3}", target->name(),
                                 size.m, size.n, size.k)
@@ -1023,8 +1076,12 @@ int tilegen::tuneMain(int argc, char **argv) {
   if (!measurements.empty()) {
     Measurements times;
     RunSummary run;
-    if (failed(readMeasurements(measurements, times, run)))
+    if (given) {
+      times = std::move(*given);
+      run = givenRun;
+    } else if (failed(readMeasurements(measurements, times, run))) {
       return 1;
+    }
     // Measured here, a run the GPU or driver stopped, or one in which nothing ran, is the
     // run's failure, not the candidates'.
     if (measurementsOption.empty() && (run.stopped || run.rows == 0))
