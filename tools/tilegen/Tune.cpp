@@ -354,6 +354,8 @@ static std::string variantName(tile::GemmOp op, bool asWritten, bool fallback) {
     name += "_pair";
   if (std::optional<uint64_t> promotion = op.getPromotion())
     name += "_p" + std::to_string(*promotion);
+  if (!op.hasAutoStages())
+    name += "_s" + std::to_string(op.getStages());
   return name;
 }
 
@@ -783,7 +785,7 @@ int tilegen::tuneMain(int argc, char **argv) {
   std::vector<Variant> variants;
   std::optional<NVTarget> target;
   std::set<std::string> names;
-  size_t illegal = 0;
+  size_t illegal = 0, deeperRings = 0;
   for (tile::GemmOp base : bases) {
     auto baseTarget = [&]() -> FailureOr<NVTarget> {
       SourceMgrDiagnosticHandler handler(sourceMgr, &context);
@@ -820,6 +822,25 @@ int tilegen::tuneMain(int argc, char **argv) {
         op->erase();
         continue;
       }
+      // A ranked variant whose automatic ring is as deep as fits, short of the depth the model
+      // wants to keep the tensor core fed, has a deeper sibling where an explicit stage count
+      // narrows the epilogue's staging to make room (GemmPlan): the deepest up to that depth.
+      // Measured besides: the model predicts the two alike where its steady state is fed.
+      if (!asWritten && i < ranked && plan->stagesWereAuto) {
+        int64_t want = std::max(2, fewestStagesToFeed(costsFor(op, *plan)));
+        for (int64_t s = want; s > plan->stages; --s) {
+          auto deeper = cast<tile::GemmOp>(b.clone(*op));
+          deeper.setStages(s);
+          ScopedDiagnosticHandler silence(&context, [](Diagnostic &) { return success(); });
+          if (succeeded(deeper.verify()) && succeeded(resolveGemm(deeper, *target))) {
+            ops.insert(ops.begin() + i + 1, deeper);
+            ++ranked;
+            ++deeperRings;
+            break;
+          }
+          deeper->erase();
+        }
+      }
       Variant v;
       v.op = op;
       v.plan = *plan;
@@ -844,7 +865,8 @@ int tilegen::tuneMain(int argc, char **argv) {
   }
   llvm::errs() << "tilegen tune: " << variants.size() << " variants of " << bases.size()
                << " description" << (bases.size() == 1 ? "" : "s") << " run on "
-               << target->name() << " (" << illegal << " others do not), " << shapes.size()
+               << target->name() << " (" << deeperRings << " with a deeper ring; " << illegal
+               << " others do not), " << shapes.size()
                << " shape" << (shapes.size() == 1 ? "" : "s") << "\n";
 
   // A measurements file given is read before the ranking: its timed variants are candidates.
