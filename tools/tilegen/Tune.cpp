@@ -142,6 +142,8 @@ struct Variant {
   ModelCosts costs;
   CostBreakdown breakdown;
   bool asWritten = false; ///< the description itself
+  std::optional<size_t> deeper; ///< its sibling with a deeper ring (index into the variants)
+  bool deeperRing = false;       ///< a sibling with a deeper ring itself
 };
 
 struct Candidate {
@@ -802,9 +804,13 @@ int tilegen::tuneMain(int argc, char **argv) {
     for (tile::GemmOp op : fallbacksOf(b, *scratch, base))
       ops.push_back(op);
     std::set<std::string> summaries;
+    // The deeper-ring op inserted after the variant just pushed (at that index).
+    std::optional<std::pair<Operation *, size_t>> deeperBase;
     for (size_t i = 0; i < ops.size(); ++i) {
       tile::GemmOp op = ops[i];
       bool asWritten = i == 0;
+      if (deeperBase && deeperBase->first != op.getOperation())
+        deeperBase.reset();
       FailureOr<GemmPlan> plan = failure();
       if (asWritten) {
         SourceMgrDiagnosticHandler handler(sourceMgr, &context);
@@ -826,6 +832,7 @@ int tilegen::tuneMain(int argc, char **argv) {
       // wants to keep the tensor core fed, has a deeper sibling where an explicit stage count
       // narrows the epilogue's staging to make room (GemmPlan): the deepest up to that depth.
       // Measured besides: the model predicts the two alike where its steady state is fed.
+      Operation *deeperOp = nullptr;
       if (!asWritten && i < ranked && plan->stagesWereAuto) {
         int64_t want = std::max(2, fewestStagesToFeed(costsFor(op, *plan)));
         for (int64_t s = want; s > plan->stages; --s) {
@@ -834,6 +841,7 @@ int tilegen::tuneMain(int argc, char **argv) {
           ScopedDiagnosticHandler silence(&context, [](Diagnostic &) { return success(); });
           if (succeeded(deeper.verify()) && succeeded(resolveGemm(deeper, *target))) {
             ops.insert(ops.begin() + i + 1, deeper);
+            deeperOp = deeper;
             ++ranked;
             ++deeperRings;
             break;
@@ -860,6 +868,13 @@ int tilegen::tuneMain(int argc, char **argv) {
       op->print(os);
       os << "\n";
       v.costs = costsFor(op, *v.plan, &v.breakdown);
+      if (deeperBase && deeperBase->first == op.getOperation()) {
+        v.deeperRing = true;
+        variants[deeperBase->second].deeper = variants.size();
+      }
+      deeperBase.reset();
+      if (deeperOp)
+        deeperBase = {deeperOp, variants.size()};
       variants.push_back(std::move(v));
     }
   }
@@ -944,6 +959,23 @@ int tilegen::tuneMain(int argc, char **argv) {
           e.candidates.push_back(c);
           break;
         }
+    }
+    // Likewise a deeper ring: the model predicts a variant and its deeper sibling alike where
+    // its steady state is fed, while a deeper ring keeps more loads in flight, which it does not
+    // count. Unless a candidate has a deeper ring already, the best-ranked candidate with such a
+    // sibling brings it.
+    if (llvm::none_of(e.candidates,
+                      [&](const Candidate &o) { return variants[o.variant].deeperRing; })) {
+      for (const Candidate &c : std::vector<Candidate>(e.candidates)) {
+        std::optional<size_t> sib = variants[c.variant].deeper;
+        if (variants[c.variant].asWritten || !sib)
+          continue;
+        auto it = llvm::find_if(all, [&](const Candidate &o) { return o.variant == *sib; });
+        if (it != all.end()) {
+          e.candidates.push_back(*it);
+          break;
+        }
+      }
     }
     // Variants timed on this shape in --measurements compete too, however the model ranks
     // them: the best --top of them by their score (the time relative to the vendor's when
