@@ -995,13 +995,14 @@ int tilegen::tuneMain(int argc, char **argv) {
       std::stable_sort(timed.begin(), timed.end(),
                        [](auto &x, auto &y) { return x.first < y.first; });
       size_t added = 0;
-      for (auto &[score, a] : timed) {
+      for (const std::pair<double, size_t> &t : timed) {
         if (added == (size_t)topOption.getValue())
           break;
         ++added;
+        const Candidate &c = all[t.second];
         if (llvm::none_of(e.candidates,
-                          [&](const Candidate &o) { return o.variant == all[a].variant; }))
-          e.candidates.push_back(all[a]);
+                          [&](const Candidate &o) { return o.variant == c.variant; }))
+          e.candidates.push_back(c);
       }
     }
     std::stable_sort(e.candidates.begin(), e.candidates.end(),
