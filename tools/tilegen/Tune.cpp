@@ -142,8 +142,8 @@ struct Variant {
   ModelCosts costs;
   CostBreakdown breakdown;
   bool asWritten = false; ///< the description itself
-  std::optional<size_t> deeper; ///< its sibling with a deeper ring (index into the variants)
-  bool deeperRing = false;       ///< a sibling with a deeper ring itself
+  std::optional<size_t> deeper;   ///< its sibling with a deeper ring (index into the variants)
+  std::optional<size_t> deeperOf; ///< the variant this one is the deeper sibling of
 };
 
 struct Candidate {
@@ -153,6 +153,7 @@ struct Candidate {
   std::optional<double> measured; ///< seconds (median)
   std::optional<double> estimated; ///< seconds: untimed beside timed ones (see --measurements)
   std::string failure;  ///< a measurement that did not pass
+  bool joined = false;  ///< a candidate by its time in --measurements, not by the model
 };
 
 struct Entry {
@@ -828,27 +829,6 @@ int tilegen::tuneMain(int argc, char **argv) {
         op->erase();
         continue;
       }
-      // A ranked variant whose automatic ring is as deep as fits, short of the depth the model
-      // wants to keep the tensor core fed, has a deeper sibling where an explicit stage count
-      // narrows the epilogue's staging to make room (GemmPlan): the deepest up to that depth.
-      // Measured besides: the model predicts the two alike where its steady state is fed.
-      Operation *deeperOp = nullptr;
-      if (!asWritten && i < ranked && plan->stagesWereAuto) {
-        int64_t want = std::max(2, fewestStagesToFeed(costsFor(op, *plan)));
-        for (int64_t s = want; s > plan->stages; --s) {
-          auto deeper = cast<tile::GemmOp>(b.clone(*op));
-          deeper.setStages(s);
-          ScopedDiagnosticHandler silence(&context, [](Diagnostic &) { return success(); });
-          if (succeeded(deeper.verify()) && succeeded(resolveGemm(deeper, *target))) {
-            ops.insert(ops.begin() + i + 1, deeper);
-            deeperOp = deeper;
-            ++ranked;
-            ++deeperRings;
-            break;
-          }
-          deeper->erase();
-        }
-      }
       Variant v;
       v.op = op;
       v.plan = *plan;
@@ -862,6 +842,28 @@ int tilegen::tuneMain(int argc, char **argv) {
       v.name = variantName(op, asWritten, v.fallback);
       if (!names.insert(v.name).second)
         return fail("two kernels would be named '" + v.name + "' (rename a description)");
+      // A ranked variant (or the description as written) whose automatic ring is as deep as
+      // fits, short of the depth the model wants to keep the tensor core fed, has a deeper
+      // sibling where an explicit stage count narrows the epilogue's staging to make room
+      // (GemmPlan): the deepest up to that depth, next in line (cloned before this one is
+      // renamed, so that it is named from the description). Measured besides: the model
+      // predicts the two alike where its steady state is fed.
+      Operation *deeperOp = nullptr;
+      if (!v.fallback && plan->stagesWereAuto) {
+        int64_t want = std::max(2, fewestStagesToFeed(costsFor(op, *plan)));
+        for (int64_t s = want; s > plan->stages; --s) {
+          auto deeper = cast<tile::GemmOp>(b.clone(*op));
+          deeper.setStages(s);
+          ScopedDiagnosticHandler silence(&context, [](Diagnostic &) { return success(); });
+          if (succeeded(deeper.verify()) && succeeded(resolveGemm(deeper, *target))) {
+            ops.insert(ops.begin() + i + 1, deeper);
+            deeperOp = deeper;
+            ++ranked;
+            break;
+          }
+          deeper->erase();
+        }
+      }
       op.setSymName(v.name);
       op.setTarget(target->name());
       llvm::raw_string_ostream os(v.text);
@@ -869,8 +871,9 @@ int tilegen::tuneMain(int argc, char **argv) {
       os << "\n";
       v.costs = costsFor(op, *v.plan, &v.breakdown);
       if (deeperBase && deeperBase->first == op.getOperation()) {
-        v.deeperRing = true;
+        v.deeperOf = deeperBase->second;
         variants[deeperBase->second].deeper = variants.size();
+        ++deeperRings;
       }
       deeperBase.reset();
       if (deeperOp)
@@ -962,25 +965,24 @@ int tilegen::tuneMain(int argc, char **argv) {
     }
     // Likewise a deeper ring: the model predicts a variant and its deeper sibling alike where
     // its steady state is fed, while a deeper ring keeps more loads in flight, which it does not
-    // count. Unless a candidate has a deeper ring already, the best-ranked candidate with such a
-    // sibling brings it.
-    if (llvm::none_of(e.candidates,
-                      [&](const Candidate &o) { return variants[o.variant].deeperRing; })) {
-      for (const Candidate &c : std::vector<Candidate>(e.candidates)) {
-        std::optional<size_t> sib = variants[c.variant].deeper;
-        if (variants[c.variant].asWritten || !sib)
-          continue;
-        auto it = llvm::find_if(all, [&](const Candidate &o) { return o.variant == *sib; });
-        if (it != all.end()) {
-          e.candidates.push_back(*it);
-          break;
-        }
-      }
+    // count. The best-ranked candidate with such a sibling brings it.
+    for (const Candidate &c : std::vector<Candidate>(e.candidates)) {
+      std::optional<size_t> sib = variants[c.variant].deeper;
+      if (!sib)
+        continue;
+      auto it = llvm::find_if(all, [&](const Candidate &o) { return o.variant == *sib; });
+      if (it == all.end()) // the sibling cannot run this shape
+        continue;
+      if (llvm::none_of(e.candidates, [&](const Candidate &o) { return o.variant == *sib; }))
+        e.candidates.push_back(*it);
+      break;
     }
     // Variants timed on this shape in --measurements compete too, however the model ranks
-    // them: the best --top of them by their score (the time relative to the vendor's when
-    // each has that, else the time), so that a table re-chosen from earlier runs keeps the
-    // kernels the GPU ran fastest where the model put them lower.
+    // them: the best --top of them by their time relative to the vendor's timed beside them
+    // (rows without one left out where others have it; by the time where none has), so that a
+    // table re-chosen from earlier runs keeps the kernels the GPU ran fastest where the model
+    // put them lower. They are the model's misses: the calibration of untimed candidates
+    // below leaves them out.
     if (given) {
       std::vector<std::pair<double, size_t>> timed; // (score, index into all)
       std::vector<std::pair<const Measurement *, size_t>> found;
@@ -989,9 +991,10 @@ int tilegen::tuneMain(int argc, char **argv) {
         if (it != given->end() && it->second.failure.empty())
           found.push_back({&it->second, a});
       }
-      bool relative = llvm::all_of(found, [](auto &f) { return f.first->vendorMs.has_value(); });
+      bool relative = llvm::any_of(found, [](auto &f) { return f.first->vendorMs.has_value(); });
       for (auto &[m, a] : found)
-        timed.push_back({relative ? m->ms / *m->vendorMs : m->ms, a});
+        if (!relative || m->vendorMs)
+          timed.push_back({relative ? m->ms / *m->vendorMs : m->ms, a});
       std::stable_sort(timed.begin(), timed.end(),
                        [](auto &x, auto &y) { return x.first < y.first; });
       size_t added = 0;
@@ -999,7 +1002,8 @@ int tilegen::tuneMain(int argc, char **argv) {
         if (added == (size_t)topOption.getValue())
           break;
         ++added;
-        const Candidate &c = all[t.second];
+        Candidate c = all[t.second];
+        c.joined = true;
         if (llvm::none_of(e.candidates,
                           [&](const Candidate &o) { return o.variant == c.variant; }))
           e.candidates.push_back(c);
@@ -1211,7 +1215,7 @@ int tilegen::tuneMain(int argc, char **argv) {
       };
       std::vector<double> scoreCalib, timeCalib;
       for (size_t c = 0; c < e.candidates.size(); ++c)
-        if (got[c] && e.candidates[c].predicted > 0) {
+        if (got[c] && e.candidates[c].predicted > 0 && !e.candidates[c].joined) {
           scoreCalib.push_back(score(c) / e.candidates[c].predicted);
           timeCalib.push_back(*e.candidates[c].measured / e.candidates[c].predicted);
         }
@@ -1223,6 +1227,13 @@ int tilegen::tuneMain(int argc, char **argv) {
           if (got[c] || !cand.failure.empty() || !(cand.predicted > 0))
             continue;
           cand.estimated = cand.predicted * fTime / kUnmeasuredMargin;
+          // A deeper sibling is predicted as its base: where the base was timed, the
+          // prediction says nothing more of the sibling.
+          std::optional<size_t> base = variants[cand.variant].deeperOf;
+          if (base && llvm::any_of(llvm::seq<size_t>(0, e.candidates.size()), [&](size_t o) {
+                return got[o] && e.candidates[o].variant == *base;
+              }))
+            continue;
           if (cand.predicted * fScore < kUnmeasuredMargin * score(*best) &&
               (!unmeasuredBest || cand.predicted < e.candidates[*unmeasuredBest].predicted))
             unmeasuredBest = c;
