@@ -127,6 +127,12 @@ private:
   /// (E8M0: foldedScaleBits; NVFP4: blockScale(code, true), the scale x 2^118).
   SmallVector<Value, 4> fp4ToBf16(Value word, llvm::function_ref<Value(unsigned)> scaleOf,
                                   bool folded = false);
+  /// fp4ToBf16's steps before the multiplies: the four bf16x2 words of `word` holding the
+  /// E2M1 values times 2^-126.
+  SmallVector<Value, 4> fp4Decode(Value word);
+  /// fp4ToBf16's multiplies of one decoded word `x`: by 2^126 and `scale`, or with `folded` by
+  /// the factor `scale` alone.
+  Value fp4Scale(Value x, Value scale, bool folded);
   /// The upcast in registers: warp 1 of the producer warpgroup copies each slice's scale
   /// codes into its slot after B.
   void codeLoader(Value bid, Value grid, Value numTiles,
@@ -1397,16 +1403,11 @@ Value WgmmaEmitter::blockScale(Value code, bool folded) {
   return LLVM::BitcastOp::create(b, v2bf16, b.mul(sbits, b.c32(0x10001)));
 }
 
-SmallVector<Value, 4> WgmmaEmitter::fp4ToBf16(Value word,
-                                              llvm::function_ref<Value(unsigned)> scaleOf,
-                                              bool folded) {
+SmallVector<Value, 4> WgmmaEmitter::fp4Decode(Value word) {
   auto v2bf16 = VectorType::get({2}, b.getBF16Type());
   Value nibbles = b.c32(tilegen::upcast::kNibbleMask);
   Value lo = b.andi(word, nibbles);
   Value hi = b.andi(arith::ShRUIOp::create(b, word, b.c32(4)), nibbles);
-  Value two126 = folded ? Value()
-                        : LLVM::BitcastOp::create(
-                              b, v2bf16, b.c32(int32_t(tilegen::upcast::kTwo126 * 0x10001u)));
   SmallVector<Value, 4> out;
   for (unsigned j = 0; j < 4; ++j) {
     Value z = NVVM::PermuteOp::create(b, b.i32(), lo, hi,
@@ -1414,11 +1415,27 @@ SmallVector<Value, 4> WgmmaEmitter::fp4ToBf16(Value word,
                                       NVVM::PermuteMode::DEFAULT);
     Value bits = b.andi(b.mul(z, b.c32(tilegen::upcast::kSpread)),
                         b.c32(tilegen::upcast::kFieldMask));
-    Value x = LLVM::BitcastOp::create(b, v2bf16, bits);
-    if (!folded)
-      x = arith::MulFOp::create(b, x, two126);
-    out.push_back(arith::MulFOp::create(b, x, scaleOf(j)));
+    out.push_back(LLVM::BitcastOp::create(b, v2bf16, bits));
   }
+  return out;
+}
+
+Value WgmmaEmitter::fp4Scale(Value x, Value scale, bool folded) {
+  if (!folded) {
+    auto v2bf16 = VectorType::get({2}, b.getBF16Type());
+    Value two126 = LLVM::BitcastOp::create(
+        b, v2bf16, b.c32(int32_t(tilegen::upcast::kTwo126 * 0x10001u)));
+    x = arith::MulFOp::create(b, x, two126);
+  }
+  return arith::MulFOp::create(b, x, scale);
+}
+
+SmallVector<Value, 4> WgmmaEmitter::fp4ToBf16(Value word,
+                                              llvm::function_ref<Value(unsigned)> scaleOf,
+                                              bool folded) {
+  SmallVector<Value, 4> out = fp4Decode(word);
+  for (unsigned j = 0; j < 4; ++j)
+    out[j] = fp4Scale(out[j], scaleOf(j), folded);
   return out;
 }
 
@@ -1538,30 +1555,39 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
       }
       return packed[r];
     };
-    // regs[(i * 4 + s) * 4 + a]: block i, K step s, register a. scaleOf(q, r): the factor of
-    // block q of row r (blockScale, or with `folded` foldedScaleBits).
+    // The slice's registers decoded, before their scales (fp4Decode): decoded[n] for
+    // register n = (i * 4 + s) * 4 + a (block i, K step s, register a), of scale block
+    // blockOf[n] (E8M0 per 32: G; E4M3 per 16: 2 G + j / 2) of row rowOf[n]. Decoded ahead of
+    // the scale choice below, which then holds the multiplies alone.
+    SmallVector<Value> decoded(mBlocks * 16);
+    SmallVector<int64_t> blockOf(mBlocks * 16), rowOf(mBlocks * 16);
+    for (int64_t r = 0; r < rows; ++r) {
+      int64_t i = r / 2, h = r % 2;
+      ArrayRef<Value> w = packedRow(r);
+      for (int64_t G = 0; G < 2; ++G) {
+        Value q = prmt(prmt(w[4 * G], w[4 * G + 1], gatherSel),
+                       prmt(w[4 * G + 2], w[4 * G + 3], gatherSel), mergeSel);
+        SmallVector<Value, 4> x = fp4Decode(q);
+        for (unsigned j = 0; j < 4; ++j) {
+          int64_t word = 4 * G + j, s = word / 2, part = word % 2;
+          int64_t n = (i * 4 + s) * 4 + part * 2 + h;
+          decoded[n] = x[j];
+          blockOf[n] = nvfp4 ? 2 * G + j / 2 : G;
+          rowOf[n] = r;
+        }
+      }
+    }
+    // scaleOf(q, r): the factor of block q of row r (blockScale, or with `folded`
+    // foldedScaleBits or NVFP4's blockScale(code, true)).
     auto convertRows = [&](llvm::function_ref<Value(int64_t, int64_t)> scaleOf, bool folded) {
       SmallVector<Value> scales(blocksPerSlice * rows);
       for (int64_t r = 0; r < rows; ++r)
         for (int64_t q = 0; q < blocksPerSlice; ++q)
           scales[q * rows + r] = scaleOf(q, r);
       SmallVector<Value> regs(mBlocks * 16);
-      for (int64_t r = 0; r < rows; ++r) {
-        int64_t i = r / 2, h = r % 2;
-        ArrayRef<Value> w = packedRow(r);
-        for (int64_t G = 0; G < 2; ++G) {
-          Value q = prmt(prmt(w[4 * G], w[4 * G + 1], gatherSel),
-                         prmt(w[4 * G + 2], w[4 * G + 3], gatherSel), mergeSel);
-          // Word 4 G + j of the row: scale block G (E8M0 per 32) or 2 G + j / 2 (E4M3 per 16).
-          SmallVector<Value, 4> x = fp4ToBf16(
-              q, [&](unsigned j) { return scales[(nvfp4 ? 2 * G + j / 2 : G) * rows + r]; },
-              folded);
-          for (unsigned j = 0; j < 4; ++j) {
-            int64_t word = 4 * G + j, s = word / 2, part = word % 2;
-            regs[(i * 4 + s) * 4 + part * 2 + h] = LLVM::BitcastOp::create(b, i32, x[j]);
-          }
-        }
-      }
+      for (size_t n = 0; n < regs.size(); ++n)
+        regs[n] = LLVM::BitcastOp::create(
+            b, i32, fp4Scale(decoded[n], scales[blockOf[n] * rows + rowOf[n]], folded));
       return regs;
     };
     auto twoSteps = [&](int64_t q, int64_t r) { return blockScale(code(q, r)); };
@@ -1576,8 +1602,6 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
       // scales up to 2, as model weights have), one multiply by the folded factor per
       // register (UpcastBits.h); else the two multiplies. The choice is the warp's (a vote),
       // so that the warp does not run both.
-      for (int64_t r = 0; r < rows; ++r)
-        (void)packedRow(r); // loaded before the branch, which both paths read
       SmallVector<Value> over;
       for (int64_t r = 0; r < rows; ++r)
         for (int64_t q = 0; q < blocksPerSlice; ++q)

@@ -28,8 +28,10 @@ tile.gemm @nvfp4r {
 // CHECK-NEXT:    %[[TWO119:.*]] = llvm.bitcast %c2063629056_i32 : i32 to vector<2xbf16>
 // CHECK-NEXT:    %[[HALF:.*]] = arith.mulf {{.*}}, %[[TWO119]] : vector<2xbf16>
 // CHECK-NEXT:    %[[FACTOR:.*]] = arith.mulf %[[HALF]], %[[TWO119]] : vector<2xbf16>
+// The registers, decoded before the codes were read, each take one multiply by its factor.
 // CHECK:         arith.mulf %{{[0-9]+}}, %[[FACTOR]] : vector<2xbf16>
-// CHECK-NEXT:    nvvm.prmt
+// CHECK-NEXT:    llvm.bitcast
+// CHECK-NOT:     nvvm.prmt
 // CHECK:         nvvm.wgmma.fence.aligned
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // CHECK:         scf.for {{.*}} step %c2_i32

@@ -1,4 +1,4 @@
-// The sm_90a upcast of MXFP4 B converted in registers (16-bit output, tile 256 x 128 x 64): no converter role and no converted ring (the ring op has no convert_offset or convert_slots; producer 40 registers, consumers 232); warp 1 of the producer warpgroup copies each slice's scale codes from global memory into the slot after B (256 bytes: two codes per row) and arrives on the full barrier with every lane (33 arrivals); the mma role issues m64n256k16 across the tile's M (the tile computed transposed). Each consumer thread loads its two rows of packed B (two 16-byte shared loads per row), gathers byte lane % 4 of each word with prmt, reads its rows' codes with one 16-bit shared load each, converts by the UpcastBits steps (prmt selectors 0x8480 ... 0x8783) with the scale folded into one multiply where the warp's codes are all at most 128 (a vote), pins the 16 registers before the wgmma fence and issues four wgmmas with A from registers (inline PTX: NVVM's op takes A by descriptor only). The K loop runs two slices per iteration, the registers of the batch in flight pinned after the wait that retires it and folded into the release's address; every consumer thread releases (empty barriers of 256 arrivals). The epilogue stages D through stmatrix .trans into 64 x 64 chunks (D's tensor map box [64, 64], 128-byte swizzle).
+// The sm_90a upcast of MXFP4 B converted in registers (16-bit output, tile 256 x 128 x 64): no converter role and no converted ring (the ring op has no convert_offset or convert_slots; producer 40 registers, consumers 232); warp 1 of the producer warpgroup copies each slice's scale codes from global memory into the slot after B (256 bytes: two codes per row) and arrives on the full barrier with every lane (33 arrivals); the mma role issues m64n256k16 across the tile's M (the tile computed transposed). Each consumer thread loads its two rows of packed B (two 16-byte shared loads per row), gathers byte lane % 4 of each word with prmt, reads its rows' codes with one 16-bit shared load each, converts by the UpcastBits steps (prmt selectors 0x8480 ... 0x8783) ahead of the scales, then multiplies by the scale folded into one factor where the warp's codes are all at most 128 (a vote), pins the 16 registers before the wgmma fence and issues four wgmmas with A from registers (inline PTX: NVVM's op takes A by descriptor only). The K loop runs two slices per iteration, the registers of the batch in flight pinned after the wait that retires it and folded into the release's address; every consumer thread releases (empty barriers of 256 arrivals). The epilogue stages D through stmatrix .trans into 64 x 64 chunks (D's tensor map box [64, 64], 128-byte swizzle).
 // RUN: %tilegen %s --target=sm_90a --emit=pipeline | FileCheck %s --check-prefix=PLAN
 // RUN: %tilegen %s --target=sm_90a --emit=nvvm-scf | FileCheck %s --implicit-check-not='{{^ *}}tile.' --implicit-check-not=nvvm.wgmma.mma_async --implicit-check-not='llvm.store {{.*}} : vector<4xi32>, !llvm.ptr<3>'
 // RUN: %tilegen explain %s --target=sm_90a | FileCheck %s --check-prefix=EXPLAIN
@@ -30,33 +30,37 @@ tile.gemm @mxfp4r {
 // CHECK-COUNT-8: llvm.store {{.*}} : i8, !llvm.ptr<3>
 // CHECK:         nvvm.mbarrier.arrive
 // CHECK:         nvvm.setmaxregister  increase 232
-// The first slice: the wait, the two rows' packed B and codes from the slot; the warp votes
-// whether any of its codes is above 128: if so the two multiplies (by 2^126, then by the
+// The first slice: the wait, the two rows' packed B from the slot, decoded (gather, then the
+// UpcastBits steps up to the multiplies) ahead of the scale choice; the rows' codes; the warp
+// votes whether any of its codes is above 128: if so the two multiplies (by 2^126, then by the
 // scale), else one by the folded factor (code x 0x800080 + 0x3F003F00: 2^(code - 1) in both
-// halves).
+// halves). The choice holds the multiplies alone.
 // CHECK:         nvvm.mbarrier.try_wait.parity
 // CHECK-COUNT-4: llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
-// CHECK:         llvm.load {{.*}} {alignment = 2 : i64} : !llvm.ptr<3> -> i16
-// CHECK:         arith.cmpi ugt, {{.*}}, %c128_i32
-// CHECK:         llvm.load {{.*}} {alignment = 2 : i64} : !llvm.ptr<3> -> i16
-// CHECK:         nvvm.vote.sync  any %c-1_i32
-// CHECK-NEXT:    scf.if
 // CHECK:         nvvm.prmt <default> %c21520_i32
 // CHECK:         nvvm.prmt <default> %c33920_i32
 // CHECK-NEXT:    arith.muli {{.*}}, %c4160_i32
 // CHECK-NEXT:    arith.andi
 // CHECK-NEXT:    llvm.bitcast
+// CHECK-NEXT:    nvvm.prmt <default> %c34177_i32
+// CHECK:         llvm.load {{.*}} {alignment = 2 : i64} : !llvm.ptr<3> -> i16
+// CHECK:         arith.cmpi ugt, {{.*}}, %c128_i32
+// CHECK:         llvm.load {{.*}} {alignment = 2 : i64} : !llvm.ptr<3> -> i16
+// CHECK:         nvvm.vote.sync  any %c-1_i32
+// CHECK-NEXT:    scf.if
+// CHECK-NOT:     nvvm.prmt
+// CHECK:         arith.mulf {{.*}} : vector<2xbf16>
 // CHECK-NEXT:    arith.mulf {{.*}} : vector<2xbf16>
-// CHECK-NEXT:    arith.mulf {{.*}} : vector<2xbf16>
+// CHECK-NEXT:    llvm.bitcast
+// CHECK-NOT:     nvvm.prmt
 // CHECK:         } else {
 // CHECK-NEXT:    arith.muli {{.*}}, %c8388736_i32
 // CHECK-NEXT:    arith.addi {{.*}}, %c1056980736_i32
-// CHECK:         nvvm.prmt <default> %c33920_i32
-// CHECK-NEXT:    arith.muli {{.*}}, %c4160_i32
-// CHECK-NEXT:    arith.andi
+// CHECK-NOT:     nvvm.prmt
+// CHECK:         arith.mulf {{.*}} : vector<2xbf16>
 // CHECK-NEXT:    llvm.bitcast
-// CHECK-NEXT:    arith.mulf {{.*}} : vector<2xbf16>
-// CHECK-NEXT:    nvvm.prmt
+// CHECK-NOT:     nvvm.prmt
+// CHECK:         scf.yield
 // CHECK:         llvm.inline_asm has_side_effects "", "=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15"
 // CHECK-NEXT:    llvm.extractvalue
 // One descriptor of A's slot per slice; K step s's adds 2 s to its start field, in 32 bits.
