@@ -29,11 +29,15 @@ grep -v '^[[:space:]]*#' "$shapes" | tr 'x,' '  ' | while read -r m n k _; do
   # The vendor's kernels (cuBLAS's nvjet and xmma GEMMs, CUTLASS-based ones, a split-K
   # reduction), in launch order; tilegen's kernels (named after their descriptions) and the L2
   # flush do not match.
-  "$ncu" --csv --page raw --launch-count 3 \
-    --kernel-name regex:'nvjet|xmma|cutlass|splitK|splitk|reduce|gemv' \
-    --metrics launch__grid_size,launch__block_size,launch__cluster_dim_x,launch__cluster_dim_y,launch__cluster_dim_z,launch__shared_mem_per_block_dynamic \
-    "$run" "$manifest" --m "$m" --n "$n" --k "$k" --bench --iters 1 --warmup 0 --no-fork \
-    > "$tmp/ncu.csv" 2> "$tmp/ncu.err"
+  # An ncu without the cluster metrics answers with an error and no rows: once more without them.
+  for metrics in launch__grid_size,launch__block_size,launch__cluster_dim_x,launch__cluster_dim_y,launch__cluster_dim_z,launch__shared_mem_per_block_dynamic \
+                 launch__grid_size,launch__block_size,launch__shared_mem_per_block_dynamic; do
+    "$ncu" --csv --page raw --launch-count 3 \
+      --kernel-name regex:'nvjet|xmma|cutlass|splitK|splitk|reduce|gemv' --metrics "$metrics" \
+      "$run" "$manifest" --m "$m" --n "$n" --k "$k" --bench --iters 1 --warmup 0 --no-fork \
+      > "$tmp/ncu.csv" 2> "$tmp/ncu.err"
+    grep -q '^"' "$tmp/ncu.csv" && break
+  done
   python3 - "$tmp/ncu.csv" "$m" "$n" "$k" "$tmp/ncu.err" >> "$out" <<'PY'
 import csv, sys
 path, m, n, k, err = sys.argv[1:6]
