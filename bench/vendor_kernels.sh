@@ -57,7 +57,7 @@ for r in reader:
 if not rows:
     msg = " ".join(open(err).read().split())[:200].replace(",", ";")
     rows.append([m, n, k, "none profiled: " + msg, "", "", "", ""])
-w = csv.writer(sys.stdout)
+w = csv.writer(sys.stdout, lineterminator="\n")
 for row in rows:
     w.writerow(row)
 PY
