@@ -2,8 +2,8 @@
 # Which kernel the vendor's GEMM runs for each shape, as tilegen-run --bench calls it (cuBLAS for
 # bf16/f16, cuBLASLt for FP8): its name (nvjet kernels name their tile, K-slice x stages and
 # cluster, e.g. nvjet_sm90_tst_144x128_64x6_1x2_h_bz_TNN), grid, block, cluster and dynamic
-# shared memory, from Nsight Compute (one profiled launch per shape, a single pass of launch
-# metrics: seconds a shape). Runs on the GPU machine.
+# shared memory, from Nsight Compute (one profiled launch per shape, launch metrics only).
+# Runs on the GPU machine.
 #
 #   bench/vendor_kernels.sh MANIFEST SHAPES [OUT.csv]
 #

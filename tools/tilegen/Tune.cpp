@@ -788,7 +788,7 @@ int tilegen::tuneMain(int argc, char **argv) {
   std::vector<Variant> variants;
   std::optional<NVTarget> target;
   std::set<std::string> names;
-  size_t illegal = 0, deeperRings = 0;
+  size_t illegal = 0;
   for (tile::GemmOp base : bases) {
     auto baseTarget = [&]() -> FailureOr<NVTarget> {
       SourceMgrDiagnosticHandler handler(sourceMgr, &context);
@@ -873,7 +873,6 @@ int tilegen::tuneMain(int argc, char **argv) {
       if (deeperBase && deeperBase->first == op.getOperation()) {
         v.deeperOf = deeperBase->second;
         variants[deeperBase->second].deeper = variants.size();
-        ++deeperRings;
       }
       deeperBase.reset();
       if (deeperOp)
@@ -883,7 +882,9 @@ int tilegen::tuneMain(int argc, char **argv) {
   }
   llvm::errs() << "tilegen tune: " << variants.size() << " variants of " << bases.size()
                << " description" << (bases.size() == 1 ? "" : "s") << " run on "
-               << target->name() << " (" << deeperRings << " with a deeper ring; " << illegal
+               << target->name() << " ("
+               << llvm::count_if(variants, [](const Variant &v) { return v.deeperOf.has_value(); })
+               << " with a deeper ring; " << illegal
                << " others do not), " << shapes.size()
                << " shape" << (shapes.size() == 1 ? "" : "s") << "\n";
 
@@ -925,9 +926,7 @@ int tilegen::tuneMain(int argc, char **argv) {
     // simpler schedule first, whose costs beyond the model's terms are fewest: persistent
     // before stream-K (fix-up traffic, flag waits), one CTA before a pair (the cross-CTA slot
     // release), one accumulator set before two (ping-pong's turn-taking); then the one whose
-    // busiest CTA is done first, which leaves the most slack to the bound. (Over the 64 pairs
-    // of tied candidates timed in bench/ since 2026-11-30, this order puts the faster first in
-    // 52, the busiest CTA alone in 43.)
+    // busiest CTA is done first, which leaves the most slack to the bound.
     auto rank = [&](const Candidate &c) {
       tile::GemmOp op = variants[c.variant].op;
       return std::make_tuple(c.predicted, op.getGrid() == tile::Grid::StreamK,
