@@ -13,7 +13,7 @@
 # Environment: NCU (default ncu), TILEGEN_RUN (default build-runner/bin/tilegen-run).
 set -uo pipefail
 if [ $# -lt 2 ]; then
-  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 manifest=$1 shapes=$2 out=${3:-vendor-kernels.csv}
