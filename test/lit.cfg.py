@@ -43,6 +43,7 @@ config.substitutions.append(("%tilegen", os.path.join(tools_dir, "tilegen")))
 # Before %tilegen, which is a prefix of it.
 config.substitutions.insert(0, ("%tilegen-verify", os.path.join(tools_dir, "tilegen-verify")))
 config.substitutions.append(("%examples", os.path.join(config.tilegen_src_root, "examples")))
+config.substitutions.append(("%scripts", os.path.join(config.tilegen_src_root, "scripts")))
 config.substitutions.append(("%docs", os.path.join(config.tilegen_src_root, "docs")))
 config.substitutions.append(("%generated-docs", os.path.join(config.tilegen_obj_root, "docs")))
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

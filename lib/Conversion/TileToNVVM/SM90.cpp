@@ -879,6 +879,32 @@ void WgmmaEmitter::converterFp8(Value bid, Value grid, Value numTiles, Value til
   scf::YieldOp::create(b, ValueRange{gEnd});
 }
 
+/// `regs` (i32 or f32 scalars) pinned in registers at this point, as fenceRegisters pins f32
+/// sets: what computes them cannot sink below the fence, nor can what reads them rise above it.
+static SmallVector<Value> fenceScalars(KernelBuilder &b, ArrayRef<Value> regs) {
+  if (regs.empty())
+    return {};
+  SmallVector<Type> types;
+  std::string constraints;
+  for (auto [e, reg] : llvm::enumerate(regs)) {
+    types.push_back(reg.getType());
+    constraints += (e ? ",=" : "=");
+    assert((reg.getType().isF32() || reg.getType().isInteger(32)) && "a 32-bit scalar");
+    constraints += reg.getType().isF32() ? "f" : "r";
+  }
+  for (size_t e = 0; e < regs.size(); ++e)
+    constraints += "," + std::to_string(e);
+  auto type = LLVM::LLVMStructType::getLiteral(b.getContext(), types);
+  auto fence = LLVM::InlineAsmOp::create(b, type, regs, "", constraints,
+                                         /*has_side_effects=*/true, /*is_align_stack=*/false,
+                                         LLVM::tailcallkind::TailCallKind::None,
+                                         LLVM::AsmDialectAttr(), ArrayAttr());
+  SmallVector<Value> out;
+  for (size_t e = 0; e < regs.size(); ++e)
+    out.push_back(LLVM::ExtractValueOp::create(b, fence.getResult(0), e));
+  return out;
+}
+
 /// `set` (a struct of f32) pinned in registers at this point of the program: an empty asm
 /// statement that reads and writes every value (CUTLASS's warpgroup_fence_operand). The only
 /// inline asm of the lowering: no NVVM op orders pure arithmetic against the wgmma batches.
@@ -928,8 +954,9 @@ static Value fenceRegisters(KernelBuilder &b, Value set) {
 // for three sets (promotedAccumulatorSets) holds two, acc and one `part`, and drains each block
 // before promoting it: the overlap then comes from the other consumer warpgroup (see there).
 //
-// The block's scales are loaded before its wgmmas are issued and their products are carried
-// to its promotion, one block later. Fragment layout (as the epilogue reads it): value e of
+// With three sets, a block's scales are loaded from global memory ahead of its predecessor's
+// wgmmas and turned into products two blocks later, just before the iteration that promotes
+// it (below); with two, they are read from the ring slot. Fragment layout (as the epilogue reads it): value e of
 // m64 block i is fragment n = e / 4 (an n8 column block), row 16 warp + lane / 4 (+ 8 for
 // e % 4 >= 2), column 8 n + 2 (lane % 4) (+ 1 for odd e).
 SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
@@ -1156,23 +1183,37 @@ SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
 
   // (The scales come from global memory here: issueBlock's copy from the ring is unused.)
   SmallVector<Value> unused;
-  // Prologue: block jb into P0; the scales of blocks jb + 1 and jb + 2 on their way.
-  SmallVector<Value> prod = products(loadScales(jb));
-  SmallVector<Value> raw0 = loadScales(clamped(b.add(jb, 1)));
-  SmallVector<Value> raw1 = loadScales(clamped(b.add(jb, 2)));
+  // Two blocks' raw scales are carried, X (the block in flight in P0, promoted next) and Y
+  // (the block after it). An iteration first computes both blocks' products, which it
+  // promotes, then loads the scales of its own two blocks' successors into X and Y; so the
+  // products wait only for the loads of the previous iteration, two blocks earlier (ptxas puts
+  // the scale loads on one scoreboard, and a wait on it is a wait for every load outstanding
+  // there), and no register copy of a load in flight crosses the back edge. The products are
+  // pinned where they are computed (fenceScalars): left to LLVM, they sink to their
+  // promotions, past the next loads, and the raw scales carried across the back edge become
+  // copies of loads still in flight, which hold the next block's wgmmas until they return.
+  auto productsOf = [&](ArrayRef<Value> x, ArrayRef<Value> y) {
+    SmallVector<Value> both = products(x);
+    llvm::append_range(both, products(y));
+    both = fenceScalars(b, both);
+    return std::make_pair(SmallVector<Value>(both.begin(), both.begin() + np),
+                          SmallVector<Value>(both.begin() + np, both.end()));
+  };
+  // Prologue: the scales of blocks jb and jb + 1 on their way, block jb into P0.
+  SmallVector<Value> rawX = loadScales(jb);
+  SmallVector<Value> rawY = loadScales(clamped(b.add(jb, 1)));
   SmallVector<Value> st = issueBlock(g0, jb, /*releasePrevious=*/false, nullptr, unused);
   SmallVector<Value> p0(st.begin(), st.begin() + nm);
   Value g = st[nm];
 
-  // Pairs: blocks j (into P1, promoting P0) and j + 1 (into P0, promoting P1), while j + 1 < je.
-  // Only P0 is carried (in flight); P1 lives within an iteration.
+  // Pairs: blocks j (into P1, promoting P0, block j - 1) and j + 1 (into P0, promoting P1,
+  // block j), while j + 1 < je. Only P0 is carried (in flight); P1 lives within an iteration.
   SmallVector<Value> init;
   init.append(acc);
   init.append(p0);
   init.push_back(g);
-  init.append(prod);
-  init.append(raw0);
-  init.append(raw1);
+  init.append(rawX);
+  init.append(rawY);
   auto pairLoop = scf::ForOp::create(b, b.add(jb, 1), b.sub(je, b.c32(1)), b.c32(2), init);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -1180,34 +1221,30 @@ SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
     ValueRange args = pairLoop.getRegionIterArgs();
     Value j = pairLoop.getInductionVar();
     SmallVector<Value> a = range(args, 0, nm), q0 = range(args, nm, nm),
-                       pr = range(args, 2 * nm + 1, np),
-                       rawJ = range(args, 2 * nm + 1 + np, nr),
-                       rawJ1 = range(args, 2 * nm + 1 + np + nr, nr);
+                       x = range(args, 2 * nm + 1, nr), y = range(args, 2 * nm + 1 + nr, nr);
     Value gj = args[2 * nm];
-    SmallVector<Value> prodJ = products(rawJ);
-    SmallVector<Value> rawJ2 = loadScales(clamped(b.add(j, 2)));
+    auto [prodX, prodY] = productsOf(x, y);
+    SmallVector<Value> nextX = loadScales(clamped(b.add(j, 1)));
+    SmallVector<Value> nextY = loadScales(clamped(b.add(j, 2)));
     SmallVector<Value> s1 = issueBlock(gj, j, /*releasePrevious=*/true,
-                                       [&]() { a = promote(a, q0, pr); }, unused);
+                                       [&]() { a = promote(a, q0, prodX); }, unused);
     SmallVector<Value> n1(s1.begin(), s1.begin() + nm);
     Value j1 = b.add(j, 1);
-    SmallVector<Value> prodJ1 = products(rawJ1);
-    SmallVector<Value> rawJ3 = loadScales(clamped(b.add(j, 3)));
     SmallVector<Value> s0 = issueBlock(s1[nm], j1, /*releasePrevious=*/true,
-                                       [&]() { a = promote(a, n1, prodJ); }, unused);
+                                       [&]() { a = promote(a, n1, prodY); }, unused);
     SmallVector<Value> yield(a);
     yield.append(s0.begin(), s0.begin() + nm);
     yield.push_back(s0[nm]);
-    yield.append(prodJ1);
-    yield.append(rawJ2);
-    yield.append(rawJ3);
+    yield.append(nextX);
+    yield.append(nextY);
     scf::YieldOp::create(b, yield);
   }
   ValueRange res = pairLoop.getResults();
   acc = range(res, 0, nm), p0 = range(res, nm, nm);
   g = res[2 * nm];
-  prod = range(res, 2 * nm + 1, np);
+  rawX = range(res, 2 * nm + 1, nr);
   // The scales of the block after the loop (the last one, when one is left).
-  SmallVector<Value> rawLast = range(res, 2 * nm + 1 + np, nr);
+  rawY = range(res, 2 * nm + 1 + nr, nr);
 
   // The tail: with an even number of blocks after the prologue's, block je - 1 is left (into
   // P1, promoting P0, then drained); otherwise P0 holds the last block.
@@ -1219,15 +1256,15 @@ SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&tail.getThenRegion().front());
     Value last = b.sub(je, b.c32(1));
-    SmallVector<Value> prodL = products(rawLast);
+    auto [prodX, prodY] = productsOf(rawX, rawY);
     SmallVector<Value> a = acc;
     SmallVector<Value> s1 = issueBlock(g, last, /*releasePrevious=*/true,
-                                       [&]() { a = promote(a, p0, prod); }, unused);
-    SmallVector<Value> out = drain(a, ArrayRef<Value>(s1).take_front(nm), prodL, s1[nm]);
+                                       [&]() { a = promote(a, p0, prodX); }, unused);
+    SmallVector<Value> out = drain(a, ArrayRef<Value>(s1).take_front(nm), prodY, s1[nm]);
     out.push_back(s1[nm]);
     scf::YieldOp::create(b, out);
     b.setInsertionPointToStart(&tail.getElseRegion().front());
-    out = drain(acc, p0, prod, g);
+    out = drain(acc, p0, fenceScalars(b, products(rawX)), g);
     out.push_back(g);
     scf::YieldOp::create(b, out);
   }
@@ -1320,25 +1357,6 @@ void WgmmaEmitter::storeThroughShared(ArrayRef<Value> values, Value c, Value war
     int64_t turns = (j == 0 && chunks % 2 == 1) ? 1 : 2;
     storeChunkThroughShared(b, {tmapD, buf, leader, barId, threads, turns}, write, coords);
   }
-}
-
-/// `regs` (i32) pinned in registers at this point, as fenceRegisters pins f32 sets.
-static SmallVector<Value> fenceIntRegisters(KernelBuilder &b, ArrayRef<Value> regs) {
-  SmallVector<Type> types(regs.size(), b.i32());
-  auto type = LLVM::LLVMStructType::getLiteral(b.getContext(), types);
-  std::string constraints;
-  for (size_t e = 0; e < regs.size(); ++e)
-    constraints += (e ? ",=r" : "=r");
-  for (size_t e = 0; e < regs.size(); ++e)
-    constraints += "," + std::to_string(e);
-  auto fence = LLVM::InlineAsmOp::create(b, type, regs, "", constraints,
-                                         /*has_side_effects=*/true, /*is_align_stack=*/false,
-                                         LLVM::tailcallkind::TailCallKind::None,
-                                         LLVM::AsmDialectAttr(), ArrayAttr());
-  SmallVector<Value> out;
-  for (size_t e = 0; e < regs.size(); ++e)
-    out.push_back(LLVM::ExtractValueOp::create(b, fence.getResult(0), e));
-  return out;
 }
 
 /// wgmma.mma_async m64nNk16 f32 += bf16 x bf16 with A from four registers (the mma.sync A
@@ -1478,14 +1496,14 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
   // from being reassigned before the wait that retires the batch: left to itself, it puts the
   // next slice's conversion into the registers the previous, still running, batch reads. So
   // the registers of slice g stay live until after the wait that retires its batch: they
-  // are pinned there (fenceIntRegisters) and feed the address of slot g's release through
+  // are pinned there (fenceScalars) and feed the address of slot g's release through
   // (xor of them) & (K >> 31), which is 0 for every K the kernel takes (K < 2^31) but not
   // known to ptxas, which must then give slice g + 1's conversion other registers.
   Value keepZero = arith::ShRUIOp::create(b, K, b.c32(31));
   auto release = [&](Value g, ArrayRef<Value> regsOfG) {
     Value bar = empty.at(b, b.remu(g, stages));
     if (!regsOfG.empty()) {
-      SmallVector<Value> kept = fenceIntRegisters(b, regsOfG);
+      SmallVector<Value> kept = fenceScalars(b, regsOfG);
       Value x = kept[0];
       for (Value r : ArrayRef<Value>(kept).drop_front())
         x = b.xori(x, r);
@@ -1624,7 +1642,7 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
     }
     // The registers are computed here, not between the wgmmas (a non-wgmma instruction that
     // defines a wgmma input inside the batch makes ptxas serialise it).
-    regs = fenceIntRegisters(b, regs);
+    regs = fenceScalars(b, regs);
     NVVM::WgmmaFenceAlignedOp::create(b);
     SmallVector<Value> out(acc.begin(), acc.end());
     // One descriptor per slice; K step s's is its start field plus 2 s (smemDescriptorAt).
