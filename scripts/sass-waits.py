@@ -15,7 +15,7 @@ reuse [17, 21); scoreboard 7 means none.
 The scan is linear: it follows the listing, not the branches, so a wait at a loop head is
 matched with the last load above it in the listing, not with the one the back edge brings.
 
-Usage: sass-waits.py LISTING [--copies] [--from ADDR] [--to ADDR] [--count]
+Usage: sass-waits.py LISTING [--copies] [--within N] [--from ADDR] [--to ADDR] [--count]
 """
 import argparse
 import re
@@ -45,6 +45,8 @@ def main():
     p.add_argument('listing')
     p.add_argument('--copies', action='store_true',
                    help='only register copies (MOV, IMAD.MOV) that wait for a load')
+    p.add_argument('--within', type=int, default=0,
+                   help='only waits for a load issued fewer than N instructions before')
     p.add_argument('--from', dest='lo', type=lambda s: int(s, 16), default=0,
                    help='first address (hex)')
     p.add_argument('--to', dest='hi', type=lambda s: int(s, 16), default=1 << 48,
@@ -66,6 +68,8 @@ def main():
                     continue
                 w = last[sb]
                 if not re.search(r'\bLDG\b|\bLDG\.', insts[w][1]):
+                    continue
+                if args.within and idx - w >= args.within:
                     continue
                 found += 1
                 if not args.count:

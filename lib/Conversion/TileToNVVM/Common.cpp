@@ -421,6 +421,7 @@ Value lowering::sharedOffset(KernelBuilder &b, Value ptr) {
 }
 
 void lowering::storeFragments(KernelBuilder &b, const FragmentStore &f, ValueRange acc) {
+  const int64_t kCGroup = f.cGroup;
   // Fragment (i, n) holds c0, c1 at (row, col), (row, col + 1) and c2, c3 eight rows below,
   // with row = rowBase + i * rowStride and col = colBase + 8 n. Four versions of the stores,
   // chosen once per tile: with or without C (beta != 0), and unpredicated when the whole tile
@@ -439,13 +440,21 @@ void lowering::storeFragments(KernelBuilder &b, const FragmentStore &f, ValueRan
       nEven);
   auto convert = [&](Value x) { return convertOut(b, outType, x); };
   auto emitStores = [&](bool withC, bool checked) {
-    auto scaled = [&](Value accValue, Value offsetElems) -> Value {
+    // With cGroup > 0, C is read ahead of the stores, cGroup fragments of a row at a time, so
+    // that those loads are in flight together (read one by one between the guarded stores,
+    // each store waits for its load). In checked rows the columns are then clamped to N - 1 (a
+    // column past N reads some element of the row, not used); the row itself is inside D.
+    auto loadC = [&](Value offsetElems) -> Value {
+      Value c = LLVM::LoadOp::create(b, outType, b.gep(ptrC, b.mul(offsetElems, outBytes)));
+      return outType.isF32() ? c : arith::ExtFOp::create(b, b.f32(), c).getResult();
+    };
+    // C at `offsetElems` as loaded ahead (`c`), else loaded here.
+    auto scaled = [&](Value accValue, Value c, Value offsetElems) -> Value {
       Value r = arith::MulFOp::create(b, alpha, accValue);
       if (!withC)
         return r;
-      Value c = LLVM::LoadOp::create(b, outType, b.gep(ptrC, b.mul(offsetElems, outBytes)));
-      if (!outType.isF32())
-        c = arith::ExtFOp::create(b, b.f32(), c);
+      if (!c)
+        c = loadC(offsetElems);
       return arith::AddFOp::create(b, r, arith::MulFOp::create(b, beta, c));
     };
     auto storePair = [&](Value v0, Value v1, Value off0) {
@@ -455,6 +464,7 @@ void lowering::storeFragments(KernelBuilder &b, const FragmentStore &f, ValueRan
       vec = LLVM::InsertElementOp::create(b, vec, v1, b.c32(1));
       LLVM::StoreOp::create(b, vec, b.gep(ptrD, b.mul(off0, outBytes)), 2 * outBytes);
     };
+    Value lastCol = kCGroup > 0 ? b.sub(N, b.c32(1)) : Value();
     for (int64_t i = 0; i < mi; ++i) {
       for (int64_t half = 0; half < 2; ++half) {
         Value row = b.add(rowBase, i * f.rowStride + half * 8);
@@ -465,14 +475,27 @@ void lowering::storeFragments(KernelBuilder &b, const FragmentStore &f, ValueRan
         }
         // Offsets in 64 bits from the thread's first column, so that the per-fragment
         // constant (8 n elements) folds into the store's immediate offset.
-        Value rowStart = b.add(b.mul(b.zext64(row), b.zext64(N)), b.zext64(colBase));
+        Value colStart = b.zext64(colBase);
+        Value rowOffset = b.mul(b.zext64(row), b.zext64(N));
+        Value rowStart = b.add(rowOffset, colStart);
+        // cv[2 n + e]: C at column colBase + 8 n + e of the row, loaded kCGroup fragments at a
+        // time ahead of their stores.
+        SmallVector<Value> cv(2 * ni);
         for (int64_t n = 0; n < ni; ++n) {
+          for (int64_t l = n; withC && kCGroup > 0 && n % kCGroup == 0 &&
+                              l < std::min(ni, n + kCGroup);
+               ++l)
+            for (int64_t e = 0; e < 2; ++e)
+              cv[2 * l + e] =
+                  checked ? loadC(b.add(rowOffset,
+                                        b.zext64(b.minu(b.add(colBase, l * 8 + e), lastCol))))
+                          : loadC(b.add(rowStart, l * 8 + e));
           Value col = b.add(colBase, n * 8);
           int64_t base = (i * ni + n) * 4 + half * 2;
           Value off0 = b.add(rowStart, n * 8);
           if (!checked) {
-            storePair(convert(scaled(acc[base], off0)),
-                      convert(scaled(acc[base + 1], b.add(off0, 1))), off0);
+            storePair(convert(scaled(acc[base], cv[2 * n], off0)),
+                      convert(scaled(acc[base + 1], cv[2 * n + 1], b.add(off0, 1))), off0);
             continue;
           }
           Value pairOk = arith::AndIOp::create(b, b.ult(b.add(col, 1), N), nEven);
@@ -480,8 +503,8 @@ void lowering::storeFragments(KernelBuilder &b, const FragmentStore &f, ValueRan
           OpBuilder::InsertionGuard g2(b);
           // Both columns inside and the pair aligned: one vector store.
           b.setInsertionPointToStart(&ifPair.getThenRegion().front());
-          storePair(convert(scaled(acc[base], off0)),
-                    convert(scaled(acc[base + 1], b.add(off0, 1))), off0);
+          storePair(convert(scaled(acc[base], cv[2 * n], off0)),
+                    convert(scaled(acc[base + 1], cv[2 * n + 1], b.add(off0, 1))), off0);
           // Otherwise element by element.
           b.setInsertionPointToStart(&ifPair.getElseRegion().front());
           for (int64_t e = 0; e < 2; ++e) {
@@ -490,7 +513,7 @@ void lowering::storeFragments(KernelBuilder &b, const FragmentStore &f, ValueRan
             OpBuilder::InsertionGuard g3(b);
             b.setInsertionPointToStart(&ifCol.getThenRegion().front());
             Value off = b.add(off0, e);
-            LLVM::StoreOp::create(b, convert(scaled(acc[base + e], off)),
+            LLVM::StoreOp::create(b, convert(scaled(acc[base + e], cv[2 * n + e], off)),
                                   b.gep(ptrD, b.mul(off, outBytes)), outBytes);
           }
         }

@@ -303,6 +303,10 @@ struct FragmentStore {
   int64_t blocksM = 1, rowStride = 16, blocksN = 1;
   /// The caller has already branched on beta != 0: emit only the (checked) stores that read C.
   bool betaNonZero = false;
+  /// Fragments of a row whose C values are loaded together, ahead of their stores (more loads
+  /// in flight, more registers held beside the accumulators); 0: each C value is loaded at its
+  /// store, inside the store's guards.
+  int64_t cGroup = 0;
 };
 /// `acc` holds blocksM x blocksN fragments of four values, fragment-major.
 void storeFragments(KernelBuilder &b, const FragmentStore &store, mlir::ValueRange acc);

@@ -586,7 +586,7 @@ LogicalResult Tcgen05Emitter::emit() {
   // next tile's first chunk would refill a buffer its last TMA store may still be reading.
   epiBuffers = std::gcd<int64_t>(
       std::max<int64_t>(1, v.epilogueOp.getSmemBytes() / (ctaRows * 128)), chunks);
-  if (v.epilogueOp.getSmemBytes() < ctaRows * 128)
+  if (v.epilogueOp.getSmemBytes() < uint64_t(ctaRows) * 128)
     return v.epilogueOp.emitOpError() << "the tcgen05 epilogue needs " << ctaRows * 128
                                       << " bytes of shared memory, not "
                                       << v.epilogueOp.getSmemBytes();

@@ -551,6 +551,9 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
     store.rowStride = 64;
     store.blocksN = bn / 8;
     store.betaNonZero = true;
+    // Four fragments' C (eight loads) in flight per thread: no spills beside the accumulators
+    // of any sm_90a example (more, a row of 128 x 256's at once, spilled).
+    store.cGroup = 4;
     storeFragments(b, store, values);
     b.setInsertionPointToStart(&ifBeta.getElseRegion().front());
     storeThroughShared(values, c, warp, lane, isReleaser, m0, n0, rowOff);
@@ -894,11 +897,15 @@ static SmallVector<Value> fenceScalars(KernelBuilder &b, ArrayRef<Value> regs) {
   }
   for (size_t e = 0; e < regs.size(); ++e)
     constraints += "," + std::to_string(e);
-  auto type = LLVM::LLVMStructType::getLiteral(b.getContext(), types);
+  // One output is the asm's value itself, several a struct of them.
+  Type type = regs.size() == 1 ? types.front()
+                               : Type(LLVM::LLVMStructType::getLiteral(b.getContext(), types));
   auto fence = LLVM::InlineAsmOp::create(b, type, regs, "", constraints,
                                          /*has_side_effects=*/true, /*is_align_stack=*/false,
                                          LLVM::tailcallkind::TailCallKind::None,
                                          LLVM::AsmDialectAttr(), ArrayAttr());
+  if (regs.size() == 1)
+    return {fence.getResult(0)};
   SmallVector<Value> out;
   for (size_t e = 0; e < regs.size(); ++e)
     out.push_back(LLVM::ExtractValueOp::create(b, fence.getResult(0), e));
@@ -955,8 +962,9 @@ static Value fenceRegisters(KernelBuilder &b, Value set) {
 // before promoting it: the overlap then comes from the other consumer warpgroup (see there).
 //
 // With three sets, a block's scales are loaded from global memory ahead of its predecessor's
-// wgmmas and turned into products two blocks later, just before the iteration that promotes
-// it (below); with two, they are read from the ring slot. Fragment layout (as the epilogue reads it): value e of
+// wgmmas (the first block's just before its own) and turned into products at the start of the
+// iteration that promotes it (below); with two, they are read from the ring slot. Fragment
+// layout (as the epilogue reads it): value e of
 // m64 block i is fragment n = e / 4 (an n8 column block), row 16 warp + lane / 4 (+ 8 for
 // e % 4 >= 2), column 8 n + 2 (lane % 4) (+ 1 for odd e).
 SmallVector<Value> WgmmaEmitter::promotedSlices(SliceFn slice,
@@ -1735,31 +1743,42 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
   {
     OpBuilder::InsertionGuard g3(b);
     // beta != 0: each thread reads C and writes D element by element (D's row is the
-    // fragment's column).
+    // fragment's column). C is read eight elements at a time ahead of their stores, from rows
+    // clamped to M - 1 (a row past M reads some element of the column, not used), so that
+    // the loads are in flight together.
     b.setInsertionPointToStart(&ifBeta.getThenRegion().front());
     int64_t outBytes = sizeInBytes(1, outType);
     Value colBase = b.add(m0, b.mul(t, 2));
+    Value lastRow = b.sub(M, b.c32(1));
+    constexpr int64_t kGroup = 8;
+    const int64_t perColumn = 2 * (bm / 8);
     for (int64_t r = 0; r < rows; ++r) {
       int64_t i = r / 2, h = r % 2;
       Value dCol = b.add(n0, localRows[r]);
       auto ifCol = scf::IfOp::create(b, b.ult(dCol, N), false);
       OpBuilder::InsertionGuard g4(b);
       b.setInsertionPointToStart(&ifCol.getThenRegion().front());
-      for (int64_t q = 0; q < bm / 8; ++q)
-        for (int64_t e = 0; e < 2; ++e) {
-          Value dRow = b.add(colBase, q * 8 + e);
-          auto ifRow = scf::IfOp::create(b, b.ult(dRow, M), false);
-          OpBuilder::InsertionGuard g5(b);
-          b.setInsertionPointToStart(&ifRow.getThenRegion().front());
-          Value off = b.mul(b.add(b.mul(b.zext64(dRow), b.zext64(N)), b.zext64(dCol)),
-                            outBytes);
-          Value cv = LLVM::LoadOp::create(b, outType, b.gep(ptrC, off));
-          cv = arith::ExtFOp::create(b, b.f32(), cv);
-          Value x = values[i * accLen + q * 4 + h * 2 + e];
-          Value y = arith::AddFOp::create(b, arith::MulFOp::create(b, alphaD, x),
-                                          arith::MulFOp::create(b, beta, cv));
-          LLVM::StoreOp::create(b, convertOut(b, outType, y), b.gep(ptrD, off));
+      // Element x = 2 q + e: D row colBase + 8 q + e.
+      SmallVector<Value> cv(perColumn);
+      for (int64_t x = 0; x < perColumn; ++x) {
+        int64_t q = x / 2, e = x % 2;
+        for (int64_t l = x; x % kGroup == 0 && l < std::min(perColumn, x + kGroup); ++l) {
+          Value row = b.minu(b.add(colBase, (l / 2) * 8 + l % 2), lastRow);
+          Value off =
+              b.mul(b.add(b.mul(b.zext64(row), b.zext64(N)), b.zext64(dCol)), outBytes);
+          Value loaded = LLVM::LoadOp::create(b, outType, b.gep(ptrC, off));
+          cv[l] = arith::ExtFOp::create(b, b.f32(), loaded);
         }
+        Value dRow = b.add(colBase, q * 8 + e);
+        auto ifRow = scf::IfOp::create(b, b.ult(dRow, M), false);
+        OpBuilder::InsertionGuard g5(b);
+        b.setInsertionPointToStart(&ifRow.getThenRegion().front());
+        Value off = b.mul(b.add(b.mul(b.zext64(dRow), b.zext64(N)), b.zext64(dCol)), outBytes);
+        Value v = values[i * accLen + q * 4 + h * 2 + e];
+        Value y = arith::AddFOp::create(b, arith::MulFOp::create(b, alphaD, v),
+                                        arith::MulFOp::create(b, beta, cv[x]));
+        LLVM::StoreOp::create(b, convertOut(b, outType, y), b.gep(ptrD, off));
+      }
     }
     // beta = 0: stmatrix .trans writes each 8 x 8 block of the transposed tile as D's rows
     // into a staging buffer of 64 rows of D by the block's 64 columns (128 bytes, swizzled as
