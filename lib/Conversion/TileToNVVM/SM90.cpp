@@ -301,9 +301,10 @@ void WgmmaEmitter::codeLoader(Value bid, Value grid, Value numTiles,
 // tile's bm rows of scale_a, row r at float r, then its B blocks; rows past M read row M - 1,
 // blocks past N the last block) with plain loads and shared stores, and arrives on the slot's
 // full barrier (which therefore expects 33 arrivals: the producer's with the TMA bytes, and
-// each lane's of this warp). The consumers read them from shared memory once the slot is full, so that no
-// global load latency reaches the K loop: loaded by the consumers themselves, even two blocks
-// ahead, the scales cost 10-13% at 4096^3 and 8192^3 on the H200 (bench/RESULTS.md).
+// each lane's of this warp). The consumers read them from shared memory once the slot is full,
+// so that no global load latency reaches the K loop of a two-set tile, which drains every K
+// block (loaded by the consumers two blocks ahead instead, the 128 x 192 tile ran 7-12% slower
+// at 4096^3, 8192^3 and 2048 x 7168 x 16384 on the H200, bench/RESULTS.md).
 void WgmmaEmitter::scaleLoader(Value bid, Value grid, Value numTiles,
                                llvm::function_ref<ProducerUnit(Value)> unitOf) {
   tile::ScaleAttr sa = v.instr.getScaleA(), sb = v.instr.getScaleB();
