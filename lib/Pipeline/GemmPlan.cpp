@@ -911,14 +911,6 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
                   << familyName(p.family) << " on target " << tname << " (the "
                   << familyName(p.family) << " lowering uses warps = ["
                   << p.warpsM << ", " << p.warpsN << "]; leave the field out)";
-  // Promoted kernels (block scales among them) run stream-K: a split tile's partial sums are
-  // promoted (scaled) f32 tiles, which the fix-up adds as it adds unpromoted ones.
-  if (p.promotes && clusterSize != 1)
-    return fail("cluster") << "not supported yet: "
-                  << (p.blockScales ? "block scales" : "accumulation = promoted")
-                  << " with cluster = " << listString(cluster) << " on target " << tname
-                  << (p.blockScales ? " (the block-scaled wgmma pipeline runs one CTA per cluster)"
-                                    : " (use accumulation = fast)");
   if (p.tileK % p.mmaK != 0)
     return fail("tile") << "tile K = " << p.tileK << " is not a multiple of the MMA K = " << p.mmaK
                   << " (" << familyName(p.family) << " with " << op.getAType() << " on target "

@@ -357,12 +357,6 @@ tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [
 
 // -----
 
-// Block scales with a CTA pair
-// expected-error @+1 {{'tile.gemm' op not supported yet: block scales with cluster = [2, 1, 1] on target sm_90a (the block-scaled wgmma pipeline runs one CTA per cluster)}}
-tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [1, 128], scale_b = f32 [128, 128], tile = [128, 128, 128], cluster = [2, 1, 1], multicast = b, target = "sm_90a" }
-
-// -----
-
 // accumulation given for non-FP8 operands
 // expected-error @+1 {{'tile.gemm' op field 'accumulation' = fast is given for 'bf16' operands on target sm_90a: only FP8 products have a choice of accumulation (leave the field out)}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, accumulation = fast, tile = [128, 128, 64], target = "sm_90a" }
@@ -378,12 +372,6 @@ tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [
 // promoted per-tensor FP8 whose two accumulator sets do not fit
 // expected-error @+1 {{'tile.gemm' op accumulation = promoted with tile [128, 256] and accumulators = 1: each consumer warpgroup holds 64x256 accumulators at least twice (the sum and a K block's wgmma results), 256 registers per thread; at most 192 fit (use tile N <= 192 or accumulation = fast, target sm_90a)}}
 tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 tensor, scale_b = f32 tensor, tile = [128, 256, 128], target = "sm_90a" }
-
-// -----
-
-// promoted per-tensor FP8 with a CTA pair
-// expected-error @+1 {{'tile.gemm' op not supported yet: accumulation = promoted with cluster = [2, 1, 1] on target sm_90a (use accumulation = fast)}}
-tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 tensor, scale_b = f32 tensor, tile = [128, 128, 128], cluster = [2, 1, 1], multicast = b, target = "sm_90a" }
 
 // -----
 

@@ -391,8 +391,16 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
     // hazard is the peer's TMA overwriting what our wgmmas read, and wgmma.wait_group has
     // retired those reads. A .cluster-scope release costs MEMBAR.ALL.GPU + ERRBAR + CGAERRBAR
     // in front of every arrive (ptxas, sm_90a).
-    Value remote = NVVM::MapaOp::create(b, b.ptr(7), bar, b.divu(tInWg, 8));
-    NVVM::MBarrierArriveOp::create(b, Type(), remote, Value(), NVVM::MemScopeKind::CTA, false);
+    if (signals) {
+      Value remote = NVVM::MapaOp::create(b, b.ptr(7), bar, b.divu(tInWg, 8));
+      NVVM::MBarrierArriveOp::create(b, Type(), remote, Value(), NVVM::MemScopeKind::CTA, false);
+      return;
+    }
+    // Every thread releases (block scales read from the slot): in both CTAs.
+    for (int64_t r = 0; r < 2; ++r) {
+      Value remote = NVVM::MapaOp::create(b, b.ptr(7), bar, b.c32(r));
+      NVVM::MBarrierArriveOp::create(b, Type(), remote, Value(), NVVM::MemScopeKind::CTA, false);
+    }
   };
   auto tileLoop = scf::ForOp::create(b, first, numTiles, step, ValueRange{g0});
   OpBuilder::InsertionGuard guard(b);
