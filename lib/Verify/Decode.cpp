@@ -258,6 +258,14 @@ static llvm::Expected<Decoded> decodeOp(const Statement &s) {
     d.bytes = 16;
     return d;
   }
+  // prefetch.tensormap brings a TMA descriptor into the TMA unit's cache: no effect on the
+  // protocol (a copy that finds the descriptor uncached fetches it itself).
+  if (base == "prefetch" || base == "prefetchu") {
+    if (!has(parts, "tensormap"))
+      return outside(s, "prefetch variant");
+    d.op = Op::PrefetchTensormap;
+    return d;
+  }
   if (base == "nanosleep") {
     d.op = Op::Nanosleep;
     return d;

@@ -27,7 +27,7 @@ enum class Op : uint8_t {
   MbarExpectTx, MbarTryWait, FenceProxyAsync, FenceNoop, TmaLoad, BulkLoad, TmaStore,
   BulkCommit, BulkWait, CpAsync, CpAsyncCommit, CpAsyncWait, WgmmaFence, Wgmma, WgmmaCommit,
   WgmmaWait, TcAlloc, TcDealloc, TcRelinquish, TcMma, TcCommit, TcLd, TcWaitLd, TcCp, Elect, Shfl,
-  Vote, Setmaxnreg,
+  Vote, Setmaxnreg, PrefetchTensormap,
 };
 
 struct Decoded {

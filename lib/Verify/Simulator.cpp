@@ -2465,6 +2465,7 @@ bool Sim::step(int ti) {
     next();
     return false;
   case Op::FenceNoop:
+  case Op::PrefetchTensormap:
   case Op::WgmmaFence:
   case Op::Setmaxnreg:
     next();
@@ -3112,6 +3113,7 @@ void relevance(const Kernel &k, std::vector<Decoded> &dec, std::vector<int> &rel
     case Op::LdParam:
     case Op::FenceProxyAsync:
     case Op::FenceNoop:
+    case Op::PrefetchTensormap:
     case Op::WgmmaFence:
     case Op::WgmmaCommit:
     case Op::BulkCommit:

@@ -553,11 +553,16 @@ void lowering::syncCtaOrCluster(KernelBuilder &b, bool cluster) {
 }
 
 void lowering::setupBarriers(KernelBuilder &b, Value tid, ArrayRef<BarrierInit> inits,
-                             bool cluster, function_ref<void()> beforeSync) {
+                             bool cluster, function_ref<void()> beforeSync,
+                             ValueRange tensorMaps) {
   {
     auto init = scf::IfOp::create(b, b.eq(tid, 0), false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&init.getThenRegion().front());
+    for (Value map : tensorMaps)
+      NVVM::PrefetchOp::create(b, /*cacheLevel=*/nullptr, /*evictPriority=*/nullptr, map,
+                               /*predicate=*/Value(), /*tensormap=*/true, /*uniform=*/false,
+                               /*in_param_space=*/true);
     for (const BarrierInit &i : inits)
       NVVM::MBarrierInitOp::create(b, i.bars.at(b, i.index), b.c32(i.arrivals), Value());
     NVVM::FenceMbarrierInitOp::create(b);

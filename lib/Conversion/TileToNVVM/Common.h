@@ -205,9 +205,12 @@ struct BarrierInit {
 /// fence.mbarrier.init; `beforeSync` (may be empty) emits what the kernel does between that
 /// and the barrier (sm_100a: the TMEM allocation); then every thread of the CTA meets, or of
 /// the cluster when `cluster` (the peer CTA arrives on, and TMA-multicasts into, this CTA's
-/// barriers: both must be initialised before either CTA uses them).
+/// barriers: both must be initialised before either CTA uses them). Thread 0 first prefetches
+/// each of `tensorMaps` (prefetch.tensormap), so that the TMA unit fetches the descriptors
+/// while the CTA sets up, not at the first copy.
 void setupBarriers(KernelBuilder &b, mlir::Value tid, llvm::ArrayRef<BarrierInit> inits,
-                   bool cluster, llvm::function_ref<void()> beforeSync = {});
+                   bool cluster, llvm::function_ref<void()> beforeSync = {},
+                   mlir::ValueRange tensorMaps = {});
 /// Every thread of the CTA meets (bar.sync 0), or of the cluster when `cluster`
 /// (barrier.cluster.arrive + wait).
 void syncCtaOrCluster(KernelBuilder &b, bool cluster);

@@ -765,7 +765,10 @@ LogicalResult MmaSyncEmitter::emitWarpSpecialized() {
   if (pingPong)
     for (int64_t c = 0; c < 2; ++c)
       inits.push_back({turn, c, groupWarps});
-  setupBarriers(b, tid, inits, /*cluster=*/false);
+  SmallVector<Value> maps{tmapA, tmapB, tmapD};
+  if (sf.on)
+    maps.append({sf.tmapA, sf.tmapB});
+  setupBarriers(b, tid, inits, /*cluster=*/false, {}, maps);
 
   Value tilesM = b.ceilDiv(M, bm), tilesN = b.ceilDiv(N, bn);
   Value numTiles = b.mul(tilesM, tilesN), kTiles = b.ceilDiv(K, bk);

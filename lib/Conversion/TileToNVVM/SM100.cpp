@@ -640,6 +640,9 @@ LogicalResult Tcgen05Emitter::emit() {
     // One arrival per epilogue warp, of both CTAs in a pair (the leader's is the one used).
     inits.push_back({accEmpty, a, 4 * ctaGroup});
   }
+  SmallVector<Value> maps{tmapA, tmapB, tmapD};
+  if (sf.on)
+    maps.append({sf.tmapA, sf.tmapB});
   // Every barrier of both CTAs of a pair is initialised before either CTA signals the other's.
   setupBarriers(b, tid, inits, /*cluster=*/pair, [&] {
     {
@@ -653,7 +656,7 @@ LogicalResult Tcgen05Emitter::emit() {
     NVVM::Barrier0Op::create(b);
     fence(NVVM::Tcgen05FenceKind::AFTER_THREAD_SYNC);
     tmem = LLVM::LoadOp::create(b, i32, epi, 4);
-  });
+  }, maps);
 
   Value tilesM = b.ceilDiv(M, bm), tilesN = b.ceilDiv(N, bn);
   Value numTiles = b.mul(tilesM, tilesN), kTiles = b.ceilDiv(K, bk);

@@ -2009,7 +2009,7 @@ LogicalResult WgmmaEmitter::emit() {
     inits.push_back({convFull, s, 96});
     inits.push_back({convEmpty, s, releasers});
   }
-  setupBarriers(b, tid, inits, /*cluster=*/pair);
+  setupBarriers(b, tid, inits, /*cluster=*/pair, {}, ValueRange{tmapA, tmapB, tmapD});
 
   // The loops run over scheduling units: output tiles, or with a CTA pair, pairs of tiles
   // stacked along M (rank r of the pair takes tile row 2 u + r; a row past M is all zero-filled

@@ -16,7 +16,11 @@
 // CHECK-SAME:    tilegen.smem = 82048 : i64, tilegen.target = "sm_120a"
 // The warp index, visibly uniform, picks the role.
 // CHECK:         %[[WARP:.*]] = nvvm.shfl.sync idx
+// Thread 0 prefetches the three tensor maps (A, B, D), then initialises the barriers.
 // CHECK:         scf.if
+// CHECK-NEXT:      nvvm.prefetch tensormap in_param_space, %arg0
+// CHECK-NEXT:      nvvm.prefetch tensormap in_param_space, %arg1
+// CHECK-NEXT:      nvvm.prefetch tensormap in_param_space, %arg2
 // CHECK-NEXT:      nvvm.mbarrier.init %{{.*}}, %c1_i32
 // CHECK-NEXT:      nvvm.mbarrier.init %{{.*}}, %c8_i32
 // CHECK:           nvvm.mbarrier.init %{{.*}}, %c1_i32
