@@ -396,11 +396,14 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
       NVVM::MBarrierArriveOp::create(b, Type(), remote, Value(), NVVM::MemScopeKind::CTA, false);
       return;
     }
-    // Every thread releases (block scales read from the slot): in both CTAs.
-    for (int64_t r = 0; r < 2; ++r) {
-      Value remote = NVVM::MapaOp::create(b, b.ptr(7), bar, b.c32(r));
-      NVVM::MBarrierArriveOp::create(b, Type(), remote, Value(), NVVM::MemScopeKind::CTA, false);
-    }
+    // Every thread releases its own reads of the slot's scales in its CTA; the peer's
+    // producer, which multicasts B into this slot, needs only the retired wgmmas: thread 0
+    // of the warpgroup releases there.
+    NVVM::MBarrierArriveOp::create(b, Type(), bar, Value());
+    auto peer = scf::IfOp::create(b, isReleaser, false);
+    b.setInsertionPointToStart(&peer.getThenRegion().front());
+    Value remote = NVVM::MapaOp::create(b, b.ptr(7), bar, b.xori(rank, b.c32(1)));
+    NVVM::MBarrierArriveOp::create(b, Type(), remote, Value(), NVVM::MemScopeKind::CTA, false);
   };
   auto tileLoop = scf::ForOp::create(b, first, numTiles, step, ValueRange{g0});
   OpBuilder::InsertionGuard guard(b);
@@ -1989,9 +1992,11 @@ LogicalResult WgmmaEmitter::emit() {
   // Thread 0 initialises the barriers; everyone (with a pair, of both CTAs) meets before use.
   SmallVector<BarrierInit> inits;
   // Block scales in the ring, and the upcast in registers: every consumer thread releases
-  // (each read the slot with its own shared loads).
-  int64_t releasers =
-      (pingPong ? 1 : consumers) * (pair ? 2 : 1) * (scalesInRing || regUpcast ? 128 : 1);
+  // (each read the slot with its own shared loads); with a pair, thread 0 of each consumer
+  // warpgroup of the peer as well (the consumer's release).
+  int64_t groups = pingPong ? 1 : consumers;
+  int64_t releasers = scalesInRing || regUpcast ? groups * 128 + (pair ? groups : 0)
+                                                : groups * (pair ? 2 : 1);
   for (int64_t s = 0; s < stages; ++s) {
     // Block scales: the scale loader's 32 arrivals besides the producer's (scaleLoader).
     inits.push_back({full, s, scalesInRing || regUpcast ? 33 : 1});
