@@ -7,6 +7,6 @@
 tile.gemm @gemm_nvfp4_bf16_upcast {
   a = bf16 row, b = f4E2M1FN col, c = bf16 row, accumulator = f32,
   scale_b = f8E4M3FN [1, 16] * f32 tensor, upcast = bf16,
-  tile = [256, 128, 64], stages = auto, schedule = warp_specialized,
+  tile = [256, 128, 64], stages = 4, schedule = warp_specialized,
   grid = persistent, raster = row, swizzle = 16, target = "sm_90a"
 }

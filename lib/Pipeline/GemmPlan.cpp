@@ -1038,10 +1038,6 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
     // The fewest stages that keep the tensor core fed (the same costs tilegen explain
     // reports), limited by what fits.
     int64_t want = std::max(2, fewestStagesToFeed(costsFor(op, p)));
-    // The upcast in registers keeps two batches in flight and releases a slot two slices after
-    // its own, so its consumers hold one slot more than the model's consumer does.
-    if (p.upcastRegisters)
-      ++want;
     int64_t fit = stagesThatFit(p);
     if (fit < 2)
       return fail("stages") << "stages = auto: not even 2 stages fit on target " << tname << ": "
