@@ -1497,13 +1497,10 @@ SmallVector<Value, 4> WgmmaEmitter::fp4ToBf16(Value word,
 // the last block's) are loaded during slice k.
 //
 // Per slice: wait for the slot, load and convert all four K steps' registers (they are pinned
-// in front of the wgmma fence), issue the four K steps' wgmmas as one batch, keep it and the
-// previous slice's in flight and release slice g - 2's slot once its batch retired (every
-// thread with its own arrival: every thread read the slot with its own shared loads). The
-// conversion of slice g + 1 thus runs while the tensor core has slices g - 1 and g of this
-// warpgroup (and the other's) queued: a warp's conversion takes about as long as one batch of
-// both warpgroups, so with one batch queued the tensor core waits for it. Three register
-// sets: being converted, and the two in flight.
+// in front of the wgmma fence), issue the four K steps' wgmmas as one batch, keep it in flight
+// and release the previous slice's slot once its batch retired (every thread with its own
+// arrival: every thread read the slot with its own shared loads). The conversion of slice g + 1
+// thus runs while the tensor core multiplies slice g.
 void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTiles,
                                      Value tilesM, Value tilesN, Value kTiles) {
   NVVM::SetMaxRegisterOp::create(b, v.mma.getRegs(), NVVM::SetMaxRegisterAction::increase);
@@ -1557,12 +1554,13 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
   Unit unit = streamK.unitAt(tileLoop.getInductionVar(), kTiles);
   auto [tm, tn] = rasterTile(b, v, unit.tile, tilesM, tilesN);
   Value m0 = b.mul(tm, bm), n0 = b.mul(tn, bn);
-  const int64_t rows = 2 * mBlocks;
+  const int64_t rows = 2 * mBlocks, nCodes = 0;
   Value g0Tile = tileLoop.getRegionIterArgs()[0];
   Value kb = unit.kb, ke = unit.ke;
 
   // One slice: acc..., g, registers of slice g - 1 -> acc..., g + 1, registers of this slice.
-  auto slice = [&](ArrayRef<Value> acc, Value g, bool zeroAcc) {
+  auto slice = [&](ArrayRef<Value> acc, Value g, ArrayRef<Value> /*codes*/,
+                   ArrayRef<Value> prevRegs, bool zeroAcc, bool releasePrevious, Value /*k*/) {
     auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
     waitBarrier(b, full.at(b, slot), fullParity);
     // This thread's rows' codes, one shared load per row (code(q, r): block q's of row r),
@@ -1676,7 +1674,9 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
                                 descB, /*scaleD=*/!(zeroAcc && s == 0));
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(b);
-    NVVM::WgmmaWaitGroupSyncOp::create(b, 2);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, 1);
+    if (releasePrevious)
+      release(b.sub(g, b.c32(1)), prevRegs);
     out.push_back(b.add(g, 1));
     out.append(regs);
     return out;
@@ -1687,88 +1687,47 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
   {
     OpBuilder::InsertionGuard g2(b);
     b.setInsertionPointToStart(&anySlice.getThenRegion().front());
-    const int64_t nRegs = mBlocks * 16;
-    // state = acc..., g (the next slice), registers of slice g - 1, registers of slice g - 2
-    // (the first slice's stand in for the latter until there are two).
-    auto stateOf = [&](ArrayRef<Value> sliceOut, ArrayRef<Value> older) {
-      SmallVector<Value> st(sliceOut.begin(), sliceOut.end());
-      st.append(older.begin(), older.end());
-      return st;
-    };
-    auto regs1 = [&](ArrayRef<Value> st) { return st.slice(mBlocks + 1, nRegs); };
-    auto regs2 = [&](ArrayRef<Value> st) { return st.take_back(nRegs); };
     SmallVector<Value> undef(mBlocks, LLVM::UndefOp::create(b, accStruct));
-    SmallVector<Value> first = slice(undef, g0Tile, /*zeroAcc=*/true);
-    SmallVector<Value> state = stateOf(first, ArrayRef<Value>(first).take_back(nRegs));
-    Value twoOrMore = b.ult(b.add(kb, b.c32(1)), ke);
-    // Slice g releases slice g - 2 once its own batch is issued and g - 2's retired (the
-    // second slice has nothing to release yet: two batches in flight).
-    auto step = [&](ArrayRef<Value> st) {
-      Value g = st[mBlocks];
-      Value older = b.sub(g, b.c32(2));
-      auto sliceOut = slice(st.take_front(mBlocks), g, /*zeroAcc=*/false);
-      auto ifOld = scf::IfOp::create(b, b.ult(b.c32(1), b.sub(g, g0Tile)), /*withElse=*/false);
-      {
-        OpBuilder::InsertionGuard g3(b);
-        b.setInsertionPointToStart(&ifOld.getThenRegion().front());
-        release(older, regs2(st));
-      }
-      return stateOf(sliceOut, regs1(st));
+    SmallVector<Value> init = slice(undef, g0Tile, {}, {}, /*zeroAcc=*/true,
+                                    /*releasePrevious=*/false, kb);
+    const int64_t nRegs = mBlocks * 16;
+    // state = acc..., g, codes..., registers of the last slice issued.
+    auto step = [&](ArrayRef<Value> state, Value k) {
+      return slice(state.take_front(mBlocks), state[mBlocks],
+                   state.slice(mBlocks + 1, nCodes), state.take_back(nRegs),
+                   /*zeroAcc=*/false, /*releasePrevious=*/true, k);
     };
-    // Slices kb + 1 ... ke - 1 three per iteration: the three register sets (being
-    // converted, in flight, in flight and retiring) then come back to the places they had at
-    // the iteration's start, so LLVM copies none (a copy that defines a wgmma input while its
-    // batch is in flight makes ptxas serialise the wgmmas); then the one or two left.
-    Value from = b.add(kb, b.c32(1));
-    Value rest = b.sub(ke, from);
-    Value loopEnd = b.add(from, b.mul(b.divu(rest, 3), 3));
+    // Slices kb + 1 ... ke - 1 two per iteration (so that the registers carried from one
+    // iteration to the next are one set, which LLVM keeps in place instead of copying: a
+    // copy that defines a wgmma input while the batch is in flight makes ptxas serialise the
+    // wgmmas), then the odd one left.
+    Value first = b.add(kb, 1);
+    Value pairs = b.divu(b.sub(ke, first), 2);
+    Value pairEnd = b.add(first, b.mul(pairs, 2));
+    auto kLoop = scf::ForOp::create(b, first, pairEnd, b.c32(2), init);
     {
-      auto kLoop = scf::ForOp::create(b, from, loopEnd, b.c32(3), state);
       OpBuilder::InsertionGuard g3(b);
       b.setInsertionPointToStart(kLoop.getBody());
-      SmallVector<Value> st(kLoop.getRegionIterArgs());
-      st = step(st);
-      st = step(st);
-      scf::YieldOp::create(b, step(st));
-      b.setInsertionPointAfter(kLoop);
-      state.assign(kLoop.getResults().begin(), kLoop.getResults().end());
+      SmallVector<Value> args(kLoop.getRegionIterArgs());
+      Value k = kLoop.getInductionVar();
+      SmallVector<Value> mid = step(args, k);
+      scf::YieldOp::create(b, step(mid, b.add(k, 1)));
     }
-    // The one or two slices left, each path then draining: the last two batches retire and
-    // their slots are released (the second to last only where the tile has two slices or
-    // more). Each path drains its own register sets, so that none is merged with another
-    // path's (a merge copies sets, which costs registers).
-    auto drain = [&](ArrayRef<Value> st) {
-      SmallVector<Value> res(st.begin(), st.begin() + mBlocks + 1);
-      Value gEndTile = res[mBlocks];
-      NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
-      {
-        auto ifTwo = scf::IfOp::create(b, twoOrMore, /*withElse=*/false);
-        OpBuilder::InsertionGuard g3(b);
-        b.setInsertionPointToStart(&ifTwo.getThenRegion().front());
-        release(b.sub(gEndTile, b.c32(2)), regs2(st));
-      }
-      release(b.sub(gEndTile, b.c32(1)), regs1(st));
-      scf::YieldOp::create(b, res);
-    };
-    auto oneLeft = scf::IfOp::create(b, carried, b.ult(loopEnd, ke), /*withElse=*/true);
+    SmallVector<Value> state(kLoop.getResults());
+    auto odd = scf::IfOp::create(b, TypeRange(ValueRange(state)), b.ult(pairEnd, ke),
+                                 /*withElse=*/true);
     {
       OpBuilder::InsertionGuard g3(b);
-      b.setInsertionPointToStart(&oneLeft.getThenRegion().front());
-      SmallVector<Value> st1 = step(state);
-      auto twoLeft =
-          scf::IfOp::create(b, carried, b.ult(b.add(loopEnd, b.c32(1)), ke), /*withElse=*/true);
-      {
-        OpBuilder::InsertionGuard g4(b);
-        b.setInsertionPointToStart(&twoLeft.getThenRegion().front());
-        drain(step(st1));
-        b.setInsertionPointToStart(&twoLeft.getElseRegion().front());
-        drain(st1);
-      }
-      scf::YieldOp::create(b, twoLeft.getResults());
-      b.setInsertionPointToStart(&oneLeft.getElseRegion().front());
-      drain(state);
+      b.setInsertionPointToStart(&odd.getThenRegion().front());
+      scf::YieldOp::create(b, step(state, pairEnd));
+      b.setInsertionPointToStart(&odd.getElseRegion().front());
+      scf::YieldOp::create(b, state);
     }
-    scf::YieldOp::create(b, oneLeft.getResults());
+    state.assign(odd.getResults().begin(), odd.getResults().end());
+    SmallVector<Value> res(state.begin(), state.begin() + mBlocks + 1);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+    release(b.sub(res[mBlocks], b.c32(1)), ArrayRef<Value>(state).take_back(nRegs));
+    scf::YieldOp::create(b, res);
     // No K-slices (K = 0): D = alpha * 0 + beta * C.
     b.setInsertionPointToStart(&anySlice.getElseRegion().front());
     Value zero = LLVM::UndefOp::create(b, accStruct);

@@ -34,7 +34,7 @@ tile.gemm @nvfp4r {
 // CHECK-NOT:     nvvm.prmt
 // CHECK:         nvvm.wgmma.fence.aligned
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
-// CHECK:         scf.for {{.*}} step %c3_i32
+// CHECK:         scf.for {{.*}} step %c2_i32
 // The epilogue: alpha x scale_b_tensor x 2^8.
 // CHECK:         arith.mulf %[[ALPHA]], %cst : f32
 // CHECK:         arith.truncf {{.*}} : f32 to f16

@@ -1,4 +1,4 @@
-// The sm_90a upcast of MXFP4 B converted in registers (16-bit output, tile 256 x 128 x 64): no converter role and no converted ring (the ring op has no convert_offset or convert_slots; producer 40 registers, consumers 232); warp 1 of the producer warpgroup copies each slice's scale codes from global memory into the slot after B (256 bytes: two codes per row) and arrives on the full barrier with every lane (33 arrivals); the mma role issues m64n256k16 across the tile's M (the tile computed transposed). Each consumer thread loads its two rows of packed B (two 16-byte shared loads per row), gathers byte lane % 4 of each word with prmt, reads its rows' codes with one 16-bit shared load each, converts by the UpcastBits steps (prmt selectors 0x8480 ... 0x8783) ahead of the scales, then multiplies by the scale folded into one factor where the warp's codes are all at most 128 (a vote), pins the 16 registers before the wgmma fence and issues four wgmmas with A from registers (inline PTX: NVVM's op takes A by descriptor only). The K loop runs three slices per iteration with two batches in flight (three register sets), the registers of each batch pinned after the wait that retires it and folded into the release's address; every consumer thread releases (empty barriers of 256 arrivals). The epilogue stages D through stmatrix .trans into 64 x 64 chunks (D's tensor map box [64, 64], 128-byte swizzle).
+// The sm_90a upcast of MXFP4 B converted in registers (16-bit output, tile 256 x 128 x 64): no converter role and no converted ring (the ring op has no convert_offset or convert_slots; producer 40 registers, consumers 232); warp 1 of the producer warpgroup copies each slice's scale codes from global memory into the slot after B (256 bytes: two codes per row) and arrives on the full barrier with every lane (33 arrivals); the mma role issues m64n256k16 across the tile's M (the tile computed transposed). Each consumer thread loads its two rows of packed B (two 16-byte shared loads per row), gathers byte lane % 4 of each word with prmt, reads its rows' codes with one 16-bit shared load each, converts by the UpcastBits steps (prmt selectors 0x8480 ... 0x8783) ahead of the scales, then multiplies by the scale folded into one factor where the warp's codes are all at most 128 (a vote), pins the 16 registers before the wgmma fence and issues four wgmmas with A from registers (inline PTX: NVVM's op takes A by descriptor only). The K loop runs two slices per iteration, the registers of the batch in flight pinned after the wait that retires it and folded into the release's address; every consumer thread releases (empty barriers of 256 arrivals). The epilogue stages D through stmatrix .trans into 64 x 64 chunks (D's tensor map box [64, 64], 128-byte swizzle).
 // RUN: %tilegen %s --target=sm_90a --emit=pipeline | FileCheck %s --check-prefix=PLAN
 // RUN: %tilegen %s --target=sm_90a --emit=nvvm-scf | FileCheck %s --implicit-check-not='{{^ *}}tile.' --implicit-check-not=nvvm.wgmma.mma_async --implicit-check-not='llvm.store {{.*}} : vector<4xi32>, !llvm.ptr<3>'
 // RUN: %tilegen explain %s --target=sm_90a | FileCheck %s --check-prefix=EXPLAIN
@@ -74,36 +74,23 @@ tile.gemm @mxfp4r {
 // CHECK:         arith.addi {{.*}}, %c6_i32
 // CHECK:         wgmma.mma_async.sync.aligned.m64n256k16
 // CHECK:         nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NEXT:    nvvm.wgmma.wait.group.sync.aligned 2
-// Three slices per iteration, two batches left in flight by each wait; each slice releases
-// the slot of the slice two before (not in a tile's second slice) with an address that depends
-// on that slice's pinned registers.
-// CHECK:         scf.for {{.*}} step %c3_i32
+// CHECK-NEXT:    nvvm.wgmma.wait.group.sync.aligned 1
+// Two slices per iteration; each releases the slot of the slice before with an address that
+// depends on that slice's pinned registers.
+// CHECK:         scf.for {{.*}} step %c2_i32
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16
-// CHECK:         nvvm.wgmma.wait.group.sync.aligned 2
-// CHECK:         arith.subi
-// CHECK-NEXT:    arith.cmpi ugt, {{.*}}, %c1_i32
-// CHECK-NEXT:    scf.if
+// CHECK:         nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK:         llvm.inline_asm has_side_effects "", "=r
 // CHECK-COUNT-15: arith.xori
 // CHECK:         arith.andi
 // CHECK:         nvvm.mbarrier.arrive
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16
-// CHECK:         nvvm.wgmma.wait.group.sync.aligned 2
+// CHECK:         nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK:         nvvm.mbarrier.arrive
-// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16
-// CHECK:         nvvm.wgmma.wait.group.sync.aligned 2
-// CHECK:         nvvm.mbarrier.arrive
-// CHECK:         scf.yield
-// The one or two slices left, then the last two batches retired and their slots released (the
-// second to last only where the tile has two slices or more).
-// CHECK:         scf.if
-// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16
+// The odd slice, then the last batch retired and its slot released.
 // CHECK:         scf.if
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16
 // CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK-NEXT:    scf.if
-// CHECK:         nvvm.mbarrier.arrive
 // CHECK:         nvvm.mbarrier.arrive
 // Epilogue: beta != 0 element by element, else stmatrix .trans (layout col), four per 64-row chunk.
 // CHECK:         llvm.load {{.*}} : !llvm.ptr<1> -> bf16
