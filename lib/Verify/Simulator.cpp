@@ -255,7 +255,8 @@ struct Problem {
 
 // The problems checked by default (docs/verify.md): nine K-slices, so that every ring wraps
 // at least once and a tile ends on an odd ring position, then eight (kernels that pair
-// K-slices take other paths for an even count); a CTA (or cluster) runs four tiles of a
+// K-slices take other paths for an even count), then seven in two tiles (kernels that run three
+// K-slices per loop iteration take a third path); a CTA (or cluster) runs four tiles of a
 // persistent grid or two of a one-CTA-per-tile grid (one CTA looping over tiles exercises the
 // reuse of the ring, accumulators and epilogue buffers), two in the second problem; stream-K
 // splits one tile's twenty-seven K-slices over three CTAs (two partial tiles to add; the
@@ -274,6 +275,7 @@ std::vector<Problem> problemsFor(const KernelConfig &cfg, const VerifyOptions &o
   } else {
     ps.push_back({(cfg.gridRule == "persistent" ? 4 : 2) * tm * cl, tn, 9 * tk, cl});
     ps.push_back({2 * tm * cl, tn, 8 * tk, cl});
+    ps.push_back({2 * tm * cl, tn, 7 * tk, cl});
   }
   if (opt.m || opt.n || opt.k || opt.smCount) {
     Problem p = ps.front();
