@@ -35,7 +35,10 @@ tile.gemm @mxfp4r {
 // the rows' codes; the warp votes whether any of the half's codes is above 128: if so the two
 // multiplies (by 2^126, then by the scale), else one by the folded factor (code x 0x800080 +
 // 0x3F003F00: 2^(code - 1) in both halves). The choice holds the multiplies alone.
+// One descriptor of A's slot per slice, made after the wait; K step s's adds 2 s to its start
+// field, in 32 bits.
 // CHECK:         nvvm.mbarrier.try_wait.parity
+// CHECK:         arith.andi {{.*}}, %c16383_i64
 // CHECK-COUNT-2: llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
 // CHECK-NOT:     llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
 // CHECK:         nvvm.prmt <default> %c21520_i32
@@ -62,13 +65,11 @@ tile.gemm @mxfp4r {
 // CHECK-NEXT:    llvm.bitcast
 // CHECK-NOT:     nvvm.prmt
 // CHECK:         scf.yield
-// The half's 8 registers pinned before the wgmma fence, then its batch of two K steps; one
-// descriptor of A's slot per slice, K step s's adds 2 s to its start field, in 32 bits. The
+// The half's 8 registers pinned before the wgmma fence, then its batch of two K steps. The
 // wait leaves two batches in flight.
 // CHECK:         llvm.inline_asm has_side_effects "", "=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7"
 // CHECK-NEXT:    llvm.extractvalue
 // CHECK:         nvvm.wgmma.fence.aligned
-// CHECK:         arith.andi {{.*}}, %c16383_i64
 // CHECK:         wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {$0, {{.*}}}, {$256, $257, $258, $259}, $260, p, 1, 1, 0;
 // CHECK:         arith.addi {{.*}}, %c2_i32
 // CHECK:         wgmma.mma_async.sync.aligned.m64n256k16
@@ -97,7 +98,7 @@ tile.gemm @mxfp4r {
 // CHECK-COUNT-7: arith.xori
 // CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n256k16
 // CHECK:         nvvm.wgmma.wait.group.sync.aligned 2
-// CHECK-NEXT:    llvm.inline_asm has_side_effects "", "=r,=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7,8"
+// CHECK:         llvm.inline_asm has_side_effects "", "=r,=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7,8"
 // CHECK-COUNT-8: arith.xori
 // CHECK:         arith.andi
 // CHECK:         nvvm.mbarrier.arrive
@@ -113,7 +114,7 @@ tile.gemm @mxfp4r {
 // CHECK:         scf.if
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16
 // CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK-NEXT:    llvm.inline_asm has_side_effects "", "=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,0
+// CHECK:         llvm.inline_asm has_side_effects "", "=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,0
 // CHECK:         nvvm.mbarrier.arrive
 // CHECK:         } else {
 // CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
