@@ -1489,18 +1489,19 @@ SmallVector<Value, 4> WgmmaEmitter::fp4ToBf16(Value word,
 // 8 + 2 (lane % 4) and + 1. In packed FP4 (element 2i in the low nibble of byte i) that is
 // byte 8 s + lane % 4, and byte 8 s + 4 + lane % 4, of each row: byte t = lane % 4 of every
 // 32-bit word of the row's 32 bytes (word 2 s + part, part 0 for a0 / a1, 1 for a2 / a3). A
-// thread loads its two rows (two 16-byte shared loads each), gathers byte t of words 4 G ...
-// 4 G + 3 into one word with three prmt (G = 0, 1: the slice's two E8M0 blocks of 32, or
-// NVFP4's blocks 2 G and 2 G + 1 of 16), and converts it by UpcastBits.h's steps (as the
-// converter does) into four bf16x2 registers, scale applied. The scale codes of slice k + 1
-// (bytes of scale_b, docs/manifest.md; a row past N reads the last column's, a block past K
-// the last block's) are loaded during slice k.
+// thread works on its two rows in two halves per slice: half G (K steps 2 G and 2 G + 1) loads
+// 16 bytes of each row, gathers byte t of words 4 G ... 4 G + 3 into one word with three prmt
+// (the slice's E8M0 block G of 32, or NVFP4's blocks 2 G and 2 G + 1 of 16), and converts it
+// by UpcastBits.h's steps (as the converter does) into four bf16x2 registers, scale applied.
+// The scale codes come through the ring (codeLoader: bytes of scale_b, docs/manifest.md, stored
+// after B in the slot), one shared load per row and slice.
 //
-// Per slice: wait for the slot, load and convert all four K steps' registers (they are pinned
-// in front of the wgmma fence), issue the four K steps' wgmmas as one batch, keep it in flight
-// and release the previous slice's slot once its batch retired (every thread with its own
-// arrival: every thread read the slot with its own shared loads). The conversion of slice g + 1
-// thus runs while the tensor core multiplies slice g.
+// Per half: convert its registers (pinned in front of the wgmma fence), issue its two K steps'
+// wgmmas as one batch and wait until two batches are left in flight, which retires the same
+// half of the previous slice; after the second half, release the previous slice's slot (every
+// thread with its own arrival: every thread read the slot with its own shared loads). The
+// next half thus converts while the tensor core has two half-batches queued; three register
+// sets of 8 per m64 block (one being converted, two in flight).
 void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTiles,
                                      Value tilesM, Value tilesN, Value kTiles) {
   NVVM::SetMaxRegisterOp::create(b, v.mma.getRegs(), NVVM::SetMaxRegisterAction::increase);
