@@ -258,10 +258,12 @@ struct Problem {
 
 // The problems checked by default (docs/verify.md): nine K-slices, so that every ring wraps
 // at least once and a tile ends on an odd ring position, then eight (kernels that pair
-// K-slices take other paths for an even count), then seven in two tiles (kernels that run three
-// K-slices per loop iteration take a third path); a CTA (or cluster) runs four tiles of a
-// persistent grid or two of a one-CTA-per-tile grid (one CTA looping over tiles exercises the
-// reuse of the ring, accumulators and epilogue buffers), two in the second problem; stream-K
+// K-slices take other paths for an even count), then seven in two tiles (with nine and eight,
+// every remainder modulo 3 of the slices after a tile's first, and three of four modulo 4: K
+// loops unrolled by three or four reach their leftover paths); a CTA (or cluster) runs four
+// tiles of a persistent grid or two of a one-CTA-per-tile grid (one CTA looping over tiles
+// exercises the reuse of the ring, accumulators and epilogue buffers), two in the second and
+// third problems; stream-K
 // splits one tile's twenty-seven K-slices over three CTAs (two partial tiles to add; the
 // shares start at slices 9 and 18, inside the two- and four-slice blocks of promoted kernels
 // that promote per scale block or interval), then runs full waves of whole tiles (eight K-slices),

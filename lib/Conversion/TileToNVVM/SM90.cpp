@@ -1489,19 +1489,18 @@ SmallVector<Value, 4> WgmmaEmitter::fp4ToBf16(Value word,
 // 8 + 2 (lane % 4) and + 1. In packed FP4 (element 2i in the low nibble of byte i) that is
 // byte 8 s + lane % 4, and byte 8 s + 4 + lane % 4, of each row: byte t = lane % 4 of every
 // 32-bit word of the row's 32 bytes (word 2 s + part, part 0 for a0 / a1, 1 for a2 / a3). A
-// thread works on its two rows in two halves per slice: half G (K steps 2 G and 2 G + 1) loads
-// 16 bytes of each row, gathers byte t of words 4 G ... 4 G + 3 into one word with three prmt
-// (the slice's E8M0 block G of 32, or NVFP4's blocks 2 G and 2 G + 1 of 16), and converts it
-// by UpcastBits.h's steps (as the converter does) into four bf16x2 registers, scale applied.
-// The scale codes come through the ring (codeLoader: bytes of scale_b, docs/manifest.md, stored
-// after B in the slot), one shared load per row and slice.
+// thread loads its two rows (two 16-byte shared loads each), gathers byte t of words 4 G ...
+// 4 G + 3 into one word with three prmt (G = 0, 1: the slice's two E8M0 blocks of 32, or
+// NVFP4's blocks 2 G and 2 G + 1 of 16), and converts it by UpcastBits.h's steps (as the
+// converter does) into four bf16x2 registers, scale applied. The scale codes of slice k + 1
+// (bytes of scale_b, docs/manifest.md; a row past N reads the last column's, a block past K
+// the last block's) are loaded during slice k.
 //
-// Per half: convert its registers (pinned in front of the wgmma fence), issue its two K steps'
-// wgmmas as one batch and wait until two batches are left in flight, which retires the same
-// half of the previous slice; after the second half, release the previous slice's slot (every
-// thread with its own arrival: every thread read the slot with its own shared loads). The
-// next half thus converts while the tensor core has two half-batches queued; three register
-// sets of 8 per m64 block (one being converted, two in flight).
+// Per slice: wait for the slot, load and convert all four K steps' registers (they are pinned
+// in front of the wgmma fence), issue the four K steps' wgmmas as one batch, keep it in flight
+// and release the previous slice's slot once its batch retired (every thread with its own
+// arrival: every thread read the slot with its own shared loads). The conversion of slice g + 1
+// thus runs while the tensor core multiplies slice g.
 void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTiles,
                                      Value tilesM, Value tilesN, Value kTiles) {
   NVVM::SetMaxRegisterOp::create(b, v.mma.getRegs(), NVVM::SetMaxRegisterAction::increase);
@@ -1555,23 +1554,18 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
   Unit unit = streamK.unitAt(tileLoop.getInductionVar(), kTiles);
   auto [tm, tn] = rasterTile(b, v, unit.tile, tilesM, tilesN);
   Value m0 = b.mul(tm, bm), n0 = b.mul(tn, bn);
-  const int64_t rows = 2 * mBlocks;
+  const int64_t rows = 2 * mBlocks, nCodes = 0;
   Value g0Tile = tileLoop.getRegionIterArgs()[0];
   Value kb = unit.kb, ke = unit.ke;
 
-  // One slice g in two halves, each its own wgmma batch: half G holds K steps 2 G and 2 G + 1
-  // (16 bytes of each packed row: E8M0 block G, or E4M3 blocks 2 G and 2 G + 1). State in:
-  // acc..., g, the registers of slice g - 1's two halves (none for a tile's first slice); out:
-  // acc..., g + 1, this slice's two halves. After half G's batch is issued, the wait leaves
-  // two batches in flight, retiring half G of slice g - 1: its registers are pinned there,
-  // and slot g - 1 is released after the second half's wait.
-  const int64_t halfRegs = mBlocks * 8;
-  auto slice = [&](ArrayRef<Value> acc, Value g, ArrayRef<Value> prev0, ArrayRef<Value> prev1,
-                   bool zeroAcc) {
+  // One slice: acc..., g, registers of slice g - 1 -> acc..., g + 1, registers of this slice.
+  auto slice = [&](ArrayRef<Value> acc, Value g, ArrayRef<Value> /*codes*/,
+                   ArrayRef<Value> prevRegs, bool zeroAcc, bool releasePrevious, Value /*k*/) {
     auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
     waitBarrier(b, full.at(b, slot), fullParity);
-    // This thread's rows' codes, one shared load per row for the slice (code(q, r): block
-    // q's of row r), each loaded where first used and before any branch that uses it.
+    // This thread's rows' codes, one shared load per row (code(q, r): block q's of row r),
+    // and packed B words, two 16-byte shared loads per row; each loaded where first used,
+    // and before any branch that uses it.
     Value codeArea = b.gep(slotB(slot), b.c32(bn * bk / 2));
     SmallVector<Value> codeWords(rows);
     auto code = [&](int64_t q, int64_t r) -> Value {
@@ -1587,119 +1581,104 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
       return q + 1 < blocksPerSlice ? b.andi(code, b.c32(0xFF)) : code;
     };
     Value bSlot = slotB(slot);
-    // One descriptor per slice; K step s's is its start field plus 2 s (smemDescriptorAt).
-    Value aDesc = descriptor(slotA(slot));
-    SmallVector<Value> out(acc.begin(), acc.end());
-    SmallVector<Value> halves[2];
-    Value keptPrev0;
-    for (int64_t G = 0; G < 2; ++G) {
-      // The half's packed words: one 16-byte shared load per row (words 4 G ... 4 G + 3).
-      SmallVector<Value> words;
-      for (int64_t r = 0; r < rows; ++r) {
-        Value src = b.gep(bSlot, b.add(b.mul(localRows[r], bk / 2), b.c32(16 * G)));
-        Value vec = LLVM::LoadOp::create(b, v4i32, src, 16);
-        for (int64_t e = 0; e < 4; ++e)
-          words.push_back(LLVM::ExtractElementOp::create(b, vec, b.c32(e)));
+    SmallVector<SmallVector<Value, 8>> packed(rows);
+    auto packedRow = [&](int64_t r) -> ArrayRef<Value> {
+      if (packed[r].empty()) {
+        Value src = b.gep(bSlot, b.mul(localRows[r], bk / 2));
+        for (int64_t half = 0; half < 2; ++half) {
+          Value vec = LLVM::LoadOp::create(b, v4i32, b.gep(src, b.c32(16 * half)), 16);
+          for (int64_t e = 0; e < 4; ++e)
+            packed[r].push_back(LLVM::ExtractElementOp::create(b, vec, b.c32(e)));
+        }
       }
-      // The half's registers decoded, before their scales (fp4Decode): decoded[n] for
-      // register n = (i * 2 + sl) * 4 + a (block i, K step 2 G + sl, register a), of scale
-      // block blockOf[n] (E8M0 per 32: G; E4M3 per 16: 2 G + j / 2) of row rowOf[n]. Decoded
-      // ahead of the scale choice below, which then holds the multiplies alone.
-      SmallVector<Value> decoded(halfRegs);
-      SmallVector<int64_t> blockOf(halfRegs), rowOf(halfRegs);
-      for (int64_t r = 0; r < rows; ++r) {
-        int64_t i = r / 2, h = r % 2;
-        Value q = prmt(prmt(words[4 * r], words[4 * r + 1], gatherSel),
-                       prmt(words[4 * r + 2], words[4 * r + 3], gatherSel), mergeSel);
+      return packed[r];
+    };
+    // The slice's registers decoded, before their scales (fp4Decode): decoded[n] for
+    // register n = (i * 4 + s) * 4 + a (block i, K step s, register a), of scale block
+    // blockOf[n] (E8M0 per 32: G; E4M3 per 16: 2 G + j / 2) of row rowOf[n]. Decoded ahead of
+    // the scale choice below, which then holds the multiplies alone.
+    SmallVector<Value> decoded(mBlocks * 16);
+    SmallVector<int64_t> blockOf(mBlocks * 16), rowOf(mBlocks * 16);
+    for (int64_t r = 0; r < rows; ++r) {
+      int64_t i = r / 2, h = r % 2;
+      ArrayRef<Value> w = packedRow(r);
+      for (int64_t G = 0; G < 2; ++G) {
+        Value q = prmt(prmt(w[4 * G], w[4 * G + 1], gatherSel),
+                       prmt(w[4 * G + 2], w[4 * G + 3], gatherSel), mergeSel);
         SmallVector<Value, 4> x = fp4Decode(q);
         for (unsigned j = 0; j < 4; ++j) {
-          int64_t sl = j / 2, part = j % 2;
-          int64_t n = (i * 2 + sl) * 4 + part * 2 + h;
+          int64_t word = 4 * G + j, s = word / 2, part = word % 2;
+          int64_t n = (i * 4 + s) * 4 + part * 2 + h;
           decoded[n] = x[j];
           blockOf[n] = nvfp4 ? 2 * G + j / 2 : G;
           rowOf[n] = r;
         }
       }
-      // The scale blocks this half reads.
-      SmallVector<int64_t> blocks =
-          nvfp4 ? SmallVector<int64_t>{2 * G, 2 * G + 1} : SmallVector<int64_t>{G};
-      // scaleOf(q, r): the factor of block q of row r (blockScale, or with `folded`
-      // foldedScaleBits or NVFP4's blockScale(code, true)).
-      auto convertRows = [&](llvm::function_ref<Value(int64_t, int64_t)> scaleOf,
-                             bool folded) {
-        DenseMap<std::pair<int64_t, int64_t>, Value> scales;
-        for (int64_t r = 0; r < rows; ++r)
-          for (int64_t q : blocks)
-            scales[{q, r}] = scaleOf(q, r);
-        SmallVector<Value> regs(halfRegs);
-        for (size_t n = 0; n < regs.size(); ++n)
-          regs[n] = LLVM::BitcastOp::create(
-              b, i32, fp4Scale(decoded[n], scales.lookup({blockOf[n], rowOf[n]}), folded));
-        return regs;
-      };
-      auto twoSteps = [&](int64_t q, int64_t r) { return blockScale(code(q, r)); };
-      SmallVector<Value> regs;
-      if (nvfp4) {
-        // E4M3 scales: always one multiply, by the scale x 2^118 (UpcastBits.h); the
-        // accumulators hold D x 2^-8, which the epilogue's alpha undoes.
-        regs = convertRows([&](int64_t q, int64_t r) { return blockScale(code(q, r), true); },
-                           /*folded=*/true);
-      } else {
-        // E8M0: where every code this warp reads in the half is at most kFoldMaxCode (block
-        // scales up to 2, as model weights have), one multiply by the folded factor per
-        // register (UpcastBits.h); else the two multiplies. The choice is the warp's (a
-        // vote), so that the warp does not run both.
-        SmallVector<Value> over;
-        for (int64_t r = 0; r < rows; ++r)
-          for (int64_t q : blocks)
-            over.push_back(b.ult(b.c32(int32_t(tilegen::upcast::kFoldMaxCode)), code(q, r)));
-        Value anyBig = warpAny(b, over);
-        SmallVector<Type> regTypes(halfRegs, i32);
-        auto choice = scf::IfOp::create(b, regTypes, anyBig, /*withElse=*/true);
-        OpBuilder::InsertionGuard g2(b);
-        b.setInsertionPointToStart(&choice.getThenRegion().front());
-        scf::YieldOp::create(b, convertRows(twoSteps, /*folded=*/false));
-        b.setInsertionPointToStart(&choice.getElseRegion().front());
-        auto v2bf16 = VectorType::get({2}, b.getBF16Type());
-        auto foldedScale = [&](int64_t q, int64_t r) -> Value {
-          Value bits = b.add(b.mul(code(q, r), b.c32(int32_t(tilegen::upcast::kFoldMul))),
-                             b.c32(int32_t(tilegen::upcast::kFoldAdd)));
-          return LLVM::BitcastOp::create(b, v2bf16, bits);
-        };
-        scf::YieldOp::create(b, convertRows(foldedScale, /*folded=*/true));
-        regs.assign(choice.getResults().begin(), choice.getResults().end());
-      }
-      // The registers are computed here, not between the wgmmas (a non-wgmma instruction
-      // that defines a wgmma input inside the batch makes ptxas serialise it).
-      regs = fenceScalars(b, regs);
-      NVVM::WgmmaFenceAlignedOp::create(b);
-      for (int64_t sl = 0; sl < 2; ++sl) {
-        int64_t s = 2 * G + sl;
-        Value descB = smemDescriptorAt(b, aDesc, s * 32);
-        for (int64_t i = 0; i < mBlocks; ++i)
-          out[i] = wgmmaRegisterA(b, out[i], ArrayRef<Value>(regs).slice((i * 2 + sl) * 4, 4),
-                                  descB, /*scaleD=*/!(zeroAcc && s == 0));
-      }
-      NVVM::WgmmaGroupSyncAlignedOp::create(b);
-      // Two batches stay in flight: this one and the previous half's.
-      NVVM::WgmmaWaitGroupSyncOp::create(b, 2);
-      if (G == 0 && !prev0.empty()) {
-        // Half 0 of slice g - 1 retired: its registers pinned here, folded into one word.
-        SmallVector<Value> kept = fenceScalars(b, prev0);
-        keptPrev0 = kept[0];
-        for (Value r : ArrayRef<Value>(kept).drop_front())
-          keptPrev0 = b.xori(keptPrev0, r);
-      }
-      if (G == 1 && !prev1.empty()) {
-        SmallVector<Value> pinned{keptPrev0};
-        pinned.append(prev1.begin(), prev1.end());
-        release(b.sub(g, b.c32(1)), pinned);
-      }
-      halves[G] = std::move(regs);
     }
+    // scaleOf(q, r): the factor of block q of row r (blockScale, or with `folded`
+    // foldedScaleBits or NVFP4's blockScale(code, true)).
+    auto convertRows = [&](llvm::function_ref<Value(int64_t, int64_t)> scaleOf, bool folded) {
+      SmallVector<Value> scales(blocksPerSlice * rows);
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t q = 0; q < blocksPerSlice; ++q)
+          scales[q * rows + r] = scaleOf(q, r);
+      SmallVector<Value> regs(mBlocks * 16);
+      for (size_t n = 0; n < regs.size(); ++n)
+        regs[n] = LLVM::BitcastOp::create(
+            b, i32, fp4Scale(decoded[n], scales[blockOf[n] * rows + rowOf[n]], folded));
+      return regs;
+    };
+    auto twoSteps = [&](int64_t q, int64_t r) { return blockScale(code(q, r)); };
+    SmallVector<Value> regs;
+    if (nvfp4) {
+      // E4M3 scales: always one multiply, by the scale x 2^118 (UpcastBits.h); the
+      // accumulators hold D x 2^-8, which the epilogue's alpha undoes.
+      regs = convertRows([&](int64_t q, int64_t r) { return blockScale(code(q, r), true); },
+                         /*folded=*/true);
+    } else {
+      // E8M0: where every code this warp reads in the slice is at most kFoldMaxCode (block
+      // scales up to 2, as model weights have), one multiply by the folded factor per
+      // register (UpcastBits.h); else the two multiplies. The choice is the warp's (a vote),
+      // so that the warp does not run both.
+      SmallVector<Value> over;
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t q = 0; q < blocksPerSlice; ++q)
+          over.push_back(b.ult(b.c32(int32_t(tilegen::upcast::kFoldMaxCode)), code(q, r)));
+      Value anyBig = warpAny(b, over);
+      SmallVector<Type> regTypes(mBlocks * 16, i32);
+      auto choice = scf::IfOp::create(b, regTypes, anyBig, /*withElse=*/true);
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(&choice.getThenRegion().front());
+      scf::YieldOp::create(b, convertRows(twoSteps, /*folded=*/false));
+      b.setInsertionPointToStart(&choice.getElseRegion().front());
+      auto v2bf16 = VectorType::get({2}, b.getBF16Type());
+      auto foldedScale = [&](int64_t q, int64_t r) -> Value {
+        Value bits = b.add(b.mul(code(q, r), b.c32(int32_t(tilegen::upcast::kFoldMul))),
+                           b.c32(int32_t(tilegen::upcast::kFoldAdd)));
+        return LLVM::BitcastOp::create(b, v2bf16, bits);
+      };
+      scf::YieldOp::create(b, convertRows(foldedScale, /*folded=*/true));
+      regs.assign(choice.getResults().begin(), choice.getResults().end());
+    }
+    // The registers are computed here, not between the wgmmas (a non-wgmma instruction that
+    // defines a wgmma input inside the batch makes ptxas serialise it).
+    regs = fenceScalars(b, regs);
+    NVVM::WgmmaFenceAlignedOp::create(b);
+    SmallVector<Value> out(acc.begin(), acc.end());
+    // One descriptor per slice; K step s's is its start field plus 2 s (smemDescriptorAt).
+    Value aDesc = descriptor(slotA(slot));
+    for (int64_t s = 0; s < bk / 16; ++s) {
+      Value descB = smemDescriptorAt(b, aDesc, s * 32);
+      for (int64_t i = 0; i < mBlocks; ++i)
+        out[i] = wgmmaRegisterA(b, out[i], ArrayRef<Value>(regs).slice((i * 4 + s) * 4, 4),
+                                descB, /*scaleD=*/!(zeroAcc && s == 0));
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(b);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, 1);
+    if (releasePrevious)
+      release(b.sub(g, b.c32(1)), prevRegs);
     out.push_back(b.add(g, 1));
-    out.append(halves[0]);
-    out.append(halves[1]);
+    out.append(regs);
     return out;
   };
   SmallVector<Type> carried(mBlocks, accStruct);
@@ -1709,58 +1688,46 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
     OpBuilder::InsertionGuard g2(b);
     b.setInsertionPointToStart(&anySlice.getThenRegion().front());
     SmallVector<Value> undef(mBlocks, LLVM::UndefOp::create(b, accStruct));
-    SmallVector<Value> state = slice(undef, g0Tile, {}, {}, /*zeroAcc=*/true);
-    // state = acc..., g (the next slice), registers of slice g - 1's halves 0 and 1.
-    auto step = [&](ArrayRef<Value> st) {
-      return slice(st.take_front(mBlocks), st[mBlocks], st.slice(mBlocks + 1, halfRegs),
-                   st.take_back(halfRegs), /*zeroAcc=*/false);
+    SmallVector<Value> init = slice(undef, g0Tile, {}, {}, /*zeroAcc=*/true,
+                                    /*releasePrevious=*/false, kb);
+    const int64_t nRegs = mBlocks * 16;
+    // state = acc..., g, codes..., registers of the last slice issued.
+    auto step = [&](ArrayRef<Value> state, Value k) {
+      return slice(state.take_front(mBlocks), state[mBlocks],
+                   state.slice(mBlocks + 1, nCodes), state.take_back(nRegs),
+                   /*zeroAcc=*/false, /*releasePrevious=*/true, k);
     };
-    // Slices kb + 1 ... ke - 1 three per iteration: the three half-slice register sets (being
-    // converted, and the two in flight) then come back to the places they had at the
-    // iteration's start (six halves), so LLVM copies none (a copy that defines a wgmma input
-    // while its batch is in flight makes ptxas serialise the wgmmas); then the one or two
-    // left.
-    Value from = b.add(kb, b.c32(1));
-    Value loopEnd = b.add(from, b.mul(b.divu(b.sub(ke, from), 3), 3));
+    // Slices kb + 1 ... ke - 1 two per iteration (so that the registers carried from one
+    // iteration to the next are one set, which LLVM keeps in place instead of copying: a
+    // copy that defines a wgmma input while the batch is in flight makes ptxas serialise the
+    // wgmmas), then the odd one left.
+    Value first = b.add(kb, 1);
+    Value pairs = b.divu(b.sub(ke, first), 2);
+    Value pairEnd = b.add(first, b.mul(pairs, 2));
+    auto kLoop = scf::ForOp::create(b, first, pairEnd, b.c32(2), init);
     {
-      auto kLoop = scf::ForOp::create(b, from, loopEnd, b.c32(3), state);
       OpBuilder::InsertionGuard g3(b);
       b.setInsertionPointToStart(kLoop.getBody());
-      SmallVector<Value> st(kLoop.getRegionIterArgs());
-      st = step(st);
-      st = step(st);
-      scf::YieldOp::create(b, step(st));
-      b.setInsertionPointAfter(kLoop);
-      state.assign(kLoop.getResults().begin(), kLoop.getResults().end());
+      SmallVector<Value> args(kLoop.getRegionIterArgs());
+      Value k = kLoop.getInductionVar();
+      SmallVector<Value> mid = step(args, k);
+      scf::YieldOp::create(b, step(mid, b.add(k, 1)));
     }
-    // The one or two slices left, each path then draining: the last two batches retire and
-    // the last slot is released. Each path drains its own register sets, so that none is
-    // merged with another path's (a merge copies sets, which costs registers).
-    auto drain = [&](ArrayRef<Value> st) {
-      SmallVector<Value> res(st.begin(), st.begin() + mBlocks + 1);
-      NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
-      release(b.sub(res[mBlocks], b.c32(1)), st.drop_front(mBlocks + 1));
-      scf::YieldOp::create(b, res);
-    };
-    auto oneLeft = scf::IfOp::create(b, carried, b.ult(loopEnd, ke), /*withElse=*/true);
+    SmallVector<Value> state(kLoop.getResults());
+    auto odd = scf::IfOp::create(b, TypeRange(ValueRange(state)), b.ult(pairEnd, ke),
+                                 /*withElse=*/true);
     {
       OpBuilder::InsertionGuard g3(b);
-      b.setInsertionPointToStart(&oneLeft.getThenRegion().front());
-      SmallVector<Value> st1 = step(state);
-      auto twoLeft =
-          scf::IfOp::create(b, carried, b.ult(b.add(loopEnd, b.c32(1)), ke), /*withElse=*/true);
-      {
-        OpBuilder::InsertionGuard g4(b);
-        b.setInsertionPointToStart(&twoLeft.getThenRegion().front());
-        drain(step(st1));
-        b.setInsertionPointToStart(&twoLeft.getElseRegion().front());
-        drain(st1);
-      }
-      scf::YieldOp::create(b, twoLeft.getResults());
-      b.setInsertionPointToStart(&oneLeft.getElseRegion().front());
-      drain(state);
+      b.setInsertionPointToStart(&odd.getThenRegion().front());
+      scf::YieldOp::create(b, step(state, pairEnd));
+      b.setInsertionPointToStart(&odd.getElseRegion().front());
+      scf::YieldOp::create(b, state);
     }
-    scf::YieldOp::create(b, oneLeft.getResults());
+    state.assign(odd.getResults().begin(), odd.getResults().end());
+    SmallVector<Value> res(state.begin(), state.begin() + mBlocks + 1);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+    release(b.sub(res[mBlocks], b.c32(1)), ArrayRef<Value>(state).take_back(nRegs));
+    scf::YieldOp::create(b, res);
     // No K-slices (K = 0): D = alpha * 0 + beta * C.
     b.setInsertionPointToStart(&anySlice.getElseRegion().front());
     Value zero = LLVM::UndefOp::create(b, accStruct);

@@ -33,16 +33,8 @@ tile.gemm @nvfp4r {
 // CHECK-NEXT:    llvm.bitcast
 // CHECK-NOT:     nvvm.prmt
 // CHECK:         nvvm.wgmma.fence.aligned
-// Half 0's batch (two K steps), then half 1 reads the other blocks of the same code word.
-// CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
-// CHECK-NOT:     wgmma.mma_async
-// CHECK:         nvvm.wgmma.wait.group.sync.aligned 2
-// CHECK-NOT:     llvm.load {{.*}} : !llvm.ptr<3> -> i32
-// CHECK:         arith.shrui {{.*}}, %c16_i32
-// CHECK:         nvvm.wgmma.fence.aligned
-// CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
-// CHECK:         nvvm.wgmma.wait.group.sync.aligned 2
-// CHECK:         scf.for {{.*}} step %c3_i32
+// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// CHECK:         scf.for {{.*}} step %c2_i32
 // The epilogue: alpha x scale_b_tensor x 2^8.
 // CHECK:         arith.mulf %[[ALPHA]], %cst : f32
 // CHECK:         arith.truncf {{.*}} : f32 to f16
