@@ -263,8 +263,8 @@ struct Problem {
 // loops unrolled by three or four reach their leftover paths); a CTA (or cluster) runs four
 // tiles of a persistent grid or two of a one-CTA-per-tile grid (one CTA looping over tiles
 // exercises the reuse of the ring, accumulators and epilogue buffers), two in the second and
-// third problems; stream-K
-// splits one tile's twenty-seven K-slices over three CTAs (two partial tiles to add; the
+// third problems; stream-K splits one tile's twenty-seven K-slices over three CTAs (two
+// partial tiles to add; the
 // shares start at slices 9 and 18, inside the two- and four-slice blocks of promoted kernels
 // that promote per scale block or interval), then runs full waves of whole tiles (eight K-slices),
 // four tiles on two CTAs, then a full wave followed by a split last tile (three tiles of
