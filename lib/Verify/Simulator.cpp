@@ -267,8 +267,8 @@ struct Problem {
 // partial tiles to add; the shares start at slices 9 and 18, inside the two- and four-slice
 // blocks of promoted kernels that promote per scale block or interval), then runs full waves
 // of whole tiles (eight K-slices), four tiles on two CTAs, then a full wave followed by a
-// split last tile (three tiles of
-// sixteen K-slices on two CTAs: each CTA's second unit is half of the third tile).
+// split last tile (three tiles of sixteen K-slices on two CTAs: each CTA's second unit is
+// half of the third tile).
 std::vector<Problem> problemsFor(const KernelConfig &cfg, const VerifyOptions &opt) {
   int64_t tk = cfg.tileK ? cfg.tileK : 64, tm = cfg.tileM, tn = cfg.tileN;
   unsigned cl = cfg.cluster[0];
