@@ -133,18 +133,23 @@ private:
   /// fp4ToBf16's multiplies of one decoded word `x`: by 2^126 and `scale`, or with `folded` by
   /// the factor `scale` alone.
   Value fp4Scale(Value x, Value scale, bool folded);
-  /// The upcast in registers: warp 1 of the producer warpgroup copies each slice's scale
-  /// codes into its slot after B.
+  /// The upcast in registers: warp 1 (E4M3: warps 1 and 2) of the producer warpgroup turns
+  /// each slice's scale codes into the consumers' bf16x2 factors in its slot after B.
   void codeLoader(Value bid, Value grid, Value numTiles,
                   llvm::function_ref<ProducerUnit(Value)> unitOf);
-  /// Warp 1 of the producer warpgroup walks the producer's slices: `loads` (unit, slice k,
-  /// lane) issues its global loads, then it waits for the slot to be released, `stores` (the
-  /// slot's area after B, the loaded values, lane) writes them, and every lane arrives on the
-  /// slot's full barrier.
+  /// Warp 1 of the producer warpgroup (`warps` > 1: warps 1 ... `warps`, lanes numbered
+  /// across them) walks the producer's slices: `loads` (unit, slice k, lane) issues its
+  /// global loads, then it waits for the slot to be released, `stores` (the slot's area after
+  /// B, the loaded values, lane) writes them, and every lane arrives on the slot's full
+  /// barrier.
   void ringCopyWarp(
       Value bid, Value grid, Value numTiles, llvm::function_ref<ProducerUnit(Value)> unitOf,
       llvm::function_ref<SmallVector<Value>(const ProducerUnit &, Value, Value)> loads,
-      llvm::function_ref<void(Value, ArrayRef<Value>, Value)> stores);
+      llvm::function_ref<void(Value, ArrayRef<Value>, Value)> stores, int64_t warps = 1);
+  /// Warps of the producer warpgroup that write the upcast's scale factors (codeLoader): two
+  /// with E4M3 codes (four per row and slice), so that each lane's share fits the producer's
+  /// 40 registers; one with E8M0 (whose vote must see every row).
+  int64_t codeWarps() const { return nvfp4 ? 2 : 1; }
   /// The upcast converts B in the consumers' registers (no converter, no converted ring).
   bool regUpcast = false;
   void converterFp8(Value bid, Value grid, Value numTiles, Value tilesM, Value tilesN,
@@ -225,24 +230,28 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
     codeLoader(bid, grid, numTiles, unit);
 }
 
-// The scale codes of the upcast in registers reach the consumers through the ring, as the
-// block scales of two-set FP8 tiles do (scaleLoader): warp 1 of the producer warpgroup follows
-// the producer's sequence of slices, loads the codes of slice k (byte (k blocks + q) x N + n of
-// scale_b for row n of the tile and block q of the slice; a row past N reads the last column's,
-// a block past K the last block's) while it waits for the slot to be released, stores them
-// after B in the slot, row n's codes of the slice's blocks at bytes n x blocks ... (one
-// 16- or 32-bit shared load per row for the consumers), and every lane arrives on the slot's
-// full barrier (33 arrivals: the producer's with the TMA bytes, and this warp's). This takes the
-// global loads off the consumers: loaded by each consumer thread one slice ahead, decoded and
-// applied, the scales cost about 10% at 4096^3 and 8192^3 on the H200 (bench/RESULTS.md).
+// The block scales of the upcast in registers reach the consumers through the ring, as the
+// block scales of two-set FP8 tiles do (scaleLoader): warp 1 of the producer warpgroup (E4M3
+// codes: warps 1 and 2) follows the producer's sequence of slices, loads the codes of slice k
+// (byte (k blocks + q) x N + n of scale_b for row n of the tile and block q of the slice; a row
+// past N reads the last column's, a block past K the last block's) while it waits for the slot
+// to be released, turns each into the bf16x2 factor the consumers multiply by, stores them
+// after B in the slot, row n's words of the slice's blocks together at byte 4 n x blocks (one
+// 8- or 16-byte shared load per row for the consumers), and every lane arrives on the slot's
+// full barrier (33 or 65 arrivals: the producer's with the TMA bytes, and these warps'). Loaded
+// by each consumer thread one slice ahead, decoded and applied there, the scales cost about
+// 10% at 4096^3 and 8192^3 on the H200 (bench/RESULTS.md); through the ring as codes, each
+// consumer thread still decoded the codes of its rows.
 void WgmmaEmitter::ringCopyWarp(
     Value bid, Value grid, Value numTiles, llvm::function_ref<ProducerUnit(Value)> unitOf,
     llvm::function_ref<SmallVector<Value>(const ProducerUnit &, Value, Value)> loads,
-    llvm::function_ref<void(Value, ArrayRef<Value>, Value)> stores) {
-  auto loader = scf::IfOp::create(b, b.eq(b.divu(tid, 32), 1), false);
+    llvm::function_ref<void(Value, ArrayRef<Value>, Value)> stores, int64_t warps) {
+  Value w = b.divu(tid, 32);
+  Value inWarps = warps == 1 ? b.eq(w, 1) : b.andi(b.ult(b.c32(0), w), b.ult(w, 1 + warps));
+  auto loader = scf::IfOp::create(b, inWarps, false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&loader.getThenRegion().front());
-  Value lane = b.remu(tid, 32);
+  Value lane = b.sub(tid, b.c32(32)); // 0 ... 32 warps - 1
   auto tileLoop = scf::ForOp::create(b, bid, numTiles, grid, ValueRange{b.c32(0)});
   OpBuilder::InsertionGuard g1(b);
   b.setInsertionPointToStart(tileLoop.getBody());
@@ -269,30 +278,66 @@ void WgmmaEmitter::ringCopyWarp(
 
 void WgmmaEmitter::codeLoader(Value bid, Value grid, Value numTiles,
                               llvm::function_ref<ProducerUnit(Value)> unitOf) {
-  const int64_t blocksPerSlice = nvfp4 ? 4 : 2, rowsPerLane = bn / 32;
+  const int64_t blocksPerSlice = nvfp4 ? 4 : 2, lanes = 32 * codeWarps(),
+                rowsPerLane = bn / lanes;
   Value lastBlk = b.sub(b.ceilDiv(K, nvfp4 ? 16 : 32), b.c32(1));
   Value lastN = b.sub(N, b.c32(1));
   auto loads = [&](const ProducerUnit &unit, Value k, Value lane) {
-    SmallVector<Value> codes; // codes[q * rowsPerLane + j]: block q of row lane + 32 j
+    SmallVector<Value> codes; // codes[q * rowsPerLane + j]: block q of row lane + lanes j
     for (int64_t q = 0; q < blocksPerSlice; ++q) {
       Value blk = b.minu(b.add(b.mul(k, blocksPerSlice), q), lastBlk);
       Value row = b.gep(scaleB, arith::MulIOp::create(b, b.zext64(blk), b.zext64(N)));
       for (int64_t j = 0; j < rowsPerLane; ++j) {
-        Value col = b.zext64(b.minu(b.add(unit.n0, b.add(lane, 32 * j)), lastN));
+        Value col = b.zext64(b.minu(b.add(unit.n0, b.add(lane, lanes * j)), lastN));
         codes.push_back(LLVM::LoadOp::create(b, b.getI8Type(), b.gep(row, col), 1));
       }
     }
     return codes;
   };
+  // The codes become the consumers' bf16x2 factors here, once per code, instead of once per
+  // consumer thread that reads them (four per row). E4M3 (NVFP4): blockScale(code, true).
+  // E8M0: if any code of the slice is above kFoldMaxCode (the warp's vote covers every row of
+  // the tile), each factor is the code's scale (blockScale) and the first word of the field
+  // after the factors is 1 (the consumers multiply by 2^126, then by the factor); else each is
+  // 2^126 x the scale, folded (foldedScaleBits), and that word is 0.
+  auto v2i32 = VectorType::get({blocksPerSlice}, b.i32());
   auto stores = [&](Value slotOfB, ArrayRef<Value> codes, Value lane) {
     Value area = b.gep(slotOfB, b.c32(bn * bk / 2));
+    SmallVector<Value> code;
+    for (Value c : codes)
+      code.push_back(arith::ExtUIOp::create(b, b.i32(), c));
+    Value twoSteps;
+    if (!nvfp4) {
+      SmallVector<Value> over;
+      for (Value c : code)
+        over.push_back(b.ult(b.c32(int32_t(tilegen::upcast::kFoldMaxCode)), c));
+      twoSteps = warpAny(b, over);
+    }
+    auto factor = [&](Value c) -> Value {
+      if (nvfp4)
+        return LLVM::BitcastOp::create(b, b.i32(), blockScale(c, /*folded=*/true));
+      Value folded = b.add(b.mul(c, b.c32(int32_t(tilegen::upcast::kFoldMul))),
+                           b.c32(int32_t(tilegen::upcast::kFoldAdd)));
+      Value scale = LLVM::BitcastOp::create(b, b.i32(), blockScale(c));
+      return b.select(twoSteps, scale, folded);
+    };
     for (int64_t j = 0; j < rowsPerLane; ++j) {
-      Value rowBase = b.gep(area, b.mul(b.add(lane, 32 * j), blocksPerSlice));
+      Value words = LLVM::UndefOp::create(b, v2i32);
       for (int64_t q = 0; q < blocksPerSlice; ++q)
-        LLVM::StoreOp::create(b, codes[q * rowsPerLane + j], b.gep(rowBase, b.c32(q)), 1);
+        words = LLVM::InsertElementOp::create(b, words, factor(code[q * rowsPerLane + j]),
+                                              b.c32(q));
+      Value rowBase = b.gep(area, b.mul(b.add(lane, lanes * j), 4 * blocksPerSlice));
+      LLVM::StoreOp::create(b, words, rowBase, 4 * blocksPerSlice);
+    }
+    if (!nvfp4) {
+      auto first = scf::IfOp::create(b, b.eq(lane, 0), false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&first.getThenRegion().front());
+      LLVM::StoreOp::create(b, arith::ExtUIOp::create(b, b.i32(), twoSteps),
+                            b.gep(area, b.c32(bn * blocksPerSlice * 4)), 4);
     }
   };
-  ringCopyWarp(bid, grid, numTiles, unitOf, loads, stores);
+  ringCopyWarp(bid, grid, numTiles, unitOf, loads, stores, codeWarps());
 }
 
 // Block scales reach the consumers through the ring: warp 1 of the producer warpgroup (idle
@@ -1543,10 +1588,10 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
   for (int64_t i = 0; i < mBlocks; ++i)
     for (int64_t h = 0; h < 2; ++h)
       localRows.push_back(b.add(b.add(rowOff, b.add(b.mul(warp, 16), g8)), i * 64 + h * 8));
-  // Scale blocks per slice and row: two of 32 (E8M0) or four of 16 (E4M3); their codes sit
-  // after B in the slot, row-major (codeLoader).
+  // Scale blocks per slice and row: two of 32 (E8M0) or four of 16 (E4M3); their factors sit
+  // after B in the slot, a row's words together (codeLoader).
   const int64_t blocksPerSlice = nvfp4 ? 4 : 2;
-  Type codeWord = b.getIntegerType(8 * blocksPerSlice);
+  auto factorRow = VectorType::get({blocksPerSlice}, i32);
 
   auto tileLoop = scf::ForOp::create(b, bid, numTiles, grid, ValueRange{b.c32(0)});
   OpBuilder::InsertionGuard guard(b);
@@ -1563,22 +1608,21 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
                    ArrayRef<Value> prevRegs, bool zeroAcc, bool releasePrevious, Value /*k*/) {
     auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
     waitBarrier(b, full.at(b, slot), fullParity);
-    // This thread's rows' codes, one shared load per row (code(q, r): block q's of row r),
-    // and packed B words, two 16-byte shared loads per row; each loaded where first used,
-    // and before any branch that uses it.
-    Value codeArea = b.gep(slotB(slot), b.c32(bn * bk / 2));
-    SmallVector<Value> codeWords(rows);
-    auto code = [&](int64_t q, int64_t r) -> Value {
-      if (!codeWords[r]) {
-        Value word = LLVM::LoadOp::create(
-            b, codeWord, b.gep(codeArea, b.mul(localRows[r], blocksPerSlice)), blocksPerSlice);
-        if (blocksPerSlice < 4)
-          word = arith::ExtUIOp::create(b, i32, word);
-        codeWords[r] = word;
-      }
-      Value word = codeWords[r];
-      Value code = q == 0 ? word : arith::ShRUIOp::create(b, word, b.c32(8 * q)).getResult();
-      return q + 1 < blocksPerSlice ? b.andi(code, b.c32(0xFF)) : code;
+    // This thread's rows' scale factors (bf16x2 words, codeLoader), one 8- or 16-byte shared
+    // load per row (factor(q, r): block q's of row r), and packed B words, two 16-byte shared
+    // loads per row; each loaded where first used, and before any branch that uses it.
+    Value factorArea = b.gep(slotB(slot), b.c32(bn * bk / 2));
+    SmallVector<Value> factorWords(rows);
+    auto factor = [&](int64_t q, int64_t r) -> Value {
+      if (!factorWords[r])
+        factorWords[r] = LLVM::LoadOp::create(
+            b, factorRow, b.gep(factorArea, b.mul(localRows[r], 4 * blocksPerSlice)),
+            4 * blocksPerSlice);
+      if (q < 0)
+        return Value();
+      return LLVM::BitcastOp::create(
+          b, VectorType::get({2}, b.getBF16Type()),
+          LLVM::ExtractElementOp::create(b, factorWords[r], b.c32(q)));
     };
     Value bSlot = slotB(slot);
     SmallVector<SmallVector<Value, 8>> packed(rows);
@@ -1615,8 +1659,8 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
         }
       }
     }
-    // scaleOf(q, r): the factor of block q of row r (blockScale, or with `folded`
-    // foldedScaleBits or NVFP4's blockScale(code, true)).
+    // scaleOf(q, r): the factor of block q of row r; with `folded` it carries fp4ToBf16's
+    // 2^126 (E8M0: foldedScaleBits; E4M3: blockScale(code, true)).
     auto convertRows = [&](llvm::function_ref<Value(int64_t, int64_t)> scaleOf, bool folded) {
       SmallVector<Value> scales(blocksPerSlice * rows);
       for (int64_t r = 0; r < rows; ++r)
@@ -1628,36 +1672,29 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
             b, i32, fp4Scale(decoded[n], scales[blockOf[n] * rows + rowOf[n]], folded));
       return regs;
     };
-    auto twoSteps = [&](int64_t q, int64_t r) { return blockScale(code(q, r)); };
     SmallVector<Value> regs;
+    for (int64_t r = 0; r < rows; ++r)
+      factor(-1, r); // the loads, ahead of the branch
     if (nvfp4) {
       // E4M3 scales: always one multiply, by the scale x 2^118 (UpcastBits.h); the
       // accumulators hold D x 2^-8, which the epilogue's alpha undoes.
-      regs = convertRows([&](int64_t q, int64_t r) { return blockScale(code(q, r), true); },
-                         /*folded=*/true);
+      regs = convertRows(factor, /*folded=*/true);
     } else {
-      // E8M0: where every code this warp reads in the slice is at most kFoldMaxCode (block
-      // scales up to 2, as model weights have), one multiply by the folded factor per
-      // register (UpcastBits.h); else the two multiplies. The choice is the warp's (a vote),
-      // so that the warp does not run both.
-      SmallVector<Value> over;
-      for (int64_t r = 0; r < rows; ++r)
-        for (int64_t q = 0; q < blocksPerSlice; ++q)
-          over.push_back(b.ult(b.c32(int32_t(tilegen::upcast::kFoldMaxCode)), code(q, r)));
-      Value anyBig = warpAny(b, over);
+      // E8M0: where every code of the slice is at most kFoldMaxCode (block scales up to 2, as
+      // model weights have), one multiply by the folded factor per register (UpcastBits.h);
+      // else the two. codeLoader chose the factors and says which in the word after them, the
+      // same for every consumer thread; a vote makes that visible (to ptxas, a uniform branch;
+      // to the protocol checker, which does not model data in memory, a warp's choice).
+      Value flag = LLVM::LoadOp::create(
+          b, i32, b.gep(factorArea, b.c32(bn * blocksPerSlice * 4)), 4);
+      Value twoSteps = warpAny(b, {b.ult(b.c32(0), flag)});
       SmallVector<Type> regTypes(mBlocks * 16, i32);
-      auto choice = scf::IfOp::create(b, regTypes, anyBig, /*withElse=*/true);
+      auto choice = scf::IfOp::create(b, regTypes, twoSteps, /*withElse=*/true);
       OpBuilder::InsertionGuard g2(b);
       b.setInsertionPointToStart(&choice.getThenRegion().front());
-      scf::YieldOp::create(b, convertRows(twoSteps, /*folded=*/false));
+      scf::YieldOp::create(b, convertRows(factor, /*folded=*/false));
       b.setInsertionPointToStart(&choice.getElseRegion().front());
-      auto v2bf16 = VectorType::get({2}, b.getBF16Type());
-      auto foldedScale = [&](int64_t q, int64_t r) -> Value {
-        Value bits = b.add(b.mul(code(q, r), b.c32(int32_t(tilegen::upcast::kFoldMul))),
-                           b.c32(int32_t(tilegen::upcast::kFoldAdd)));
-        return LLVM::BitcastOp::create(b, v2bf16, bits);
-      };
-      scf::YieldOp::create(b, convertRows(foldedScale, /*folded=*/true));
+      scf::YieldOp::create(b, convertRows(factor, /*folded=*/true));
       regs.assign(choice.getResults().begin(), choice.getResults().end());
     }
     // The registers are computed here, not between the wgmmas (a non-wgmma instruction that
@@ -1999,7 +2036,8 @@ LogicalResult WgmmaEmitter::emit() {
                                                 : groups * (pair ? 2 : 1);
   for (int64_t s = 0; s < stages; ++s) {
     // Block scales: the scale loader's 32 arrivals besides the producer's (scaleLoader).
-    inits.push_back({full, s, scalesInRing || regUpcast ? 33 : 1});
+    // The upcast in registers: its code warps' (codeLoader).
+    inits.push_back({full, s, regUpcast ? 1 + 32 * codeWarps() : scalesInRing ? 33 : 1});
     inits.push_back({empty, s, releasers});
   }
   if (pingPong)

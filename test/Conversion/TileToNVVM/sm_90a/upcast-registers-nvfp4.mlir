@@ -1,4 +1,4 @@
-// The sm_90a upcast of NVFP4 B converted in registers, f16 output, tile 128 x 128 (wgmma m64n128k16 across the tile's M): per slice and row four E4M3 scale codes (blocks of 16: bytes (4 k + q) x N + n of scale_b, copied into the slot by the code loader and read with one 32-bit shared load per row), each a bf16x2 by prmt 0x8080, a shift, a mask and two multiplies by 2^119 (the scale x 2^118, folded with 2^126 x 2^-8: one multiply per register); the per-tensor f32 (scale_b_tensor) and 2^8 multiply alpha once; D staged by stmatrix .trans.
+// The sm_90a upcast of NVFP4 B converted in registers, f16 output, tile 128 x 128 (wgmma m64n128k16 across the tile's M): per slice and row four E4M3 scale codes (blocks of 16: bytes (4 k + q) x N + n of scale_b), which warps 1 and 2 of the producer warpgroup load (two rows per lane, 65 arrivals on each full barrier) and turn into bf16x2 factors, each by prmt 0x8080, a shift, a mask and two multiplies by 2^119 (the scale x 2^118, folded with 2^126 x 2^-8), stored after B in the slot as one 16-byte word per row; each consumer thread reads a row's four factors with one 16-byte shared load and multiplies each register once; the per-tensor f32 (scale_b_tensor) and 2^8 multiply alpha once; D staged by stmatrix .trans.
 // RUN: %tilegen %s --target=sm_90a --emit=pipeline | FileCheck %s --check-prefix=PLAN
 // RUN: %tilegen %s --target=sm_90a --emit=nvvm-scf | FileCheck %s --implicit-check-not=nvvm.wgmma.mma_async --implicit-check-not=%c2122350208_i32
 
@@ -16,19 +16,34 @@ tile.gemm @nvfp4r {
 // CHECK-SAME:    {kind = "ptr", name = "scale_b", tensor = "scale_b"}, {kind = "ptr", name = "scale_b_tensor", tensor = "scale_b_tensor"}
 // CHECK:         %[[TS:.*]] = llvm.load %arg11 {alignment = 4 : i64} : !llvm.ptr<1> -> f32
 // CHECK:         %[[ALPHA:.*]] = arith.mulf %arg8, %[[TS]] : f32
-// The code loader: a lane's four rows' four codes.
-// CHECK-COUNT-16: llvm.load {{.*}} : !llvm.ptr<1> -> i8
-// CHECK:         nvvm.setmaxregister  increase 232
+// CHECK:         nvvm.mbarrier.init %{{.*}}, %c65_i32
+// The factor writers: a lane's two rows' four codes, each a factor, one 16-byte store per row.
+// CHECK:         nvvm.setmaxregister  decrease 40
+// CHECK-COUNT-8: llvm.load {{.*}} : !llvm.ptr<1> -> i8
 // CHECK:         nvvm.mbarrier.try_wait.parity
-// CHECK:         llvm.load {{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> i32
 // CHECK:         nvvm.prmt <default> %c32896_i32
 // CHECK-NEXT:    arith.shli
 // CHECK-NEXT:    arith.andi
 // CHECK-NEXT:    llvm.bitcast
 // CHECK-NEXT:    %[[TWO119:.*]] = llvm.bitcast %c2063629056_i32 : i32 to vector<2xbf16>
 // CHECK-NEXT:    %[[HALF:.*]] = arith.mulf {{.*}}, %[[TWO119]] : vector<2xbf16>
-// CHECK-NEXT:    %[[FACTOR:.*]] = arith.mulf %[[HALF]], %[[TWO119]] : vector<2xbf16>
-// The registers, decoded before the codes were read, each take one multiply by its factor.
+// CHECK-NEXT:    arith.mulf %[[HALF]], %[[TWO119]] : vector<2xbf16>
+// CHECK:         llvm.store {{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+// CHECK:         llvm.store {{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+// CHECK:         nvvm.mbarrier.arrive
+// CHECK:         nvvm.setmaxregister  increase 232
+// The consumers: a row's factors with one 16-byte shared load; no decode of codes, no prmt
+// after the registers' decode: one multiply per register.
+// CHECK:         nvvm.mbarrier.try_wait.parity
+// CHECK:         arith.muli %{{.*}}, %c16_i32
+// CHECK-NEXT:    llvm.getelementptr
+// CHECK-NEXT:    %[[W:.*]] = llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// CHECK-NEXT:    arith.muli %{{.*}}, %c16_i32
+// CHECK-NEXT:    llvm.getelementptr
+// CHECK-NEXT:    llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// CHECK-NEXT:    llvm.extractelement %[[W]][%c0_i32 : i32] : vector<4xi32>
+// CHECK-NEXT:    %[[FACTOR:.*]] = llvm.bitcast {{.*}} : i32 to vector<2xbf16>
+// CHECK-NOT:     nvvm.prmt
 // CHECK:         arith.mulf %{{[0-9]+}}, %[[FACTOR]] : vector<2xbf16>
 // CHECK-NEXT:    llvm.bitcast
 // CHECK-NOT:     nvvm.prmt
