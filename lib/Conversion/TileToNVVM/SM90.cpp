@@ -251,7 +251,7 @@ void WgmmaEmitter::ringCopyWarp(
   auto loader = scf::IfOp::create(b, inWarps, false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&loader.getThenRegion().front());
-  Value lane = b.sub(tid, b.c32(32)); // 0 ... 32 warps - 1
+  Value lane = warps == 1 ? b.remu(tid, 32) : b.sub(tid, b.c32(32)); // 0 ... 32 warps - 1
   auto tileLoop = scf::ForOp::create(b, bid, numTiles, grid, ValueRange{b.c32(0)});
   OpBuilder::InsertionGuard g1(b);
   b.setInsertionPointToStart(tileLoop.getBody());
@@ -1609,17 +1609,24 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
     auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
     waitBarrier(b, full.at(b, slot), fullParity);
     // This thread's rows' scale factors (bf16x2 words, codeLoader), one 8- or 16-byte shared
-    // load per row (factor(q, r): block q's of row r), and packed B words, two 16-byte shared
-    // loads per row; each loaded where first used, and before any branch that uses it.
+    // load per row (factor(q, r): block q's of row r), and with E8M0 the word saying which
+    // factors they are, loaded first: the multiplies that end the conversion wait for them.
+    // Left to itself ptxas issues these loads after the decode, just before the multiplies
+    // (and MXFP4 then ran 0.84-0.88x the bf16 kernel on an H100, where the codes read at the
+    // top ran 0.89-0.98x), so each row's gather selector takes (its first factor word & (K >>
+    // 31)), 0 for every K the kernel takes but not known to ptxas. Then the packed B words,
+    // two 16-byte shared loads per row, each loaded where first used.
     Value factorArea = b.gep(slotB(slot), b.c32(bn * bk / 2));
     SmallVector<Value> factorWords(rows);
+    for (int64_t r = 0; r < rows; ++r)
+      factorWords[r] = LLVM::LoadOp::create(
+          b, factorRow, b.gep(factorArea, b.mul(localRows[r], 4 * blocksPerSlice)),
+          4 * blocksPerSlice);
+    Value flag = nvfp4 ? Value()
+                       : LLVM::LoadOp::create(
+                             b, i32, b.gep(factorArea, b.c32(bn * blocksPerSlice * 4)), 4)
+                             .getResult();
     auto factor = [&](int64_t q, int64_t r) -> Value {
-      if (!factorWords[r])
-        factorWords[r] = LLVM::LoadOp::create(
-            b, factorRow, b.gep(factorArea, b.mul(localRows[r], 4 * blocksPerSlice)),
-            4 * blocksPerSlice);
-      if (q < 0)
-        return Value();
       return LLVM::BitcastOp::create(
           b, VectorType::get({2}, b.getBF16Type()),
           LLVM::ExtractElementOp::create(b, factorWords[r], b.c32(q)));
@@ -1646,9 +1653,11 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
     for (int64_t r = 0; r < rows; ++r) {
       int64_t i = r / 2, h = r % 2;
       ArrayRef<Value> w = packedRow(r);
+      Value first = LLVM::ExtractElementOp::create(b, factorWords[r], b.c32(0));
+      Value sel = arith::OrIOp::create(b, gatherSel, b.andi(first, keepZero));
       for (int64_t G = 0; G < 2; ++G) {
-        Value q = prmt(prmt(w[4 * G], w[4 * G + 1], gatherSel),
-                       prmt(w[4 * G + 2], w[4 * G + 3], gatherSel), mergeSel);
+        Value q = prmt(prmt(w[4 * G], w[4 * G + 1], sel), prmt(w[4 * G + 2], w[4 * G + 3], sel),
+                       mergeSel);
         SmallVector<Value, 4> x = fp4Decode(q);
         for (unsigned j = 0; j < 4; ++j) {
           int64_t word = 4 * G + j, s = word / 2, part = word % 2;
@@ -1673,8 +1682,6 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
       return regs;
     };
     SmallVector<Value> regs;
-    for (int64_t r = 0; r < rows; ++r)
-      factor(-1, r); // the loads, ahead of the branch
     if (nvfp4) {
       // E4M3 scales: always one multiply, by the scale x 2^118 (UpcastBits.h); the
       // accumulators hold D x 2^-8, which the epilogue's alpha undoes.
@@ -1685,8 +1692,6 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
       // else the two. codeLoader chose the factors and says which in the word after them, the
       // same for every consumer thread; a vote makes that visible (to ptxas, a uniform branch;
       // to the protocol checker, which does not model data in memory, a warp's choice).
-      Value flag = LLVM::LoadOp::create(
-          b, i32, b.gep(factorArea, b.c32(bn * blocksPerSlice * 4)), 4);
       Value twoSteps = warpAny(b, {b.ult(b.c32(0), flag)});
       SmallVector<Type> regTypes(mBlocks * 16, i32);
       auto choice = scf::IfOp::create(b, regTypes, twoSteps, /*withElse=*/true);

@@ -32,7 +32,8 @@ tile.gemm @nvfp4r {
 // CHECK:         llvm.store {{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
 // CHECK:         nvvm.mbarrier.arrive
 // CHECK:         nvvm.setmaxregister  increase 232
-// The consumers: a row's factors with one 16-byte shared load; no decode of codes, no prmt
+// The consumers: a row's factors with one 16-byte shared load each, loaded first (each
+// row's gather selector takes its first factor word & (K >> 31)); no decode of codes, no prmt
 // after the registers' decode: one multiply per register.
 // CHECK:         nvvm.mbarrier.try_wait.parity
 // CHECK:         arith.muli %{{.*}}, %c16_i32
@@ -41,8 +42,10 @@ tile.gemm @nvfp4r {
 // CHECK-NEXT:    arith.muli %{{.*}}, %c16_i32
 // CHECK-NEXT:    llvm.getelementptr
 // CHECK-NEXT:    llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
-// CHECK-NEXT:    llvm.extractelement %[[W]][%c0_i32 : i32] : vector<4xi32>
-// CHECK-NEXT:    %[[FACTOR:.*]] = llvm.bitcast {{.*}} : i32 to vector<2xbf16>
+// CHECK-NEXT:    arith.muli %{{.*}}, %c32_i32
+// CHECK:         %[[W0:.*]] = llvm.extractelement %[[W]][%c0_i32 : i32] : vector<4xi32>
+// CHECK-NEXT:    arith.andi %[[W0]]
+// CHECK:         %[[FACTOR:.*]] = llvm.bitcast %[[W0]] : i32 to vector<2xbf16>
 // CHECK-NOT:     nvvm.prmt
 // CHECK:         arith.mulf %{{[0-9]+}}, %[[FACTOR]] : vector<2xbf16>
 // CHECK-NEXT:    llvm.bitcast

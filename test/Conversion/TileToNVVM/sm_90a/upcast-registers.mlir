@@ -41,24 +41,30 @@ tile.gemm @mxfp4r {
 // CHECK-NEXT:    llvm.store {{.*}} : i32, !llvm.ptr<3>
 // CHECK:         nvvm.mbarrier.arrive
 // CHECK:         nvvm.setmaxregister  increase 232
-// The first slice: the wait, the two rows' packed B from the slot, decoded (gather, then the
-// UpcastBits steps up to the multiplies) ahead of the scale choice; the rows' factors (one
-// 8-byte shared load per row) and the writer's vote, which the warp votes on again (uniform
-// already): if set the two multiplies (by 2^126, then by the scale), else one by the folded
-// factor. The choice holds the multiplies alone; no code is decoded here.
+// The first slice: the wait; the rows' factors (one 8-byte shared load per row) and the
+// writer's vote, loaded first; the two rows' packed B from the slot, decoded (gather, whose
+// selector takes the row's first factor word & (K >> 31) so that ptxas keeps the factor loads
+// ahead of the decode; then the UpcastBits steps up to the multiplies) ahead of the scale
+// choice; the warp votes on the writer's vote (uniform already): if set the two multiplies (by
+// 2^126, then by the scale), else one by the folded factor. The choice holds the multiplies
+// alone; no code is decoded here.
 // CHECK:         nvvm.mbarrier.try_wait.parity
-// CHECK-COUNT-4: llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// CHECK:         %[[F0:.*]] = llvm.load {{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
+// CHECK:         llvm.load {{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
+// CHECK:         %[[FLAG:.*]] = llvm.load {{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> i32
+// CHECK-COUNT-2: llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// CHECK:         %[[FW:.*]] = llvm.extractelement %[[F0]][%c0_i32 : i32] : vector<2xi32>
+// CHECK-NEXT:    %[[FZ:.*]] = arith.andi %[[FW]], %[[KZ:.*]] : i32
+// CHECK-NEXT:    %[[SEL:.*]] = arith.ori %{{.*}}, %[[FZ]] : i32
+// CHECK-NEXT:    nvvm.prmt <default> %[[SEL]]
 // CHECK:         nvvm.prmt <default> %c21520_i32
 // CHECK:         nvvm.prmt <default> %c33920_i32
 // CHECK-NEXT:    arith.muli {{.*}}, %c4160_i32
 // CHECK-NEXT:    arith.andi
 // CHECK-NEXT:    llvm.bitcast
 // CHECK-NEXT:    nvvm.prmt <default> %c34177_i32
-// CHECK:         llvm.load {{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
-// CHECK:         llvm.load {{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
-// CHECK-NOT:     arith.muli
-// CHECK:         llvm.load {{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> i32
-// CHECK-NEXT:    arith.cmpi ugt, {{.*}}, %c0_i32
+// CHECK-NOT:     arith.muli {{.*}}, %c8388736_i32
+// CHECK:         arith.cmpi ugt, %[[FLAG]], %c0_i32
 // CHECK-NEXT:    nvvm.vote.sync  any %c-1_i32
 // CHECK-NEXT:    scf.if
 // CHECK-NOT:     nvvm.prmt
