@@ -969,13 +969,12 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
   }
   if (p.upcastRegisters) {
     // Packed FP4 B in the ring, converted in registers: no converted ring. The slice's block
-    // scales follow B in the slot as the consumers' bf16x2 factors (SM90.cpp, codeLoader): per
-    // row of B one 32-bit word per K block of the slice, two (E8M0, per 32) or four (E4M3, per
-    // 16); with E8M0 then a 16-byte field whose first word says which factors they are.
+    // scales follow B in the slot (SM90.cpp, codeLoader): per row of B its two E8M0 codes
+    // (blocks of 32), or the consumers' bf16x2 factors of its four E4M3 codes (blocks of 16).
     int64_t blocks = p.tileK / op.getScaleBAttr().blockK();
     bool e8m0 = isa<Float8E8M0FNUType>(op.getScaleBAttr().getType());
     m.bSliceBytes = p.tileN * p.tileK * elemInfo(*elemOf(op.getBType())).bits / 8;
-    m.scaleBytes = alignTo(p.tileN * blocks * 4 + (e8m0 ? 16 : 0), 16);
+    m.scaleBytes = alignTo(p.tileN * blocks * (e8m0 ? 1 : 4), 16);
   } else if (p.upcastB) {
     // The narrow slice of B in the ring (packed FP4: two elements per byte; FP8), and the
     // converted ring: three bf16 slices of B (SM90.cpp's converter says why three), each

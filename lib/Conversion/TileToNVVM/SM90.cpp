@@ -133,8 +133,9 @@ private:
   /// fp4ToBf16's multiplies of one decoded word `x`: by 2^126 and `scale`, or with `folded` by
   /// the factor `scale` alone.
   Value fp4Scale(Value x, Value scale, bool folded);
-  /// The upcast in registers: warp 1 (E4M3: warps 1 and 2) of the producer warpgroup turns
-  /// each slice's scale codes into the consumers' bf16x2 factors in its slot after B.
+  /// The upcast in registers: warp 1 of the producer warpgroup copies each slice's scale
+  /// codes into its slot after B; with E4M3 codes warps 1 and 2 write the consumers' bf16x2
+  /// factors instead.
   void codeLoader(Value bid, Value grid, Value numTiles,
                   llvm::function_ref<ProducerUnit(Value)> unitOf);
   /// Warp 1 of the producer warpgroup (`warps` > 1: warps 1 ... `warps`, lanes numbered
@@ -146,9 +147,9 @@ private:
       Value bid, Value grid, Value numTiles, llvm::function_ref<ProducerUnit(Value)> unitOf,
       llvm::function_ref<SmallVector<Value>(const ProducerUnit &, Value, Value)> loads,
       llvm::function_ref<void(Value, ArrayRef<Value>, Value)> stores, int64_t warps = 1);
-  /// Warps of the producer warpgroup that write the upcast's scale factors (codeLoader): two
-  /// with E4M3 codes (four per row and slice), so that each lane's share fits the producer's
-  /// 40 registers; one with E8M0 (whose vote must see every row).
+  /// Warps of the producer warpgroup that write the upcast's scales (codeLoader): two for
+  /// E4M3 factors (four per row and slice), so that each lane's share fits the producer's 40
+  /// registers; one for E8M0 codes.
   int64_t codeWarps() const { return nvfp4 ? 2 : 1; }
   /// The upcast converts B in the consumers' registers (no converter, no converted ring).
   bool regUpcast = false;
@@ -235,13 +236,16 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
 // codes: warps 1 and 2) follows the producer's sequence of slices, loads the codes of slice k
 // (byte (k blocks + q) x N + n of scale_b for row n of the tile and block q of the slice; a row
 // past N reads the last column's, a block past K the last block's) while it waits for the slot
-// to be released, turns each into the bf16x2 factor the consumers multiply by, stores them
-// after B in the slot, row n's words of the slice's blocks together at byte 4 n x blocks (one
-// 8- or 16-byte shared load per row for the consumers), and every lane arrives on the slot's
-// full barrier (33 or 65 arrivals: the producer's with the TMA bytes, and these warps'). Loaded
-// by each consumer thread one slice ahead, decoded and applied there, the scales cost about
-// 10% at 4096^3 and 8192^3 on the H200 (bench/RESULTS.md); through the ring as codes, each
-// consumer thread still decoded the codes of its rows.
+// to be released, stores them after B in the slot, and every lane arrives on the slot's full
+// barrier (33 or 65 arrivals: the producer's with the TMA bytes, and these warps'). E8M0: row n's
+// codes at bytes 2 n and 2 n + 1 (one 16-bit shared load per row for the consumers). E4M3: each
+// code turned into the bf16x2 factor the consumers multiply by, row n's four at byte 16 n (one
+// 16-byte shared load per row), so that the decode (a prmt, a shift, a mask and two multiplies)
+// runs once per code rather than in each of the four consumer threads that read a row: NVFP4
+// about 2% faster on an H100. The same for E8M0 (folded factors, or the scales and a flag,
+// chosen by a vote of the writer) ran MXFP4 6-10% slower than the consumers' decode, cause not
+// found (bench/RESULTS.md, 2026-12-06). Loaded by each consumer thread one slice ahead, decoded and
+// applied, the scales cost about 10% at 4096^3 and 8192^3 on the H200.
 void WgmmaEmitter::ringCopyWarp(
     Value bid, Value grid, Value numTiles, llvm::function_ref<ProducerUnit(Value)> unitOf,
     llvm::function_ref<SmallVector<Value>(const ProducerUnit &, Value, Value)> loads,
@@ -294,47 +298,30 @@ void WgmmaEmitter::codeLoader(Value bid, Value grid, Value numTiles,
     }
     return codes;
   };
-  // The codes become the consumers' bf16x2 factors here, once per code, instead of once per
-  // consumer thread that reads them (four per row). E4M3 (NVFP4): blockScale(code, true).
-  // E8M0: if any code of the slice is above kFoldMaxCode (the warp's vote covers every row of
-  // the tile), each factor is the code's scale (blockScale) and the first word of the field
-  // after the factors is 1 (the consumers multiply by 2^126, then by the factor); else each is
-  // 2^126 x the scale, folded (foldedScaleBits), and that word is 0.
-  auto v2i32 = VectorType::get({blocksPerSlice}, b.i32());
+  // E8M0: the codes themselves, a row's two in bytes 2 n and 2 n + 1. E4M3: the consumers'
+  // bf16x2 factors (blockScale(code, true)), computed here once per code instead of once in
+  // each of the four consumer threads that read a row, a row's four words together.
+  auto v4i32 = VectorType::get({4}, b.i32());
   auto stores = [&](Value slotOfB, ArrayRef<Value> codes, Value lane) {
     Value area = b.gep(slotOfB, b.c32(bn * bk / 2));
     SmallVector<Value> code;
-    for (Value c : codes)
-      code.push_back(arith::ExtUIOp::create(b, b.i32(), c));
-    Value twoSteps;
-    if (!nvfp4) {
-      SmallVector<Value> over;
-      for (Value c : code)
-        over.push_back(b.ult(b.c32(int32_t(tilegen::upcast::kFoldMaxCode)), c));
-      twoSteps = warpAny(b, over);
-    }
-    auto factor = [&](Value c) -> Value {
-      if (nvfp4)
-        return LLVM::BitcastOp::create(b, b.i32(), blockScale(c, /*folded=*/true));
-      Value folded = b.add(b.mul(c, b.c32(int32_t(tilegen::upcast::kFoldMul))),
-                           b.c32(int32_t(tilegen::upcast::kFoldAdd)));
-      Value scale = LLVM::BitcastOp::create(b, b.i32(), blockScale(c));
-      return b.select(twoSteps, scale, folded);
-    };
+    if (nvfp4)
+      for (Value c : codes)
+        code.push_back(arith::ExtUIOp::create(b, b.i32(), c));
     for (int64_t j = 0; j < rowsPerLane; ++j) {
-      Value words = LLVM::UndefOp::create(b, v2i32);
-      for (int64_t q = 0; q < blocksPerSlice; ++q)
-        words = LLVM::InsertElementOp::create(b, words, factor(code[q * rowsPerLane + j]),
-                                              b.c32(q));
-      Value rowBase = b.gep(area, b.mul(b.add(lane, lanes * j), 4 * blocksPerSlice));
-      LLVM::StoreOp::create(b, words, rowBase, 4 * blocksPerSlice);
-    }
-    if (!nvfp4) {
-      auto first = scf::IfOp::create(b, b.eq(lane, 0), false);
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(&first.getThenRegion().front());
-      LLVM::StoreOp::create(b, arith::ExtUIOp::create(b, b.i32(), twoSteps),
-                            b.gep(area, b.c32(bn * blocksPerSlice * 4)), 4);
+      if (!nvfp4) {
+        Value rowBase = b.gep(area, b.mul(b.add(lane, lanes * j), blocksPerSlice));
+        for (int64_t q = 0; q < blocksPerSlice; ++q)
+          LLVM::StoreOp::create(b, codes[q * rowsPerLane + j], b.gep(rowBase, b.c32(q)), 1);
+        continue;
+      }
+      Value words = LLVM::UndefOp::create(b, v4i32);
+      for (int64_t q = 0; q < blocksPerSlice; ++q) {
+        Value f = LLVM::BitcastOp::create(b, b.i32(),
+                                          blockScale(code[q * rowsPerLane + j], /*folded=*/true));
+        words = LLVM::InsertElementOp::create(b, words, f, b.c32(q));
+      }
+      LLVM::StoreOp::create(b, words, b.gep(area, b.mul(b.add(lane, lanes * j), 16)), 16);
     }
   };
   ringCopyWarp(bid, grid, numTiles, unitOf, loads, stores, codeWarps());
@@ -1608,28 +1595,36 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
                    ArrayRef<Value> prevRegs, bool zeroAcc, bool releasePrevious, Value /*k*/) {
     auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
     waitBarrier(b, full.at(b, slot), fullParity);
-    // This thread's rows' scale factors (bf16x2 words, codeLoader), one 8- or 16-byte shared
-    // load per row (factor(q, r): block q's of row r), and with E8M0 the word saying which
-    // factors they are, loaded first: the multiplies that end the conversion wait for them.
-    // Left to itself ptxas issues these loads after the decode, just before the multiplies
-    // (and MXFP4 then ran 0.84-0.88x the bf16 kernel on an H100, where the codes read at the
-    // top ran 0.89-0.98x), so each row's gather selector takes (its first factor word & (K >>
-    // 31)), 0 for every K the kernel takes but not known to ptxas. Then the packed B words,
-    // two 16-byte shared loads per row, each loaded where first used.
-    Value factorArea = b.gep(slotB(slot), b.c32(bn * bk / 2));
+    // The slice's scales. E4M3 (NVFP4): this thread's rows' factors (bf16x2 words written by
+    // codeLoader), one 16-byte shared load per row (factor(q, r): block q's of row r), loaded
+    // first: the multiplies that end the conversion wait for them, and left to itself ptxas
+    // issues these loads after the decode, just before the multiplies, so each row's gather
+    // selector takes (its first factor word & (K >> 31)), 0 for every K the kernel takes but
+    // not known to ptxas. E8M0 (MXFP4): the rows' codes, one 16-bit shared load per row
+    // (code(q, r)), loaded where first used and before any branch that uses it. Then the
+    // packed B words, two 16-byte shared loads per row, each loaded where first used.
+    Value scaleArea = b.gep(slotB(slot), b.c32(bn * bk / 2));
     SmallVector<Value> factorWords(rows);
-    for (int64_t r = 0; r < rows; ++r)
-      factorWords[r] = LLVM::LoadOp::create(
-          b, factorRow, b.gep(factorArea, b.mul(localRows[r], 4 * blocksPerSlice)),
-          4 * blocksPerSlice);
-    Value flag = nvfp4 ? Value()
-                       : LLVM::LoadOp::create(
-                             b, i32, b.gep(factorArea, b.c32(bn * blocksPerSlice * 4)), 4)
-                             .getResult();
+    if (nvfp4)
+      for (int64_t r = 0; r < rows; ++r)
+        factorWords[r] = LLVM::LoadOp::create(
+            b, factorRow, b.gep(scaleArea, b.mul(localRows[r], 4 * blocksPerSlice)),
+            4 * blocksPerSlice);
     auto factor = [&](int64_t q, int64_t r) -> Value {
       return LLVM::BitcastOp::create(
           b, VectorType::get({2}, b.getBF16Type()),
           LLVM::ExtractElementOp::create(b, factorWords[r], b.c32(q)));
+    };
+    SmallVector<Value> codeWords(rows);
+    auto code = [&](int64_t q, int64_t r) -> Value {
+      if (!codeWords[r])
+        codeWords[r] = arith::ExtUIOp::create(
+            b, i32,
+            LLVM::LoadOp::create(b, b.getI16Type(),
+                                 b.gep(scaleArea, b.mul(localRows[r], blocksPerSlice)), 2));
+      Value word = codeWords[r];
+      return q == 0 ? b.andi(word, b.c32(0xFF))
+                    : arith::ShRUIOp::create(b, word, b.c32(8)).getResult();
     };
     Value bSlot = slotB(slot);
     SmallVector<SmallVector<Value, 8>> packed(rows);
@@ -1653,8 +1648,11 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
     for (int64_t r = 0; r < rows; ++r) {
       int64_t i = r / 2, h = r % 2;
       ArrayRef<Value> w = packedRow(r);
-      Value first = LLVM::ExtractElementOp::create(b, factorWords[r], b.c32(0));
-      Value sel = arith::OrIOp::create(b, gatherSel, b.andi(first, keepZero));
+      Value sel = gatherSel;
+      if (nvfp4) {
+        Value first = LLVM::ExtractElementOp::create(b, factorWords[r], b.c32(0));
+        sel = arith::OrIOp::create(b, gatherSel, b.andi(first, keepZero));
+      }
       for (int64_t G = 0; G < 2; ++G) {
         Value q = prmt(prmt(w[4 * G], w[4 * G + 1], sel), prmt(w[4 * G + 2], w[4 * G + 3], sel),
                        mergeSel);
@@ -1668,8 +1666,8 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
         }
       }
     }
-    // scaleOf(q, r): the factor of block q of row r; with `folded` it carries fp4ToBf16's
-    // 2^126 (E8M0: foldedScaleBits; E4M3: blockScale(code, true)).
+    // scaleOf(q, r): the factor of block q of row r (blockScale, or with `folded`
+    // foldedScaleBits or NVFP4's blockScale(code, true)).
     auto convertRows = [&](llvm::function_ref<Value(int64_t, int64_t)> scaleOf, bool folded) {
       SmallVector<Value> scales(blocksPerSlice * rows);
       for (int64_t r = 0; r < rows; ++r)
@@ -1681,25 +1679,35 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
             b, i32, fp4Scale(decoded[n], scales[blockOf[n] * rows + rowOf[n]], folded));
       return regs;
     };
+    auto twoSteps = [&](int64_t q, int64_t r) { return blockScale(code(q, r)); };
     SmallVector<Value> regs;
     if (nvfp4) {
       // E4M3 scales: always one multiply, by the scale x 2^118 (UpcastBits.h); the
       // accumulators hold D x 2^-8, which the epilogue's alpha undoes.
       regs = convertRows(factor, /*folded=*/true);
     } else {
-      // E8M0: where every code of the slice is at most kFoldMaxCode (block scales up to 2, as
-      // model weights have), one multiply by the folded factor per register (UpcastBits.h);
-      // else the two. codeLoader chose the factors and says which in the word after them, the
-      // same for every consumer thread; a vote makes that visible (to ptxas, a uniform branch;
-      // to the protocol checker, which does not model data in memory, a warp's choice).
-      Value twoSteps = warpAny(b, {b.ult(b.c32(0), flag)});
+      // E8M0: where every code this warp reads in the slice is at most kFoldMaxCode (block
+      // scales up to 2, as model weights have), one multiply by the folded factor per
+      // register (UpcastBits.h); else the two multiplies. The choice is the warp's (a vote),
+      // so that the warp does not run both.
+      SmallVector<Value> over;
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t q = 0; q < blocksPerSlice; ++q)
+          over.push_back(b.ult(b.c32(int32_t(tilegen::upcast::kFoldMaxCode)), code(q, r)));
+      Value anyBig = warpAny(b, over);
       SmallVector<Type> regTypes(mBlocks * 16, i32);
-      auto choice = scf::IfOp::create(b, regTypes, twoSteps, /*withElse=*/true);
+      auto choice = scf::IfOp::create(b, regTypes, anyBig, /*withElse=*/true);
       OpBuilder::InsertionGuard g2(b);
       b.setInsertionPointToStart(&choice.getThenRegion().front());
-      scf::YieldOp::create(b, convertRows(factor, /*folded=*/false));
+      scf::YieldOp::create(b, convertRows(twoSteps, /*folded=*/false));
       b.setInsertionPointToStart(&choice.getElseRegion().front());
-      scf::YieldOp::create(b, convertRows(factor, /*folded=*/true));
+      auto v2bf16 = VectorType::get({2}, b.getBF16Type());
+      auto foldedScale = [&](int64_t q, int64_t r) -> Value {
+        Value bits = b.add(b.mul(code(q, r), b.c32(int32_t(tilegen::upcast::kFoldMul))),
+                           b.c32(int32_t(tilegen::upcast::kFoldAdd)));
+        return LLVM::BitcastOp::create(b, v2bf16, bits);
+      };
+      scf::YieldOp::create(b, convertRows(foldedScale, /*folded=*/true));
       regs.assign(choice.getResults().begin(), choice.getResults().end());
     }
     // The registers are computed here, not between the wgmmas (a non-wgmma instruction that

@@ -1,4 +1,4 @@
-// The sm_90a upcast of MXFP4 B converted in registers (16-bit output, tile 256 x 128 x 64): no converter role and no converted ring (the ring op has no convert_offset or convert_slots; producer 40 registers, consumers 232); warp 1 of the producer warpgroup loads each slice's scale codes from global memory, turns them into the consumers' bf16x2 factors (folded with 2^126 where no code of the slice is above 128, by its vote), stores them into the slot after B (two 32-bit words per row, then the vote) and arrives on the full barrier with every lane (33 arrivals); the mma role issues m64n256k16 across the tile's M (the tile computed transposed). Each consumer thread loads its two rows of packed B (two 16-byte shared loads per row), gathers byte lane % 4 of each word with prmt, reads its rows' factors with one 8-byte shared load each, converts by the UpcastBits steps (prmt selectors 0x8480 ... 0x8783) ahead of the scales, then multiplies once by the folded factor, or by 2^126 and the scale where the writer's vote says so, pins the 16 registers before the wgmma fence and issues four wgmmas with A from registers (inline PTX: NVVM's op takes A by descriptor only). The K loop runs two slices per iteration, the registers of the batch in flight pinned after the wait that retires it and folded into the release's address; every consumer thread releases (empty barriers of 256 arrivals). The epilogue stages D through stmatrix .trans into 64 x 64 chunks (D's tensor map box [64, 64], 128-byte swizzle).
+// The sm_90a upcast of MXFP4 B converted in registers (16-bit output, tile 256 x 128 x 64): no converter role and no converted ring (the ring op has no convert_offset or convert_slots; producer 40 registers, consumers 232); warp 1 of the producer warpgroup copies each slice's scale codes from global memory into the slot after B (256 bytes: two codes per row) and arrives on the full barrier with every lane (33 arrivals); the mma role issues m64n256k16 across the tile's M (the tile computed transposed). Each consumer thread loads its two rows of packed B (two 16-byte shared loads per row), gathers byte lane % 4 of each word with prmt, reads its rows' codes with one 16-bit shared load each, converts by the UpcastBits steps (prmt selectors 0x8480 ... 0x8783) ahead of the scales, then multiplies by the scale folded into one factor where the warp's codes are all at most 128 (a vote), pins the 16 registers before the wgmma fence and issues four wgmmas with A from registers (inline PTX: NVVM's op takes A by descriptor only). The K loop runs two slices per iteration, the registers of the batch in flight pinned after the wait that retires it and folded into the release's address; every consumer thread releases (empty barriers of 256 arrivals). The epilogue stages D through stmatrix .trans into 64 x 64 chunks (D's tensor map box [64, 64], 128-byte swizzle).
 // RUN: %tilegen %s --target=sm_90a --emit=pipeline | FileCheck %s --check-prefix=PLAN
 // RUN: %tilegen %s --target=sm_90a --emit=nvvm-scf | FileCheck %s --implicit-check-not='{{^ *}}tile.' --implicit-check-not=nvvm.wgmma.mma_async --implicit-check-not='llvm.store {{.*}} : vector<4xi32>, !llvm.ptr<3>'
 // RUN: %tilegen explain %s --target=sm_90a | FileCheck %s --check-prefix=EXPLAIN
@@ -8,10 +8,10 @@ tile.gemm @mxfp4r {
   tile = [256, 128, 64], stages = 4, schedule = warp_specialized, grid = persistent
 }
 
-// PLAN: tile.ring slots 4 slice_k 64 a [256, 64] bf16 row b [128, 64] f4E2M1FN col {{.*}} slot_bytes 38912 b_offset 32768 barriers 188416 {upcast_scale_b = #tile.scale<f8E8M0FNU [1, 32]>}
+// PLAN: tile.ring slots 4 slice_k 64 a [256, 64] bf16 row b [128, 64] f4E2M1FN col {{.*}} slot_bytes 37888 b_offset 32768 barriers 184320 {upcast_scale_b = #tile.scale<f8E8M0FNU [1, 32]>}
 // PLAN: tile.role producer warps [0, 4] layout [] regs 40
 // PLAN: tile.role mma warps [4, 8] issues <wgmma [64, 256, 16] bf16 x bf16 -> f32> layout [2, 1] regs 232
-// PLAN: tile.epilogue {{.*}} out bf16 row via smem_tma offset 155648 bytes 32768
+// PLAN: tile.epilogue {{.*}} out bf16 row via smem_tma offset 151552 bytes 32768
 
 // EXPLAIN: convert   none: the consumers convert their rows of B into wgmma's register operand
 
@@ -24,48 +24,29 @@ tile.gemm @mxfp4r {
 // CHECK:         nvvm.fence.mbarrier.init
 // CHECK:         nvvm.setmaxregister  decrease 40
 // CHECK:         nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c36864_i32
-// The factor writer: a lane's four rows' two codes loaded before the empty wait; after it, the
-// warp votes whether any code of the slice is above 128, each code becomes its factor (folded:
-// code x 0x800080 + 0x3F003F00, 2^(code - 1) in both halves; else its scale), a row's two in
-// one 8-byte store after B, and lane 0 stores the vote after the 512 bytes of factors.
+// The code loader: a lane's four rows' two codes loaded before the empty wait, stored after B.
 // CHECK-COUNT-8: llvm.load {{.*}} : !llvm.ptr<1> -> i8
 // CHECK:         nvvm.mbarrier.try_wait.parity
-// CHECK:         arith.cmpi ugt, {{.*}}, %c128_i32
-// CHECK:         %[[VOTE:.*]] = nvvm.vote.sync  any %c-1_i32
-// CHECK-NEXT:    arith.muli {{.*}}, %c8388736_i32
-// CHECK-NEXT:    arith.addi {{.*}}, %c1056980736_i32
-// CHECK:         arith.select %[[VOTE]]
-// CHECK-COUNT-4: llvm.store {{.*}} {alignment = 8 : i64} : vector<2xi32>, !llvm.ptr<3>
-// CHECK:         llvm.getelementptr %{{.*}}[1024]
-// CHECK-NEXT:    arith.extui %[[VOTE]]
-// CHECK-NEXT:    llvm.store {{.*}} : i32, !llvm.ptr<3>
+// CHECK-COUNT-8: llvm.store {{.*}} : i8, !llvm.ptr<3>
 // CHECK:         nvvm.mbarrier.arrive
 // CHECK:         nvvm.setmaxregister  increase 232
-// The first slice: the wait; the rows' factors (one 8-byte shared load per row) and the
-// writer's vote, loaded first; the two rows' packed B from the slot, decoded (gather, whose
-// selector takes the row's first factor word & (K >> 31) so that ptxas keeps the factor loads
-// ahead of the decode; then the UpcastBits steps up to the multiplies) ahead of the scale
-// choice; the warp votes on the writer's vote (uniform already): if set the two multiplies (by
-// 2^126, then by the scale), else one by the folded factor. The choice holds the multiplies
-// alone; no code is decoded here.
+// The first slice: the wait, the two rows' packed B from the slot, decoded (gather, then the
+// UpcastBits steps up to the multiplies) ahead of the scale choice; the rows' codes; the warp
+// votes whether any of its codes is above 128: if so the two multiplies (by 2^126, then by the
+// scale), else one by the folded factor (code x 0x800080 + 0x3F003F00: 2^(code - 1) in both
+// halves). The choice holds the multiplies alone.
 // CHECK:         nvvm.mbarrier.try_wait.parity
-// CHECK:         %[[F0:.*]] = llvm.load {{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
-// CHECK:         llvm.load {{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
-// CHECK:         %[[FLAG:.*]] = llvm.load {{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> i32
-// CHECK-COUNT-2: llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
-// CHECK:         %[[FW:.*]] = llvm.extractelement %[[F0]][%c0_i32 : i32] : vector<2xi32>
-// CHECK-NEXT:    %[[FZ:.*]] = arith.andi %[[FW]], %[[KZ:.*]] : i32
-// CHECK-NEXT:    %[[SEL:.*]] = arith.ori %{{.*}}, %[[FZ]] : i32
-// CHECK-NEXT:    nvvm.prmt <default> %[[SEL]]
+// CHECK-COUNT-4: llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
 // CHECK:         nvvm.prmt <default> %c21520_i32
 // CHECK:         nvvm.prmt <default> %c33920_i32
 // CHECK-NEXT:    arith.muli {{.*}}, %c4160_i32
 // CHECK-NEXT:    arith.andi
 // CHECK-NEXT:    llvm.bitcast
 // CHECK-NEXT:    nvvm.prmt <default> %c34177_i32
-// CHECK-NOT:     arith.muli {{.*}}, %c8388736_i32
-// CHECK:         arith.cmpi ugt, %[[FLAG]], %c0_i32
-// CHECK-NEXT:    nvvm.vote.sync  any %c-1_i32
+// CHECK:         llvm.load {{.*}} {alignment = 2 : i64} : !llvm.ptr<3> -> i16
+// CHECK:         arith.cmpi ugt, {{.*}}, %c128_i32
+// CHECK:         llvm.load {{.*}} {alignment = 2 : i64} : !llvm.ptr<3> -> i16
+// CHECK:         nvvm.vote.sync  any %c-1_i32
 // CHECK-NEXT:    scf.if
 // CHECK-NOT:     nvvm.prmt
 // CHECK:         arith.mulf {{.*}} : vector<2xbf16>
@@ -73,7 +54,8 @@ tile.gemm @mxfp4r {
 // CHECK-NEXT:    llvm.bitcast
 // CHECK-NOT:     nvvm.prmt
 // CHECK:         } else {
-// CHECK-NOT:     arith.muli
+// CHECK-NEXT:    arith.muli {{.*}}, %c8388736_i32
+// CHECK-NEXT:    arith.addi {{.*}}, %c1056980736_i32
 // CHECK-NOT:     nvvm.prmt
 // CHECK:         arith.mulf {{.*}} : vector<2xbf16>
 // CHECK-NEXT:    llvm.bitcast
