@@ -133,8 +133,8 @@ private:
   /// fp4ToBf16's multiplies of one decoded word `x`: by 2^126 and `scale`, or with `folded` by
   /// the factor `scale` alone.
   Value fp4Scale(Value x, Value scale, bool folded);
-  /// The upcast in registers: warp 1 of the producer warpgroup copies each slice's scale
-  /// codes into its slot after B; with E4M3 codes warps 1 and 2 write the consumers' bf16x2
+  /// The upcast in registers: warps 1 and 2 of the producer warpgroup copy each slice's
+  /// scale codes into its slot after B; with E4M3 codes they write the consumers' bf16x2
   /// factors instead.
   void codeLoader(Value bid, Value grid, Value numTiles,
                   llvm::function_ref<ProducerUnit(Value)> unitOf);
@@ -146,11 +146,13 @@ private:
   void ringCopyWarp(
       Value bid, Value grid, Value numTiles, llvm::function_ref<ProducerUnit(Value)> unitOf,
       llvm::function_ref<SmallVector<Value>(const ProducerUnit &, Value, Value)> loads,
-      llvm::function_ref<void(Value, ArrayRef<Value>, Value)> stores, int64_t warps = 1);
-  /// Warps of the producer warpgroup that write the upcast's scales (codeLoader): two for
-  /// E4M3 factors (four per row and slice), so that each lane's share fits the producer's 40
-  /// registers; one for E8M0 codes.
-  int64_t codeWarps() const { return nvfp4 ? 2 : 1; }
+      llvm::function_ref<void(Value, ArrayRef<Value>, Value)> stores, int64_t warps = 1,
+      bool ahead = true);
+  /// Warps of the producer warpgroup that write the upcast's scales (codeLoader): two (at
+  /// most one lane per row of the tile), so that a lane's codes of two slices (E8M0:
+  /// ringCopyWarp loads one slice ahead) or of one slice and their factors (E4M3) fit the
+  /// producer's 40 registers.
+  int64_t codeWarps() const { return std::min<int64_t>(2, bn / 32); }
   /// The upcast converts B in the consumers' registers (no converter, no converted ring).
   bool regUpcast = false;
   void converterFp8(Value bid, Value grid, Value numTiles, Value tilesM, Value tilesN,
@@ -232,26 +234,33 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
 }
 
 // The block scales of the upcast in registers reach the consumers through the ring, as the
-// block scales of two-set FP8 tiles do (scaleLoader): warp 1 of the producer warpgroup (E4M3
-// codes: warps 1 and 2) follows the producer's sequence of slices, loads the codes of slice k
-// (byte (k blocks + q) x N + n of scale_b for row n of the tile and block q of the slice; a row
-// past N reads the last column's, a block past K the last block's) while it waits for the slot
-// to be released, stores them after B in the slot, and every lane arrives on the slot's full
-// barrier (33 or 65 arrivals: the producer's with the TMA bytes, and these warps'). E8M0: row n's
-// codes at bytes 2 n and 2 n + 1 (one 16-bit shared load per row for the consumers). E4M3: each
-// code turned into the bf16x2 factor the consumers multiply by, row n's four at byte 16 n (one
-// 16-byte shared load per row), so that the decode (a prmt, a shift, a mask and two multiplies)
-// runs once per code rather than in each of the four consumer threads that read a row: NVFP4
-// about 2% faster on an H100. The same for E8M0 (folded factors, or the scales and a flag,
-// chosen by a vote of the writer) ran MXFP4 6-10% slower than the consumers' decode, cause not
-// found (bench/RESULTS.md, 2026-12-06). Loaded by each consumer thread one slice ahead, decoded and
-// applied, the scales cost about 10% at 4096^3 and 8192^3 on the H200.
+// block scales of two-set FP8 tiles do (scaleLoader): warps 1 and 2 of the producer warpgroup
+// (one with a tile of 64 rows) follow the producer's sequence of slices, load the codes of
+// slice k (byte (k blocks + q) x N + n of scale_b for row n of the tile and block q of the
+// slice; a row past N reads the last column's, a block past K the last block's), store them
+// after B in the slot once it is released, and every lane arrives on the slot's full barrier
+// (65 arrivals: the producer's with the TMA bytes, and these warps'). E8M0: row n's codes at
+// bytes 2 n and 2 n + 1 (one 16-bit shared load per row for the consumers), loaded one slice
+// ahead (ringCopyWarp). E4M3: each code turned into the bf16x2 factor the consumers multiply
+// by, row n's four at byte 16 n (one 16-byte shared load per row), so that the decode (a prmt,
+// a shift, a mask and two multiplies) runs once per code rather than in each of the four
+// consumer threads that read a row (NVFP4 about 2% faster on an H100); loaded in the slice's
+// own iteration, as two slices of codes and the factors do not fit the producer's 40
+// registers. The same for E8M0 (folded factors, or the scales and a flag, chosen by a vote of
+// one writer warp, which loaded in the slice's own iteration) ran MXFP4 6-10% slower than the
+// consumers' decode: Nsight Compute showed the consumers waiting on full slots three times as
+// often, the writer falling behind (bench/RESULTS.md, 2026-12-06). Loaded by each consumer
+// thread one slice ahead, decoded and applied, the scales cost about 10% at 4096^3 and 8192^3
+// on the H200.
 void WgmmaEmitter::ringCopyWarp(
     Value bid, Value grid, Value numTiles, llvm::function_ref<ProducerUnit(Value)> unitOf,
     llvm::function_ref<SmallVector<Value>(const ProducerUnit &, Value, Value)> loads,
-    llvm::function_ref<void(Value, ArrayRef<Value>, Value)> stores, int64_t warps) {
+    llvm::function_ref<void(Value, ArrayRef<Value>, Value)> stores, int64_t warps,
+    bool ahead) {
   Value w = b.divu(tid, 32);
-  Value inWarps = warps == 1 ? b.eq(w, 1) : b.andi(b.ult(b.c32(0), w), b.ult(w, 1 + warps));
+  Value inWarps = warps == 1   ? b.eq(w, 1)
+                  : warps == 3 ? b.ult(b.c32(0), w)
+                               : b.andi(b.ult(b.c32(0), w), b.ult(w, 1 + warps));
   auto loader = scf::IfOp::create(b, inWarps, false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&loader.getThenRegion().front());
@@ -260,24 +269,43 @@ void WgmmaEmitter::ringCopyWarp(
   OpBuilder::InsertionGuard g1(b);
   b.setInsertionPointToStart(tileLoop.getBody());
   ProducerUnit unit = unitOf(tileLoop.getInductionVar());
-  auto kLoop = scf::ForOp::create(b, unit.kb, unit.ke, b.c32(1),
-                                  ValueRange{tileLoop.getRegionIterArgs()[0]});
+  // The loads run one slice ahead: slice k's values were loaded during slice k - 1 (the
+  // unit's first slice's before its loop), so that their latency overlaps a whole slice of
+  // this warp's work and waits rather than only the wait for the slot. (Loaded in the slice's
+  // own iteration, the writer of the register upcast's scale factors fell behind the
+  // consumers, which then waited on full slots: bench/RESULTS.md, 2026-12-06.) The slice
+  // loaded ahead is clamped to the unit's last, so no load reaches past the scale tensors.
+  Value last = b.select(b.eq(unit.ke, 0), b.c32(0), b.sub(unit.ke, b.c32(1)));
+  SmallVector<Value> init{tileLoop.getRegionIterArgs()[0]};
+  if (ahead)
+    llvm::append_range(init, loads(unit, b.minu(unit.kb, last), lane));
+  auto kLoop = scf::ForOp::create(b, unit.kb, unit.ke, b.c32(1), init);
   {
     OpBuilder::InsertionGuard g2(b);
     b.setInsertionPointToStart(kLoop.getBody());
     Value g = kLoop.getRegionIterArgs()[0];
+    SmallVector<Value> values(kLoop.getRegionIterArgs().drop_front());
     auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
-    // The loads first (their latency overlaps the wait), the stores once the slot is free.
-    SmallVector<Value> values = loads(unit, kLoop.getInductionVar(), lane);
+    // The next slice's loads first (their latency overlaps this one's wait and stores), this
+    // slice's stores once the slot is free.
+    SmallVector<Value> next =
+        loads(unit, ahead ? b.minu(b.add(kLoop.getInductionVar(), b.c32(1)), last)
+                          : kLoop.getInductionVar(),
+              lane);
+    if (!ahead)
+      values = next;
     waitBarrier(b, empty.at(b, slot), emptyParity);
     stores(slotB(slot), values, lane);
     // Every lane releases its own stores with its own arrival (compute-sanitizer's racecheck
     // does not count a warp barrier before one lane's arrival as ordering the other lanes'
     // stores, though the memory model does).
     NVVM::MBarrierArriveOp::create(b, Type(), full.at(b, slot), Value());
-    scf::YieldOp::create(b, ValueRange{b.add(g, 1)});
+    SmallVector<Value> yield{b.add(g, 1)};
+    if (ahead)
+      llvm::append_range(yield, next);
+    scf::YieldOp::create(b, yield);
   }
-  scf::YieldOp::create(b, kLoop.getResults());
+  scf::YieldOp::create(b, ValueRange{kLoop.getResult(0)});
 }
 
 void WgmmaEmitter::codeLoader(Value bid, Value grid, Value numTiles,
@@ -324,7 +352,9 @@ void WgmmaEmitter::codeLoader(Value bid, Value grid, Value numTiles,
       LLVM::StoreOp::create(b, words, b.gep(area, b.mul(b.add(lane, lanes * j), 16)), 16);
     }
   };
-  ringCopyWarp(bid, grid, numTiles, unitOf, loads, stores, codeWarps());
+  // E4M3: the codes of the slice itself (a lane's two slices of codes and the factors do not
+  // fit 40 registers).
+  ringCopyWarp(bid, grid, numTiles, unitOf, loads, stores, codeWarps(), /*ahead=*/!nvfp4);
 }
 
 // Block scales reach the consumers through the ring: warp 1 of the producer warpgroup (idle
