@@ -138,11 +138,11 @@ private:
   /// factors instead.
   void codeLoader(Value bid, Value grid, Value numTiles,
                   llvm::function_ref<ProducerUnit(Value)> unitOf);
-  /// Warp 1 of the producer warpgroup (`warps` > 1: warps 1 ... `warps`, lanes numbered
-  /// across them) walks the producer's slices: `loads` (unit, slice k, lane) issues its
-  /// global loads, then it waits for the slot to be released, `stores` (the slot's area after
-  /// B, the loaded values, lane) writes them, and every lane arrives on the slot's full
-  /// barrier.
+  /// Warp 1 of the producer warpgroup (`warps` = 2: warps 1 and 2, lanes numbered across
+  /// them) walks the producer's slices: `loads` (unit, slice k, lane) issues its global loads
+  /// (with `ahead`, during slice k - 1), then it waits for the slot to be released, `stores`
+  /// (the slot's area after B, the loaded values, lane) writes them, and every lane arrives
+  /// on the slot's full barrier.
   void ringCopyWarp(
       Value bid, Value grid, Value numTiles, llvm::function_ref<ProducerUnit(Value)> unitOf,
       llvm::function_ref<SmallVector<Value>(const ProducerUnit &, Value, Value)> loads,
@@ -258,9 +258,7 @@ void WgmmaEmitter::ringCopyWarp(
     llvm::function_ref<void(Value, ArrayRef<Value>, Value)> stores, int64_t warps,
     bool ahead) {
   Value w = b.divu(tid, 32);
-  Value inWarps = warps == 1   ? b.eq(w, 1)
-                  : warps == 3 ? b.ult(b.c32(0), w)
-                               : b.andi(b.ult(b.c32(0), w), b.ult(w, 1 + warps));
+  Value inWarps = warps == 1 ? b.eq(w, 1) : b.andi(b.ult(b.c32(0), w), b.ult(w, 1 + warps));
   auto loader = scf::IfOp::create(b, inWarps, false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&loader.getThenRegion().front());
@@ -1605,8 +1603,8 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
   for (int64_t i = 0; i < mBlocks; ++i)
     for (int64_t h = 0; h < 2; ++h)
       localRows.push_back(b.add(b.add(rowOff, b.add(b.mul(warp, 16), g8)), i * 64 + h * 8));
-  // Scale blocks per slice and row: two of 32 (E8M0) or four of 16 (E4M3); their factors sit
-  // after B in the slot, a row's words together (codeLoader).
+  // Scale blocks per slice and row: two of 32 (E8M0) or four of 16 (E4M3); their codes (E8M0)
+  // or factors (E4M3) sit after B in the slot, a row's together (codeLoader).
   const int64_t blocksPerSlice = nvfp4 ? 4 : 2;
   auto factorRow = VectorType::get({blocksPerSlice}, i32);
 
