@@ -81,7 +81,7 @@ typedef struct tilegen_gemm_args {
   tilegen_problem problem;
   uint64_t a, b, c, d;       /* 16-byte aligned; c may be 0 when beta == 0 */
   uint64_t scale_a, scale_b; /* scales, only for kernels whose manifest has them: f32
-                                (4-byte aligned) or e8m0 bytes, in the manifest's layout */
+                                or e8m0 bytes, 4-byte aligned, in the manifest's layout */
   uint64_t workspace;        /* tilegen_launch_config.workspace_bytes, when not 0 */
   float alpha, beta;
   uint64_t scale_b_tensor;   /* NVFP4's per-tensor f32 of B (4-byte aligned), only for

@@ -129,10 +129,6 @@ static Error argumentError(std::string Message) {
   return Error(ExitUsage, std::move(Message), ErrorKind::Argument);
 }
 
-uint64_t tilegen::run::scaleAlignment(const ScaleInfo &S) {
-  return S.blockScaled() ? 1 : ScaleAlignment;
-}
-
 /// "f32", "e8m0 bytes" or "e4m3 bytes", for messages about a scale pointer.
 static const char *scaleTypeText(const ScaleInfo &S) {
   return S.E8M0 ? "e8m0 bytes" : S.E4M3 ? "e4m3 bytes" : "f32";
@@ -155,8 +151,8 @@ Error tilegen::run::checkGemmArgs(const Manifest &Man, const GemmArgs &Args,
     uint64_t Align;
   } Ptrs[] = {{Tensor::A, Args.A, TensorAlignment},      {Tensor::B, Args.B, TensorAlignment},
               {Tensor::C, Args.C, TensorAlignment},      {Tensor::D, Args.D, TensorAlignment},
-              {Tensor::ScaleA, Args.ScaleA, scaleAlignment(Man.A.Scale)},
-              {Tensor::ScaleB, Args.ScaleB, scaleAlignment(Man.B.Scale)}};
+              {Tensor::ScaleA, Args.ScaleA, ScaleAlignment},
+              {Tensor::ScaleB, Args.ScaleB, ScaleAlignment}};
   for (const auto &E : Ptrs) {
     const bool Needed = Used[static_cast<int>(E.T)];
     const bool IsScale = E.T == Tensor::ScaleA || E.T == Tensor::ScaleB;
@@ -192,7 +188,7 @@ Error tilegen::run::checkGemmArgs(const Manifest &Man, const GemmArgs &Args,
       return argumentError(std::string("pointer ") + tensorName(E.T) + " = " +
                            hexText(E.Ptr) + " is not " + std::to_string(E.Align) +
                            "-byte aligned" +
-                           (IsScale ? " (f32 scales)"
+                           (IsScale ? " (the kernels copy scales in 4-byte pieces)"
                                     : " (the kernels move tensors in 16-byte pieces)"));
   }
 

@@ -71,10 +71,9 @@ struct GemmArgs {
 /// Device pointers are this aligned (bytes): the kernels move A, B, C and D in
 /// 16-byte pieces (cp.async, vector stores, TMA's global address rule).
 constexpr uint64_t TensorAlignment = 16;
-/// f32 scale tensors are this aligned (bytes); e8m0 scales are bytes (scaleAlignment).
+/// Scale tensors' pointers are this aligned (bytes): f32 scales, and the one-byte codes of
+/// block scales too, which the kernels copy into shared memory in 4-byte pieces (cp.async).
 constexpr uint64_t ScaleAlignment = 4;
-/// The alignment a scale tensor's pointer needs: 4 for f32 scales, 1 for e8m0 bytes.
-uint64_t scaleAlignment(const ScaleInfo &S);
 
 /// The leading dimension of T in Args: its value, or the dense one when 0.
 int64_t leadingDim(const Manifest &Man, const GemmArgs &Args, Tensor T);
@@ -82,7 +81,7 @@ int64_t leadingDim(const Manifest &Man, const GemmArgs &Args, Tensor T);
 /// Checks Args against the manifest without touching the GPU: A, B and D
 /// present and 16-byte aligned; C present unless beta is 0 (then D stands in
 /// for it); scale pointers exactly where the manifest has scales, aligned
-/// for their type (scaleAlignment); a scratch buffer for every scratch
+/// to ScaleAlignment; a scratch buffer for every scratch
 /// parameter (when CheckScratch);
 /// leading dimensions dense, or padded only for tensors the kernel reads
 /// through tensor maps alone, with 16-byte strides. The sizes must have

@@ -969,8 +969,9 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
   }
   if (p.upcastRegisters) {
     // Packed FP4 B in the ring, converted in registers: no converted ring. The slice's block
-    // scales follow B in the slot (SM90.cpp, codeLoader): per row of B its two E8M0 codes
-    // (blocks of 32), or the consumers' bf16x2 factors of its four E4M3 codes (blocks of 16).
+    // scales follow B in the slot (SM90.cpp, codeLoader): per block of 32 the tile's N E8M0
+    // codes, or per row of B the consumers' bf16x2 factors of its four E4M3 codes (blocks of
+    // 16).
     int64_t blocks = p.tileK / op.getScaleBAttr().blockK();
     bool e8m0 = isa<Float8E8M0FNUType>(op.getScaleBAttr().getType());
     m.bSliceBytes = p.tileN * p.tileK * elemInfo(*elemOf(op.getBType())).bits / 8;

@@ -2,7 +2,7 @@
 //
 // The opcode table of the checker. Facts from the PTX ISA (9.7): integer instructions
 // (9.7.1, 9.7.8-9.7.9 for cvt and bfe), data movement (9.7.9: ld/st/ldmatrix/stmatrix/cvta/
-// mapa), cp.async (9.7.9.25), bulk and tensor copies (9.7.9.25.4-5), mbarrier (9.7.13.15),
+// mapa), cp.async and cp.async.mbarrier.arrive (9.7.9.25), bulk and tensor copies (9.7.9.25.4-5), mbarrier (9.7.13.15),
 // bar/barrier (9.7.13.1-3), wgmma (9.7.15), tcgen05 (9.7.16), elect.sync, shfl.sync and
 // vote.sync (9.7.13.4, 9.7.9.6, 9.7.13.6).
 //
@@ -368,6 +368,14 @@ static llvm::Expected<Decoded> decodeOp(const Statement &s) {
     }
     if (opc == "cp.async.wait_group" || opc == "cp.async.wait_all") {
       d.op = Op::CpAsyncWait;
+      return d;
+    }
+    // cp.async.mbarrier.arrive.noinc: an arrival (one of the expected count) when the
+    // thread's earlier cp.async copies have landed. Without .noinc the pending count is
+    // raised first, which the checker does not model.
+    if (opc == "cp.async.mbarrier.arrive.noinc.shared.b64" ||
+        opc == "cp.async.mbarrier.arrive.noinc.shared::cta.b64") {
+      d.op = Op::CpAsyncArrive;
       return d;
     }
     if (opc.starts_with("cp.async.ca.shared.global") ||

@@ -25,7 +25,7 @@ enum class Op : uint8_t {
   // Synchronisation and asynchronous work.
   Nanosleep, BarSync, BarArrive, BarWarpSync, ClusterArrive, ClusterWait, MbarInit, MbarArrive,
   MbarExpectTx, MbarTryWait, FenceProxyAsync, FenceNoop, TmaLoad, BulkLoad, TmaStore,
-  BulkCommit, BulkWait, CpAsync, CpAsyncCommit, CpAsyncWait, WgmmaFence, Wgmma, WgmmaCommit,
+  BulkCommit, BulkWait, CpAsync, CpAsyncCommit, CpAsyncWait, CpAsyncArrive, WgmmaFence, Wgmma, WgmmaCommit,
   WgmmaWait, TcAlloc, TcDealloc, TcRelinquish, TcMma, TcCommit, TcLd, TcWaitLd, TcCp, Elect, Shfl,
   Vote, Setmaxnreg, PrefetchTensormap,
 };

@@ -43,8 +43,8 @@ static bool isWaitGroup(StringRef op) {
 }
 
 static bool isRelease(StringRef op) {
-  return op.starts_with("mbarrier.arrive") || op.starts_with("tcgen05.commit") ||
-         op.starts_with("bar.sync") || op.starts_with("bar.arrive") ||
+  return op.starts_with("mbarrier.arrive") || op.starts_with("cp.async.mbarrier.arrive") ||
+         op.starts_with("tcgen05.commit") || op.starts_with("bar.sync") || op.starts_with("bar.arrive") ||
          op.starts_with("barrier.sync") || op.starts_with("barrier.arrive") ||
          op.starts_with("barrier.cluster.arrive");
 }
@@ -63,8 +63,8 @@ std::vector<MutationSite> tilegen::verify::mutationSites(const Kernel &kernel,
       hit = op.starts_with("fence.proxy.async");
       break;
     case MutationKind::DropArrive:
-      hit = op.starts_with("mbarrier.arrive") || op.starts_with("tcgen05.commit") ||
-            op.starts_with("bar.arrive") || op.starts_with("barrier.arrive") ||
+      hit = op.starts_with("mbarrier.arrive") || op.starts_with("cp.async.mbarrier.arrive") ||
+            op.starts_with("tcgen05.commit") || op.starts_with("bar.arrive") || op.starts_with("barrier.arrive") ||
             op.starts_with("barrier.cluster.arrive") || op == "bar.sync" ||
             op.starts_with("barrier.sync");
       break;

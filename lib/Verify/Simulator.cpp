@@ -2400,9 +2400,10 @@ bool Sim::step(int ti) {
     return true; // a step of its own: what follows is ordered after it by clocks
   }
   case Op::MbarArrive:
+  case Op::CpAsyncArrive:
   case Op::MbarExpectTx:
   case Op::MbarTryWait: {
-    const Operand &bo = d.op == Op::MbarExpectTx ? o[0] : o[1];
+    const Operand &bo = d.op == Op::MbarExpectTx || d.op == Op::CpAsyncArrive ? o[0] : o[1];
     int bi = mbarAt(t, bo, d.cluster || s.opcode.find("shared::cluster") != std::string::npos,
                     "mbarrier address");
     if (bi < 0)
@@ -2456,6 +2457,21 @@ bool Sim::step(int ti) {
       tick(t);
       next();
       return true;
+    }
+    if (d.op == Op::CpAsyncArrive) {
+      // The arrival happens once every cp.async this thread issued before it has landed:
+      // the copies end here, before the arrival that orders them for the barrier's waiters.
+      tick(t);
+      auto land = [&](const std::vector<int> &v) {
+        for (int oi : v)
+          if (!ops[oi].done) {
+            ops[oi].done = true;
+            ops[oi].ends.push_back({uint32_t(ti), t.vc[ti]});
+          }
+      };
+      land(t.cpPending);
+      for (auto &g : t.cpGroups)
+        land(g);
     }
     VC snapshot = t.vc;
     tick(t);
@@ -3205,6 +3221,9 @@ void relevance(const Kernel &k, std::vector<Decoded> &dec, std::vector<int> &rel
     case Op::MbarArrive:
       for (size_t j = 1; j < s.ops.size(); ++j)
         use(j);
+      break;
+    case Op::CpAsyncArrive:
+      use(0);
       break;
     default:
       for (size_t j = 0; j < s.ops.size(); ++j)

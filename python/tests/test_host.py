@@ -1382,12 +1382,17 @@ class LaunchTest(unittest.TestCase):
         d, _ = self.matrix(m, n, "row", "<f4", fill=False)
         disp(a, b, out=d, scale_b=self.bytes_array(scales, (kb, n), (n, 1)))
         self.assertEqual(self.read(d, m, n, "row"), ref)
-        # e8m0 scales are bytes: a pointer at an odd address is fine.
-        buf = _native.DeviceBuffer(0, len(scales) + 1)
-        buf.write(b"\0" + scales)
+        # e8m0 scales are bytes, copied by the kernels in 4-byte pieces: a pointer 4 bytes into
+        # a buffer is fine, one at an odd address is refused before the launch.
+        buf = _native.DeviceBuffer(0, len(scales) + 4)
+        buf.write(b"\0" * 4 + scales)
         d, _ = self.matrix(m, n, "row", "<f4", fill=False)
-        kern(a, b, out=d, scale_b=FakeArray(buf, (kb, n), "|u1", (n, 1), offset=1))
+        kern(a, b, out=d, scale_b=FakeArray(buf, (kb, n), "|u1", (n, 1), offset=4))
         self.assertEqual(self.read(d, m, n, "row"), ref)
+        with self.assertRaisesRegex(tilegen.LaunchError, r"pointer scale_b = 0x[0-9a-f]+ is "
+                                    r"not 4-byte aligned \(the kernels copy scales in 4-byte "
+                                    r"pieces\)"):
+            kern(a, b, out=d, scale_b=FakeArray(buf, (kb, n), "|u1", (n, 1), offset=1))
 
     def test_mxfp4_bad_arguments(self):
         kern = tilegen.load(fake_kernel(self.dir, "mx", a="f16/row", b="e2m1/col", c="f32/row",

@@ -133,26 +133,31 @@ private:
   /// fp4ToBf16's multiplies of one decoded word `x`: by 2^126 and `scale`, or with `folded` by
   /// the factor `scale` alone.
   Value fp4Scale(Value x, Value scale, bool folded);
-  /// The upcast in registers: warps 1 and 2 of the producer warpgroup copy each slice's
-  /// scale codes into its slot after B; with E4M3 codes they write the consumers' bf16x2
-  /// factors instead.
+  /// The upcast in registers: the producer warpgroup's warp 1 copies each slice's E8M0 scale
+  /// codes into its slot after B (ringAsyncCopyWarp); with E4M3 codes its warps 1 and 2
+  /// write the consumers' bf16x2 factors instead (ringCopyWarp).
   void codeLoader(Value bid, Value grid, Value numTiles,
                   llvm::function_ref<ProducerUnit(Value)> unitOf);
   /// Warp 1 of the producer warpgroup (`warps` = 2: warps 1 and 2, lanes numbered across
-  /// them) walks the producer's slices: `loads` (unit, slice k, lane) issues its global loads
-  /// (with `ahead`, during slice k - 1), then it waits for the slot to be released, `stores`
-  /// (the slot's area after B, the loaded values, lane) writes them, and every lane arrives
-  /// on the slot's full barrier.
+  /// them) walks the producer's slices: `loads` (unit, slice k, lane) issues its global loads,
+  /// then it waits for the slot to be released, `stores` (the slot's area after B, the loaded
+  /// values, lane) writes them, and every lane arrives on the slot's full barrier.
   void ringCopyWarp(
       Value bid, Value grid, Value numTiles, llvm::function_ref<ProducerUnit(Value)> unitOf,
       llvm::function_ref<SmallVector<Value>(const ProducerUnit &, Value, Value)> loads,
-      llvm::function_ref<void(Value, ArrayRef<Value>, Value)> stores, int64_t warps = 1,
-      bool ahead = true);
-  /// Warps of the producer warpgroup that write the upcast's scales (codeLoader): two (at
-  /// most one lane per row of the tile), so that a lane's codes of two slices (E8M0:
-  /// ringCopyWarp loads one slice ahead) or of one slice and their factors (E4M3) fit the
+      llvm::function_ref<void(Value, ArrayRef<Value>, Value)> stores, int64_t warps = 1);
+  /// Warp 1 of the producer warpgroup walks the producer's slices: it waits for the slot to
+  /// be released, `copies` (unit, slice k, the slot's B, lane) issues the lane's cp.async
+  /// copies into it, and every lane's cp.async.mbarrier.arrive.noinc arrives on the slot's
+  /// full barrier once its copies have landed; the warp goes on to the next slot at once.
+  void ringAsyncCopyWarp(
+      Value bid, Value grid, Value numTiles, llvm::function_ref<ProducerUnit(Value)> unitOf,
+      llvm::function_ref<void(const ProducerUnit &, Value, Value, Value)> copies);
+  /// Warps of the producer warpgroup that arrive on a full slot besides the TMA producer
+  /// (codeLoader): one for E8M0 codes (asynchronous copies), two for E4M3 (at most one lane
+  /// per row of the tile), so that a lane's codes of a slice and their factors fit the
   /// producer's 40 registers.
-  int64_t codeWarps() const { return std::min<int64_t>(2, bn / 32); }
+  int64_t codeWarps() const { return nvfp4 ? std::min<int64_t>(2, bn / 32) : 1; }
   /// The upcast converts B in the consumers' registers (no converter, no converted ring).
   bool regUpcast = false;
   void converterFp8(Value bid, Value grid, Value numTiles, Value tilesM, Value tilesN,
@@ -234,29 +239,28 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
 }
 
 // The block scales of the upcast in registers reach the consumers through the ring, as the
-// block scales of two-set FP8 tiles do (scaleLoader): warps 1 and 2 of the producer warpgroup
-// (one with a tile of 64 rows) follow the producer's sequence of slices, load the codes of
-// slice k (byte (k blocks + q) x N + n of scale_b for row n of the tile and block q of the
-// slice; a row past N reads the last column's, a block past K the last block's), store them
-// after B in the slot once it is released, and every lane arrives on the slot's full barrier
-// (65 arrivals: the producer's with the TMA bytes, and these warps'). E8M0: row n's codes at
-// bytes 2 n and 2 n + 1 (one 16-bit shared load per row for the consumers), loaded one slice
-// ahead (ringCopyWarp). E4M3: each code turned into the bf16x2 factor the consumers multiply
-// by, row n's four at byte 16 n (one 16-byte shared load per row), so that the decode (a prmt,
-// a shift, a mask and two multiplies) runs once per code rather than in each of the four
-// consumer threads that read a row (NVFP4 about 2% faster on an H100); loaded in the slice's
-// own iteration, as two slices of codes and the factors do not fit the producer's 40
-// registers. The same for E8M0 (folded factors, or the scales and a flag, chosen by a vote of
-// one writer warp, which loaded in the slice's own iteration) ran MXFP4 6-10% slower than the
-// consumers' decode: Nsight Compute showed the consumers waiting on full slots three times as
-// often, the writer falling behind (bench/RESULTS.md, 2026-12-06). Loaded by each consumer
-// thread one slice ahead, decoded and applied, the scales cost about 10% at 4096^3 and 8192^3
-// on the H200.
+// block scales of two-set FP8 tiles do (scaleLoader): the producer warpgroup's warps besides
+// the TMA producer follow the producer's sequence of slices and put the scales of slice k
+// (byte (k blocks + q) x N + n of scale_b for row n of the tile and block q of the slice) into
+// the slot after B once it is released; the slot's full barrier counts their lanes' arrivals
+// besides the producer's with the TMA bytes. E8M0: warp 1 copies the codes as they lie in
+// global memory, block q's bn codes at byte q bn (the consumers load a row's code of each block
+// with a byte load), four bytes per cp.async (a chunk past N reads the last chunk, a block past
+// K the last block), and each lane arrives when its copies have landed
+// (ringAsyncCopyWarp): the warp runs as far ahead as the ring's free slots, as the TMA
+// producer does. With plain loads one slice ahead and shared stores instead, the codes reached
+// the slots late enough to cost the kernel about 10% on an H100 (against no code copy at all,
+// bench/RESULTS.md, 2026-12-06). E4M3: warps 1 and 2 turn each code into the bf16x2 factor
+// the consumers multiply by, row n's four at byte 16 n (one 16-byte shared load per row), so
+// that the decode (a prmt, a shift, a mask and two multiplies) runs once per code rather than
+// in each of the four consumer threads that read a row (NVFP4 about 2% faster on an H100),
+// with plain loads and shared stores (ringCopyWarp). The same for E8M0 (folded factors, or
+// the scales and a flag, chosen by a vote of one writer warp) ran MXFP4 6-10% slower than the
+// consumers' decode: the writer fell behind (bench/RESULTS.md, 2026-12-06).
 void WgmmaEmitter::ringCopyWarp(
     Value bid, Value grid, Value numTiles, llvm::function_ref<ProducerUnit(Value)> unitOf,
     llvm::function_ref<SmallVector<Value>(const ProducerUnit &, Value, Value)> loads,
-    llvm::function_ref<void(Value, ArrayRef<Value>, Value)> stores, int64_t warps,
-    bool ahead) {
+    llvm::function_ref<void(Value, ArrayRef<Value>, Value)> stores, int64_t warps) {
   Value w = b.divu(tid, 32);
   Value inWarps = warps == 1 ? b.eq(w, 1) : b.andi(b.ult(b.c32(0), w), b.ult(w, 1 + warps));
   auto loader = scf::IfOp::create(b, inWarps, false);
@@ -267,56 +271,111 @@ void WgmmaEmitter::ringCopyWarp(
   OpBuilder::InsertionGuard g1(b);
   b.setInsertionPointToStart(tileLoop.getBody());
   ProducerUnit unit = unitOf(tileLoop.getInductionVar());
-  // The loads run one slice ahead: slice k's values were loaded during slice k - 1 (the
-  // unit's first slice's before its loop), so that their latency overlaps a whole slice of
-  // this warp's work and waits rather than only the wait for the slot. (Loaded in the slice's
-  // own iteration, the writer of the register upcast's scale factors fell behind the
-  // consumers, which then waited on full slots: bench/RESULTS.md, 2026-12-06.) The slice
-  // loaded ahead is clamped to the unit's last, so no load reaches past the scale tensors.
-  Value last = b.select(b.eq(unit.ke, 0), b.c32(0), b.sub(unit.ke, b.c32(1)));
-  SmallVector<Value> init{tileLoop.getRegionIterArgs()[0]};
-  if (ahead)
-    llvm::append_range(init, loads(unit, b.minu(unit.kb, last), lane));
-  auto kLoop = scf::ForOp::create(b, unit.kb, unit.ke, b.c32(1), init);
+  auto kLoop = scf::ForOp::create(b, unit.kb, unit.ke, b.c32(1),
+                                  ValueRange{tileLoop.getRegionIterArgs()[0]});
   {
     OpBuilder::InsertionGuard g2(b);
     b.setInsertionPointToStart(kLoop.getBody());
     Value g = kLoop.getRegionIterArgs()[0];
-    SmallVector<Value> values(kLoop.getRegionIterArgs().drop_front());
     auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
-    // The next slice's loads first (their latency overlaps this one's wait and stores), this
-    // slice's stores once the slot is free.
-    SmallVector<Value> next =
-        loads(unit, ahead ? b.minu(b.add(kLoop.getInductionVar(), b.c32(1)), last)
-                          : kLoop.getInductionVar(),
-              lane);
-    if (!ahead)
-      values = next;
+    // The loads first (their latency overlaps the wait for the slot), the stores once the
+    // slot is free.
+    SmallVector<Value> values = loads(unit, kLoop.getInductionVar(), lane);
     waitBarrier(b, empty.at(b, slot), emptyParity);
     stores(slotB(slot), values, lane);
     // Every lane releases its own stores with its own arrival (compute-sanitizer's racecheck
     // does not count a warp barrier before one lane's arrival as ordering the other lanes'
     // stores, though the memory model does).
     NVVM::MBarrierArriveOp::create(b, Type(), full.at(b, slot), Value());
-    SmallVector<Value> yield{b.add(g, 1)};
-    if (ahead)
-      llvm::append_range(yield, next);
-    scf::YieldOp::create(b, yield);
+    scf::YieldOp::create(b, ValueRange{b.add(g, 1)});
   }
   scf::YieldOp::create(b, ValueRange{kLoop.getResult(0)});
 }
 
+void WgmmaEmitter::ringAsyncCopyWarp(
+    Value bid, Value grid, Value numTiles, llvm::function_ref<ProducerUnit(Value)> unitOf,
+    llvm::function_ref<void(const ProducerUnit &, Value, Value, Value)> copies) {
+  auto loader = scf::IfOp::create(b, b.eq(b.divu(tid, 32), 1), false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&loader.getThenRegion().front());
+  Value lane = b.remu(tid, 32);
+  auto tileLoop = scf::ForOp::create(b, bid, numTiles, grid, ValueRange{b.c32(0)});
+  {
+    OpBuilder::InsertionGuard g1(b);
+    b.setInsertionPointToStart(tileLoop.getBody());
+    ProducerUnit unit = unitOf(tileLoop.getInductionVar());
+    auto kLoop = scf::ForOp::create(b, unit.kb, unit.ke, b.c32(1),
+                                    ValueRange{tileLoop.getRegionIterArgs()[0]});
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value g = kLoop.getRegionIterArgs()[0];
+    auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
+    waitBarrier(b, empty.at(b, slot), emptyParity);
+    copies(unit, kLoop.getInductionVar(), slotB(slot), lane);
+    // noinc: the arrival is one of the barrier's expected count (not an extra pending one).
+    NVVM::CpAsyncMBarrierArriveOp::create(b, full.at(b, slot), /*noinc=*/true);
+    scf::YieldOp::create(b, ValueRange{b.add(g, 1)});
+    b.setInsertionPointAfter(kLoop);
+    scf::YieldOp::create(b, ValueRange{kLoop.getResult(0)});
+  }
+  // Nothing of this warp's copies is still in flight when it leaves (the consumers' waits on
+  // the full barriers order them already; this keeps the warp's own exit clean).
+  NVVM::CpAsyncCommitGroupOp::create(b);
+  NVVM::CpAsyncWaitGroupOp::create(b, 0);
+}
+
 void WgmmaEmitter::codeLoader(Value bid, Value grid, Value numTiles,
                               llvm::function_ref<ProducerUnit(Value)> unitOf) {
-  const int64_t blocksPerSlice = nvfp4 ? 4 : 2, lanes = 32 * codeWarps(),
-                rowsPerLane = bn / lanes;
+  const int64_t blocksPerSlice = nvfp4 ? 4 : 2;
   Value lastBlk = b.sub(b.ceilDiv(K, nvfp4 ? 16 : 32), b.c32(1));
+  auto blockRow = [&](Value k, int64_t q) { // scale_b's codes of block q of slice k
+    Value blk = b.minu(b.add(b.mul(k, blocksPerSlice), q), lastBlk);
+    return b.gep(scaleB, arith::MulIOp::create(b, b.zext64(blk), b.zext64(N)));
+  };
+  if (!nvfp4) {
+    // E8M0: bn codes per block, four per copy (N is a multiple of 8, so a chunk is wholly
+    // inside or wholly past N; one past N reads the last chunk's).
+    const int64_t chunksPerBlock = bn / 4, chunks = blocksPerSlice * chunksPerBlock;
+    Value lastChunk = b.sub(N, b.c32(4));
+    auto ca = NVVM::LoadCacheModifierKindAttr::get(b.getContext(),
+                                                    NVVM::LoadCacheModifierKind::CA);
+    auto copies = [&](const ProducerUnit &unit, Value k, Value slotOfB, Value lane) {
+      Value area = b.gep(slotOfB, b.c32(bn * bk / 2));
+      for (int64_t c0 = 0; c0 < chunks; c0 += 32) {
+        auto body = [&] {
+          Value c = b.add(lane, c0);
+          Value q = b.divu(c, chunksPerBlock), col = b.mul(b.remu(c, chunksPerBlock), 4);
+          // q takes two values at most; select between the two block rows.
+          Value row = blockRow(k, 0);
+          for (int64_t qq = 1; qq < blocksPerSlice; ++qq)
+            row = b.select(b.eq(q, qq), blockRow(k, qq), row);
+          Value n = b.minu(b.add(unit.n0, col), lastChunk);
+          NVVM::CpAsyncOp::create(b, b.gep(area, b.add(b.mul(q, bn), col)),
+                                  b.gep(row, b.zext64(n)), b.getI32IntegerAttr(4), ca,
+                                  Value());
+        };
+        if (c0 + 32 <= chunks) {
+          body();
+        } else {
+          auto part = scf::IfOp::create(b, b.ult(b.add(lane, c0), b.c32(chunks)), false);
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(&part.getThenRegion().front());
+          body();
+        }
+      }
+    };
+    ringAsyncCopyWarp(bid, grid, numTiles, unitOf, copies);
+    return;
+  }
+  // E4M3: the consumers' bf16x2 factors (blockScale(code, true)), computed here once per
+  // code instead of once in each of the four consumer threads that read a row, a row's four
+  // words together.
+  const int64_t lanes = 32 * codeWarps(), rowsPerLane = bn / lanes;
   Value lastN = b.sub(N, b.c32(1));
   auto loads = [&](const ProducerUnit &unit, Value k, Value lane) {
     SmallVector<Value> codes; // codes[q * rowsPerLane + j]: block q of row lane + lanes j
     for (int64_t q = 0; q < blocksPerSlice; ++q) {
-      Value blk = b.minu(b.add(b.mul(k, blocksPerSlice), q), lastBlk);
-      Value row = b.gep(scaleB, arith::MulIOp::create(b, b.zext64(blk), b.zext64(N)));
+      Value row = blockRow(k, q);
       for (int64_t j = 0; j < rowsPerLane; ++j) {
         Value col = b.zext64(b.minu(b.add(unit.n0, b.add(lane, lanes * j)), lastN));
         codes.push_back(LLVM::LoadOp::create(b, b.getI8Type(), b.gep(row, col), 1));
@@ -324,47 +383,33 @@ void WgmmaEmitter::codeLoader(Value bid, Value grid, Value numTiles,
     }
     return codes;
   };
-  // E8M0: the codes themselves, a row's two in bytes 2 n and 2 n + 1. E4M3: the consumers'
-  // bf16x2 factors (blockScale(code, true)), computed here once per code instead of once in
-  // each of the four consumer threads that read a row, a row's four words together.
   auto v4i32 = VectorType::get({4}, b.i32());
   auto stores = [&](Value slotOfB, ArrayRef<Value> codes, Value lane) {
     Value area = b.gep(slotOfB, b.c32(bn * bk / 2));
-    SmallVector<Value> code;
-    if (nvfp4)
-      for (Value c : codes)
-        code.push_back(arith::ExtUIOp::create(b, b.i32(), c));
     for (int64_t j = 0; j < rowsPerLane; ++j) {
-      if (!nvfp4) {
-        Value rowBase = b.gep(area, b.mul(b.add(lane, lanes * j), blocksPerSlice));
-        for (int64_t q = 0; q < blocksPerSlice; ++q)
-          LLVM::StoreOp::create(b, codes[q * rowsPerLane + j], b.gep(rowBase, b.c32(q)), 1);
-        continue;
-      }
       Value words = LLVM::UndefOp::create(b, v4i32);
       for (int64_t q = 0; q < blocksPerSlice; ++q) {
-        Value f = LLVM::BitcastOp::create(b, b.i32(),
-                                          blockScale(code[q * rowsPerLane + j], /*folded=*/true));
+        Value code = arith::ExtUIOp::create(b, b.i32(), codes[q * rowsPerLane + j]);
+        Value f = LLVM::BitcastOp::create(b, b.i32(), blockScale(code, /*folded=*/true));
         words = LLVM::InsertElementOp::create(b, words, f, b.c32(q));
       }
       LLVM::StoreOp::create(b, words, b.gep(area, b.mul(b.add(lane, lanes * j), 16)), 16);
     }
   };
-  // E4M3: the codes of the slice itself (a lane's two slices of codes and the factors do not
-  // fit 40 registers).
-  ringCopyWarp(bid, grid, numTiles, unitOf, loads, stores, codeWarps(), /*ahead=*/!nvfp4);
+  ringCopyWarp(bid, grid, numTiles, unitOf, loads, stores, codeWarps());
 }
 
 // Block scales reach the consumers through the ring: warp 1 of the producer warpgroup (idle
 // otherwise) follows the producer's sequence of slices, waits for each slot to be released
 // like the producer, copies the scales of the slice's K block into the slot after B (the
 // tile's bm rows of scale_a, row r at float r, then its B blocks; rows past M read row M - 1,
-// blocks past N the last block) with plain loads and shared stores, and arrives on the slot's
-// full barrier (which therefore expects 33 arrivals: the producer's with the TMA bytes, and
-// each lane's of this warp). The consumers read them from shared memory once the slot is full,
-// so that no global load latency reaches the K loop of a two-set tile, which drains every K
-// block (loaded by the consumers two blocks ahead instead, the 128 x 192 tile ran 7-12% slower
-// at 4096^3, 8192^3 and 2048 x 7168 x 16384 on the H200, bench/RESULTS.md).
+// blocks past N the last block) with cp.async, and each lane arrives on the slot's full
+// barrier when its copies have landed (which therefore expects 33 arrivals: the producer's
+// with the TMA bytes, and each lane's of this warp; ringAsyncCopyWarp). The consumers read
+// them from shared memory once the slot is full, so that no global load latency reaches the K
+// loop of a two-set tile, which drains every K block (loaded by the consumers two blocks ahead
+// instead, the 128 x 192 tile ran 7-12% slower at 4096^3, 8192^3 and 2048 x 7168 x 16384 on
+// the H200, bench/RESULTS.md).
 void WgmmaEmitter::scaleLoader(Value bid, Value grid, Value numTiles,
                                llvm::function_ref<ProducerUnit(Value)> unitOf) {
   tile::ScaleAttr sa = v.instr.getScaleA(), sb = v.instr.getScaleB();
@@ -372,32 +417,27 @@ void WgmmaEmitter::scaleLoader(Value bid, Value grid, Value numTiles,
   int64_t bScales = bOuter % bn == 0 ? 1 : bn % bOuter == 0 ? bn / bOuter : 2;
   Value aBlocks = b.ceilDiv(M, aOuter), bBlocks = b.ceilDiv(N, bOuter);
   Value lastRow = b.sub(M, b.c32(1)), lastColBlock = b.sub(bBlocks, b.c32(1));
-  auto load = [&](Value ptr, Value idx) -> Value {
-    return LLVM::LoadOp::create(b, b.f32(), b.gep(ptr, b.mul(b.zext64(idx), 4)), 4);
+  auto ca = NVVM::LoadCacheModifierKindAttr::get(b.getContext(), NVVM::LoadCacheModifierKind::CA);
+  auto copy = [&](Value dst, Value ptr, Value idx) {
+    NVVM::CpAsyncOp::create(b, dst, b.gep(ptr, b.mul(b.zext64(idx), 4)),
+                            b.getI32IntegerAttr(4), ca, Value());
   };
-  // values: the lane's rows of scale_a (lane + 32 i), then its block of B.
-  auto loads = [&](const ProducerUnit &unit, Value k, Value lane) {
+  // The lane's rows of scale_a (lane + 32 i), then its block of B.
+  auto copies = [&](const ProducerUnit &unit, Value k, Value slotOfB, Value lane) {
+    Value area = b.gep(slotOfB, b.c32(bn * bk * elemBytes));
     Value blk = b.divu(k, perBlock);
-    SmallVector<Value> values;
     for (int64_t r = 0; r < bm; r += 32) {
       Value row = b.minu(b.add(unit.m0, b.add(lane, r)), lastRow);
-      values.push_back(load(scaleA, b.add(b.mul(blk, aBlocks), b.divu(row, aOuter))));
+      copy(b.gep(area, b.mul(b.add(lane, r), 4)), scaleA,
+           b.add(b.mul(blk, aBlocks), b.divu(row, aOuter)));
     }
-    Value col = b.minu(b.add(b.divu(unit.n0, bOuter), b.minu(lane, b.c32(bScales - 1))),
-                       lastColBlock);
-    values.push_back(load(scaleB, b.add(b.mul(blk, bBlocks), col)));
-    return values;
-  };
-  auto stores = [&](Value slotOfB, ArrayRef<Value> values, Value lane) {
-    Value area = b.gep(slotOfB, b.c32(bn * bk * elemBytes));
-    for (auto [i, x] : llvm::enumerate(values.drop_back()))
-      LLVM::StoreOp::create(b, x, b.gep(area, b.mul(b.add(lane, 32 * i), 4)), 4);
     auto ifB = scf::IfOp::create(b, b.ult(lane, bScales), false);
     OpBuilder::InsertionGuard g3(b);
     b.setInsertionPointToStart(&ifB.getThenRegion().front());
-    LLVM::StoreOp::create(b, values.back(), b.gep(area, b.mul(b.add(lane, bm), 4)), 4);
+    Value col = b.minu(b.add(b.divu(unit.n0, bOuter), lane), lastColBlock);
+    copy(b.gep(area, b.mul(b.add(lane, bm), 4)), scaleB, b.add(b.mul(blk, bBlocks), col));
   };
-  ringCopyWarp(bid, grid, numTiles, unitOf, loads, stores);
+  ringAsyncCopyWarp(bid, grid, numTiles, unitOf, copies);
 }
 
 void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Value tilesM,
@@ -1628,7 +1668,7 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
     // first: the multiplies that end the conversion wait for them, and left to itself ptxas
     // issues these loads after the decode, just before the multiplies, so each row's gather
     // selector takes (its first factor word & (K >> 31)), 0 for every K the kernel takes but
-    // not known to ptxas. E8M0 (MXFP4): the rows' codes, one 16-bit shared load per row
+    // not known to ptxas. E8M0 (MXFP4): the rows' codes, one byte load per row and block
     // (code(q, r)), loaded where first used and before any branch that uses it. Then the
     // packed B words, two 16-byte shared loads per row, each loaded where first used.
     Value scaleArea = b.gep(slotB(slot), b.c32(bn * bk / 2));
@@ -1643,16 +1683,16 @@ void WgmmaEmitter::consumerRegisters(Value c, Value bid, Value grid, Value numTi
           b, VectorType::get({2}, b.getBF16Type()),
           LLVM::ExtractElementOp::create(b, factorWords[r], b.c32(q)));
     };
-    SmallVector<Value> codeWords(rows);
+    // E8M0: block q's codes at byte q bn of the area, row n's at byte n (codeLoader).
+    SmallVector<Value> codes(blocksPerSlice * rows);
     auto code = [&](int64_t q, int64_t r) -> Value {
-      if (!codeWords[r])
-        codeWords[r] = arith::ExtUIOp::create(
+      Value &c = codes[q * rows + r];
+      if (!c)
+        c = arith::ExtUIOp::create(
             b, i32,
-            LLVM::LoadOp::create(b, b.getI16Type(),
-                                 b.gep(scaleArea, b.mul(localRows[r], blocksPerSlice)), 2));
-      Value word = codeWords[r];
-      return q == 0 ? b.andi(word, b.c32(0xFF))
-                    : arith::ShRUIOp::create(b, word, b.c32(8)).getResult();
+            LLVM::LoadOp::create(b, b.getI8Type(),
+                                 b.gep(scaleArea, b.add(localRows[r], b.c32(q * bn))), 1));
+      return c;
     };
     Value bSlot = slotB(slot);
     SmallVector<SmallVector<Value, 8>> packed(rows);

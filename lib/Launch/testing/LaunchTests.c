@@ -364,8 +364,10 @@ static void blockScaled(const char *Runner, const char *Launch, CUdeviceptr A, C
          Info.has_scale_b);
   tilegen_gemm_args_init(K, &G);
   G.problem.m = 64, G.problem.n = 64, G.problem.k = 128;
-  G.a = A, G.b = B, G.d = D, G.scale_b = C + 1;
-  expect("mx-scale-any-address", tilegen_kernel_check(K, &G), TILEGEN_OK);
+  G.a = A, G.b = B, G.d = D, G.scale_b = C + 4;
+  expect("mx-scale-aligned", tilegen_kernel_check(K, &G), TILEGEN_OK);
+  X = G, X.scale_b = C + 1;
+  expect("mx-scale-unaligned", tilegen_kernel_check(K, &X), TILEGEN_ERROR_POINTER);
   X = G, X.scale_b = 0;
   expect("mx-null-scale", tilegen_kernel_check(K, &X), TILEGEN_ERROR_POINTER);
   X = G, X.scale_b_tensor = C;
@@ -385,7 +387,7 @@ static void blockScaled(const char *Runner, const char *Launch, CUdeviceptr A, C
     tilegen_gemm_args Gt, Xt;
     tilegen_gemm_args_init(K, &Gt);
     Gt.problem.m = 64, Gt.problem.n = 64, Gt.problem.k = 128;
-    Gt.a = A, Gt.b = B, Gt.d = D, Gt.scale_b = C + 1, Gt.scale_b_tensor = C + 64;
+    Gt.a = A, Gt.b = B, Gt.d = D, Gt.scale_b = C + 4, Gt.scale_b_tensor = C + 64;
     expect("nvfp4-tensor-scale", tilegen_kernel_check(K, &Gt), TILEGEN_OK);
     Xt = Gt, Xt.scale_b_tensor = 0;
     expect("nvfp4-null-tensor-scale", tilegen_kernel_check(K, &Xt), TILEGEN_ERROR_POINTER);

@@ -1,4 +1,4 @@
-// The sm_90a upcast of MXFP4 B converted in registers (16-bit output, tile 256 x 128 x 64): no converter role and no converted ring (the ring op has no convert_offset or convert_slots; producer 40 registers, consumers 232); warps 1 and 2 of the producer warpgroup copy each slice's scale codes from global memory, loaded one slice ahead, into the slot after B (256 bytes: two codes per row) and arrive on the full barrier with every lane (65 arrivals); the mma role issues m64n256k16 across the tile's M (the tile computed transposed). Each consumer thread loads its two rows of packed B (two 16-byte shared loads per row), gathers byte lane % 4 of each word with prmt, reads its rows' codes with one 16-bit shared load each, converts by the UpcastBits steps (prmt selectors 0x8480 ... 0x8783) ahead of the scales, then multiplies by the scale folded into one factor where the warp's codes are all at most 128 (a vote), pins the 16 registers before the wgmma fence and issues four wgmmas with A from registers (inline PTX: NVVM's op takes A by descriptor only). The K loop runs two slices per iteration, the registers of the batch in flight pinned after the wait that retires it and folded into the release's address; every consumer thread releases (empty barriers of 256 arrivals). The epilogue stages D through stmatrix .trans into 64 x 64 chunks (D's tensor map box [64, 64], 128-byte swizzle).
+// The sm_90a upcast of MXFP4 B converted in registers (16-bit output, tile 256 x 128 x 64): no converter role and no converted ring (the ring op has no convert_offset or convert_slots; producer 40 registers, consumers 232); warp 1 of the producer warpgroup copies each slice's scale codes from global memory into the slot after B with cp.async (256 bytes: block q's 128 codes at byte 128 q, four bytes a copy, two copies a lane) and each lane arrives on the full barrier when its copies have landed (cp.async.mbarrier.arrive.noinc: 33 arrivals); the mma role issues m64n256k16 across the tile's M (the tile computed transposed). Each consumer thread loads its two rows of packed B (two 16-byte shared loads per row), gathers byte lane % 4 of each word with prmt, reads its rows' codes with one byte load per row and block, converts by the UpcastBits steps (prmt selectors 0x8480 ... 0x8783) ahead of the scales, then multiplies by the scale folded into one factor where the warp's codes are all at most 128 (a vote), pins the 16 registers before the wgmma fence and issues four wgmmas with A from registers (inline PTX: NVVM's op takes A by descriptor only). The K loop runs two slices per iteration, the registers of the batch in flight pinned after the wait that retires it and folded into the release's address; every consumer thread releases (empty barriers of 256 arrivals). The epilogue stages D through stmatrix .trans into 64 x 64 chunks (D's tensor map box [64, 64], 128-byte swizzle).
 // RUN: %tilegen %s --target=sm_90a --emit=pipeline | FileCheck %s --check-prefix=PLAN
 // RUN: %tilegen %s --target=sm_90a --emit=nvvm-scf | FileCheck %s --implicit-check-not='{{^ *}}tile.' --implicit-check-not=nvvm.wgmma.mma_async --implicit-check-not='llvm.store {{.*}} : vector<4xi32>, !llvm.ptr<3>'
 // RUN: %tilegen explain %s --target=sm_90a | FileCheck %s --check-prefix=EXPLAIN
@@ -19,20 +19,26 @@ tile.gemm @mxfp4r {
 // CHECK-SAME:    {box = array<i64: 64, 128>, dims = ["K", "N"], elem = "e2m1", kind = "tensormap", {{.*}} swizzle = 0 : i64, tensor = "B"}
 // CHECK-SAME:    {box = array<i64: 64, 64>, dims = ["N", "M"], elem = "bf16", kind = "tensormap", {{.*}} swizzle = 128 : i64, tensor = "D"}
 // CHECK-SAME:    {kind = "ptr", name = "scale_b", tensor = "scale_b"}
-// CHECK:         nvvm.mbarrier.init %{{.*}}, %c65_i32
+// CHECK:         nvvm.mbarrier.init %{{.*}}, %c33_i32
 // CHECK-NEXT:    nvvm.mbarrier.init %{{.*}}, %c256_i32
 // CHECK:         nvvm.fence.mbarrier.init
 // CHECK:         nvvm.setmaxregister  decrease 40
 // CHECK:         nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c36864_i32
-// The code loader (warps 1 and 2): a lane's two rows' two codes, loaded one slice ahead (the
-// unit's first slice's before the K loop, carried; the next slice's before the empty wait),
-// stored after B.
-// CHECK-COUNT-4: llvm.load {{.*}} : !llvm.ptr<1> -> i8
-// CHECK:         scf.for {{.*}} -> (i32, i8, i8, i8, i8)
-// CHECK-COUNT-4: llvm.load {{.*}} : !llvm.ptr<1> -> i8
+// The code loader (warp 1): once the slot is released, a lane's two four-byte copies (chunks
+// lane and lane + 32 of the slice's 64: block chunk / 32, column 4 (chunk % 32)) into the area
+// after B (slot + 32768 + 4096), then its arrival when they have landed; after the last slice it
+// waits for its copies before it leaves. No global load and no shared store in the loader.
 // CHECK:         nvvm.mbarrier.try_wait.parity
-// CHECK-COUNT-4: llvm.store %arg{{[0-9]+}}, {{.*}} : i8, !llvm.ptr<3>
-// CHECK:         nvvm.mbarrier.arrive
+// CHECK:         llvm.getelementptr {{.*}}[32768]
+// CHECK-NEXT:    llvm.getelementptr {{.*}}[4096]
+// CHECK-NOT:     llvm.load
+// CHECK:         nvvm.cp.async.shared.global {{.*}}, 4, cache =  ca
+// CHECK-NOT:     llvm.load
+// CHECK:         nvvm.cp.async.shared.global {{.*}}, 4, cache =  ca
+// CHECK-NEXT:    llvm.getelementptr
+// CHECK-NEXT:    nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true}
+// CHECK:         nvvm.cp.async.commit.group
+// CHECK-NEXT:    nvvm.cp.async.wait.group 0
 // CHECK:         nvvm.setmaxregister  increase 232
 // The first slice: the wait, the two rows' packed B from the slot, decoded (gather, then the
 // UpcastBits steps up to the multiplies) ahead of the scale choice; the rows' codes; the warp
@@ -47,9 +53,10 @@ tile.gemm @mxfp4r {
 // CHECK-NEXT:    arith.andi
 // CHECK-NEXT:    llvm.bitcast
 // CHECK-NEXT:    nvvm.prmt <default> %c34177_i32
-// CHECK:         llvm.load {{.*}} {alignment = 2 : i64} : !llvm.ptr<3> -> i16
+// CHECK-COUNT-2: llvm.load {{.*}} {alignment = 1 : i64} : !llvm.ptr<3> -> i8
 // CHECK:         arith.cmpi ugt, {{.*}}, %c128_i32
-// CHECK:         llvm.load {{.*}} {alignment = 2 : i64} : !llvm.ptr<3> -> i16
+// CHECK:         arith.addi {{.*}}, %c136_i32
+// CHECK:         llvm.load {{.*}} {alignment = 1 : i64} : !llvm.ptr<3> -> i8
 // CHECK:         nvvm.vote.sync  any %c-1_i32
 // CHECK-NEXT:    scf.if
 // CHECK-NOT:     nvvm.prmt
