@@ -2,9 +2,9 @@
 //
 // The opcode table of the checker. Facts from the PTX ISA (9.7): integer instructions
 // (9.7.1, 9.7.8-9.7.9 for cvt and bfe), data movement (9.7.9: ld/st/ldmatrix/stmatrix/cvta/
-// mapa), cp.async and cp.async.mbarrier.arrive (9.7.9.25), bulk and tensor copies (9.7.9.25.4-5), mbarrier (9.7.13.15),
-// bar/barrier (9.7.13.1-3), wgmma (9.7.15), tcgen05 (9.7.16), elect.sync, shfl.sync and
-// vote.sync (9.7.13.4, 9.7.9.6, 9.7.13.6).
+// mapa), cp.async and cp.async.mbarrier.arrive (9.7.9.25), bulk and tensor copies
+// (9.7.9.25.4-5), mbarrier (9.7.13.15), bar/barrier (9.7.13.1-3), wgmma (9.7.15), tcgen05
+// (9.7.16), elect.sync, shfl.sync and vote.sync (9.7.13.4, 9.7.9.6, 9.7.13.6).
 //
 //===--------------------------------------------------------------------------------------===//
 
@@ -272,12 +272,14 @@ static llvm::Expected<Decoded> decodeOp(const Statement &s) {
   }
   if (base == "bar" || base == "barrier") {
     if (has(parts, "cluster")) {
-      if (has(parts, "arrive"))
+      if (has(parts, "arrive")) {
         d.op = Op::ClusterArrive;
-      else if (has(parts, "wait"))
+        d.relaxed = has(parts, "relaxed");
+      } else if (has(parts, "wait")) {
         d.op = Op::ClusterWait;
-      else
+      } else {
         return outside(s, "");
+      }
       return d;
     }
     if (has(parts, "warp")) {
@@ -327,7 +329,7 @@ static llvm::Expected<Decoded> decodeOp(const Statement &s) {
       return d;
     }
     if (opc == "fence.mbarrier_init.release.cluster") {
-      d.op = Op::FenceNoop;
+      d.op = Op::FenceMbarInit;
       return d;
     }
     return outside(s, "fence variant");

@@ -24,10 +24,10 @@ enum class Op : uint8_t {
   LdParam, LdShared, StShared, LdMatrix, StMatrix, LdGlobal, StGlobal, LdAcquire, StFlag,
   // Synchronisation and asynchronous work.
   Nanosleep, BarSync, BarArrive, BarWarpSync, ClusterArrive, ClusterWait, MbarInit, MbarArrive,
-  MbarExpectTx, MbarTryWait, FenceProxyAsync, FenceNoop, TmaLoad, BulkLoad, TmaStore,
-  BulkCommit, BulkWait, CpAsync, CpAsyncCommit, CpAsyncWait, CpAsyncArrive, WgmmaFence, Wgmma, WgmmaCommit,
-  WgmmaWait, TcAlloc, TcDealloc, TcRelinquish, TcMma, TcCommit, TcLd, TcWaitLd, TcCp, Elect, Shfl,
-  Vote, Setmaxnreg, PrefetchTensormap,
+  MbarExpectTx, MbarTryWait, FenceProxyAsync, FenceNoop, FenceMbarInit, TmaLoad, BulkLoad,
+  TmaStore, BulkCommit, BulkWait, CpAsync, CpAsyncCommit, CpAsyncWait, CpAsyncArrive, WgmmaFence,
+  Wgmma, WgmmaCommit, WgmmaWait, TcAlloc, TcDealloc, TcRelinquish, TcMma, TcCommit, TcLd,
+  TcWaitLd, TcCp, Elect, Shfl, Vote, Setmaxnreg, PrefetchTensormap,
 };
 
 struct Decoded {
@@ -48,6 +48,7 @@ struct Decoded {
   unsigned voteMode = 0;  ///< vote.sync: 0 all 1 any 2 uni 3 ballot
   unsigned cvtaDir = 0;   ///< 0 param/shared to generic, 1 to shared
   bool aligned = false;   ///< executed by all threads of a warp together (.aligned, bar.sync)
+  bool relaxed = false;   ///< barrier.cluster.arrive.relaxed: orders no earlier access
 };
 
 /// Decodes one statement; the error names the line and the instruction.

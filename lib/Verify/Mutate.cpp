@@ -44,9 +44,9 @@ static bool isWaitGroup(StringRef op) {
 
 static bool isRelease(StringRef op) {
   return op.starts_with("mbarrier.arrive") || op.starts_with("cp.async.mbarrier.arrive") ||
-         op.starts_with("tcgen05.commit") || op.starts_with("bar.sync") || op.starts_with("bar.arrive") ||
-         op.starts_with("barrier.sync") || op.starts_with("barrier.arrive") ||
-         op.starts_with("barrier.cluster.arrive");
+         op.starts_with("tcgen05.commit") || op.starts_with("bar.sync") ||
+         op.starts_with("bar.arrive") || op.starts_with("barrier.sync") ||
+         op.starts_with("barrier.arrive") || op.starts_with("barrier.cluster.arrive");
 }
 
 std::vector<MutationSite> tilegen::verify::mutationSites(const Kernel &kernel,
@@ -64,9 +64,9 @@ std::vector<MutationSite> tilegen::verify::mutationSites(const Kernel &kernel,
       break;
     case MutationKind::DropArrive:
       hit = op.starts_with("mbarrier.arrive") || op.starts_with("cp.async.mbarrier.arrive") ||
-            op.starts_with("tcgen05.commit") || op.starts_with("bar.arrive") || op.starts_with("barrier.arrive") ||
-            op.starts_with("barrier.cluster.arrive") || op == "bar.sync" ||
-            op.starts_with("barrier.sync");
+            op.starts_with("tcgen05.commit") || op.starts_with("bar.arrive") ||
+            op.starts_with("barrier.arrive") || op.starts_with("barrier.cluster.arrive") ||
+            op == "bar.sync" || op.starts_with("barrier.sync");
       break;
     case MutationKind::FlipParity:
       hit = op.starts_with("mbarrier.try_wait.parity") ||

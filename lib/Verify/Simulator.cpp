@@ -143,6 +143,8 @@ struct Thread {
   VC vc;
   std::vector<uint32_t> fences;
   VC globalFenceVC; ///< the clock at the thread's last fence.proxy.async of global memory
+  VC initFenceVC;   ///< the clock at its last fence.mbarrier_init (released by a relaxed
+                    ///< cluster arrive)
   std::vector<int> cpPending;
   std::deque<std::vector<int>> cpGroups;
   std::vector<int> bulkPending;
@@ -576,6 +578,7 @@ bool Sim::setup(std::string &shape) {
     t.val.assign(nRel, 0);
     t.known.assign(nRel, 0);
     t.vc.assign(nAgents, 0);
+    t.initFenceVC.assign(nAgents, 0);
     t.vc[i] = 1;
     runPos[i] = int(runnable.size());
     runnable.push_back(int(i));
@@ -2341,7 +2344,9 @@ bool Sim::step(int ti) {
   case Op::ClusterArrive: {
     ClusterBar &cb = clusterBars[ctas[t.cta].cluster];
     touchBy(explore::kClusterKey | ctas[t.cta].cluster, explore::Commute, t);
-    join(cb.vc, t.vc);
+    // A relaxed arrive releases nothing but what the thread's fence.mbarrier_init released
+    // (its mbarrier.init operations; the model releases all it did up to the fence).
+    join(cb.vc, d.relaxed ? t.initFenceVC : t.vc);
     tick(t);
     t.clusterPhase = cb.phase;
     trace(ti, stmt);
@@ -2484,6 +2489,12 @@ bool Sim::step(int ti) {
     t.fences.push_back(t.vc[ti]);
     if (s.opcode != "fence.proxy.async.shared::cta")
       t.globalFenceVC = t.vc; // what the thread knew when it fenced global memory
+    tick(t);
+    next();
+    return false;
+  case Op::FenceMbarInit:
+    tick(t);
+    t.initFenceVC = t.vc;
     tick(t);
     next();
     return false;
@@ -3136,6 +3147,7 @@ void relevance(const Kernel &k, std::vector<Decoded> &dec, std::vector<int> &rel
     case Op::LdParam:
     case Op::FenceProxyAsync:
     case Op::FenceNoop:
+    case Op::FenceMbarInit:
     case Op::PrefetchTensormap:
     case Op::WgmmaFence:
     case Op::WgmmaCommit:

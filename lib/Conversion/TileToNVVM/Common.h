@@ -212,8 +212,9 @@ void setupBarriers(KernelBuilder &b, mlir::Value tid, llvm::ArrayRef<BarrierInit
                    bool cluster, llvm::function_ref<void()> beforeSync = {},
                    mlir::ValueRange tensorMaps = {});
 /// Every thread of the CTA meets (bar.sync 0), or of the cluster when `cluster`
-/// (barrier.cluster.arrive + wait).
-void syncCtaOrCluster(KernelBuilder &b, bool cluster);
+/// (barrier.cluster.arrive + wait; with `relaxed`, barrier.cluster.arrive.relaxed, which
+/// orders none of the thread's earlier memory accesses).
+void syncCtaOrCluster(KernelBuilder &b, bool cluster, bool relaxed = false);
 
 /// The K-slices of one unit of producer work: slices [kb, ke) of the output tile whose A rows
 /// start at m0 and B rows (D columns) at n0.

@@ -219,6 +219,9 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
     p.pairing = TmaPairing::MulticastB;
     p.rank = rank;
     p.bRows = bn;
+    // The peer's consumers release this CTA's slots (remote arrivals): the producer waits for
+    // every release before the CTA may leave (see the closing barrier in emit()).
+    p.drain = true;
   }
   emitTmaProducer(b, p);
   // upcast: warps 1 to 3 convert. (No shfl.sync here to make the condition visibly uniform:
@@ -248,9 +251,8 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
 // with a byte load), four bytes per cp.async (a chunk past N reads the last chunk, a block past
 // K the last block), and each lane arrives when its copies have landed
 // (ringAsyncCopyWarp): the warp runs as far ahead as the ring's free slots, as the TMA
-// producer does. With plain loads one slice ahead and shared stores instead, the codes reached
-// the slots late enough to cost the kernel about 10% on an H100 (against no code copy at all,
-// bench/RESULTS.md, 2026-12-06). E4M3: warps 1 and 2 turn each code into the bf16x2 factor
+// producer does (MXFP4 1.03x at 4096^3 and within 1% elsewhere against plain loads one slice
+// ahead and shared stores, on an H100: bench/RESULTS.md, 2026-12-06). E4M3: warps 1 and 2 turn each code into the bf16x2 factor
 // the consumers multiply by, row n's four at byte 16 n (one 16-byte shared load per row), so
 // that the decode (a prmt, a shift, a mask and two multiplies) runs once per code rather than
 // in each of the four consumer threads that read a row (NVFP4 about 2% faster on an H100),
@@ -2164,9 +2166,13 @@ LogicalResult WgmmaEmitter::emit() {
       consumer(b.sub(wg, b.c32(1)), bid, grid, numTiles, tilesM, tilesN, kTiles);
   }
   // The peer multicasts into this CTA's shared memory and arrives on its barriers until it is
-  // done: neither CTA of a pair leaves before both are.
+  // done. Its multicasts are all consumed here (the consumers wait for every slice's bytes),
+  // and its releases all observed (the producer drains the ring), before this CTA's threads
+  // get here; neither CTA of a pair leaves before both are, with a relaxed arrive (a
+  // releasing one costs every thread a MEMBAR.ALL.GPU, which here orders nothing the drain
+  // does not).
   if (pair)
-    syncCtaOrCluster(b, /*cluster=*/true);
+    syncCtaOrCluster(b, /*cluster=*/true, /*relaxed=*/true);
   LLVM::ReturnOp::create(b, ValueRange{});
   return success();
 }
