@@ -139,17 +139,23 @@ private:
   void codeLoader(Value bid, Value grid, Value numTiles,
                   llvm::function_ref<ProducerUnit(Value)> unitOf);
   /// Warp 1 of the producer warpgroup (`warps` = 2: warps 1 and 2, lanes numbered across
-  /// them) walks the producer's slices: `loads` (unit, slice k, lane) issues its global loads,
+  /// them) walks the producer's slices: `slice` (unit, slice k, its ring slot, the slot's
+  /// empty parity, lane) for each, then `tail` (may be empty) in the warps' branch.
+  void ringWalk(Value bid, Value grid, Value numTiles,
+                llvm::function_ref<ProducerUnit(Value)> unitOf, int64_t warps,
+                llvm::function_ref<void(const ProducerUnit &, Value, Value, Value, Value)> slice,
+                llvm::function_ref<void()> tail = {});
+  /// ringWalk for `warps` warps: `loads` (unit, slice k, lane) issues its global loads,
   /// then it waits for the slot to be released, `stores` (the slot's area after B, the loaded
   /// values, lane) writes them, and every lane arrives on the slot's full barrier.
   void ringCopyWarp(
       Value bid, Value grid, Value numTiles, llvm::function_ref<ProducerUnit(Value)> unitOf,
       llvm::function_ref<SmallVector<Value>(const ProducerUnit &, Value, Value)> loads,
       llvm::function_ref<void(Value, ArrayRef<Value>, Value)> stores, int64_t warps = 1);
-  /// Warp 1 of the producer warpgroup walks the producer's slices: it waits for the slot to
-  /// be released, `copies` (unit, slice k, the slot's B, lane) issues the lane's cp.async
-  /// copies into it, and every lane's cp.async.mbarrier.arrive.noinc arrives on the slot's
-  /// full barrier once its copies have landed; the warp goes on to the next slot at once.
+  /// ringWalk for warp 1: it waits for the slot to be released, `copies` (unit, slice k, the
+  /// slot's B, lane) issues the lane's cp.async copies into it, and every lane's
+  /// cp.async.mbarrier.arrive.noinc arrives on the slot's full barrier once its copies have
+  /// landed; the warp goes on to the next slot at once.
   void ringAsyncCopyWarp(
       Value bid, Value grid, Value numTiles, llvm::function_ref<ProducerUnit(Value)> unitOf,
       llvm::function_ref<void(const ProducerUnit &, Value, Value, Value)> copies);
@@ -259,48 +265,17 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
 // with plain loads and shared stores (ringCopyWarp). The same for E8M0 (folded factors, or
 // the scales and a flag, chosen by a vote of one writer warp) ran MXFP4 6-10% slower than the
 // consumers' decode: the writer fell behind (bench/RESULTS.md, 2026-12-06).
-void WgmmaEmitter::ringCopyWarp(
+void WgmmaEmitter::ringWalk(
     Value bid, Value grid, Value numTiles, llvm::function_ref<ProducerUnit(Value)> unitOf,
-    llvm::function_ref<SmallVector<Value>(const ProducerUnit &, Value, Value)> loads,
-    llvm::function_ref<void(Value, ArrayRef<Value>, Value)> stores, int64_t warps) {
+    int64_t warps,
+    llvm::function_ref<void(const ProducerUnit &, Value, Value, Value, Value)> slice,
+    llvm::function_ref<void()> tail) {
   Value w = b.divu(tid, 32);
   Value inWarps = warps == 1 ? b.eq(w, 1) : b.andi(b.ult(b.c32(0), w), b.ult(w, 1 + warps));
   auto loader = scf::IfOp::create(b, inWarps, false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&loader.getThenRegion().front());
   Value lane = warps == 1 ? b.remu(tid, 32) : b.sub(tid, b.c32(32)); // 0 ... 32 warps - 1
-  auto tileLoop = scf::ForOp::create(b, bid, numTiles, grid, ValueRange{b.c32(0)});
-  OpBuilder::InsertionGuard g1(b);
-  b.setInsertionPointToStart(tileLoop.getBody());
-  ProducerUnit unit = unitOf(tileLoop.getInductionVar());
-  auto kLoop = scf::ForOp::create(b, unit.kb, unit.ke, b.c32(1),
-                                  ValueRange{tileLoop.getRegionIterArgs()[0]});
-  {
-    OpBuilder::InsertionGuard g2(b);
-    b.setInsertionPointToStart(kLoop.getBody());
-    Value g = kLoop.getRegionIterArgs()[0];
-    auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
-    // The loads first (their latency overlaps the wait for the slot), the stores once the
-    // slot is free.
-    SmallVector<Value> values = loads(unit, kLoop.getInductionVar(), lane);
-    waitBarrier(b, empty.at(b, slot), emptyParity);
-    stores(slotB(slot), values, lane);
-    // Every lane releases its own stores with its own arrival (compute-sanitizer's racecheck
-    // does not count a warp barrier before one lane's arrival as ordering the other lanes'
-    // stores, though the memory model does).
-    NVVM::MBarrierArriveOp::create(b, Type(), full.at(b, slot), Value());
-    scf::YieldOp::create(b, ValueRange{b.add(g, 1)});
-  }
-  scf::YieldOp::create(b, ValueRange{kLoop.getResult(0)});
-}
-
-void WgmmaEmitter::ringAsyncCopyWarp(
-    Value bid, Value grid, Value numTiles, llvm::function_ref<ProducerUnit(Value)> unitOf,
-    llvm::function_ref<void(const ProducerUnit &, Value, Value, Value)> copies) {
-  auto loader = scf::IfOp::create(b, b.eq(b.divu(tid, 32), 1), false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&loader.getThenRegion().front());
-  Value lane = b.remu(tid, 32);
   auto tileLoop = scf::ForOp::create(b, bid, numTiles, grid, ValueRange{b.c32(0)});
   {
     OpBuilder::InsertionGuard g1(b);
@@ -312,18 +287,51 @@ void WgmmaEmitter::ringAsyncCopyWarp(
     b.setInsertionPointToStart(kLoop.getBody());
     Value g = kLoop.getRegionIterArgs()[0];
     auto [slot, fullParity, emptyParity] = ringPosition(b, g, stages);
-    waitBarrier(b, empty.at(b, slot), emptyParity);
-    copies(unit, kLoop.getInductionVar(), slotB(slot), lane);
-    // noinc: the arrival is one of the barrier's expected count (not an extra pending one).
-    NVVM::CpAsyncMBarrierArriveOp::create(b, full.at(b, slot), /*noinc=*/true);
+    slice(unit, kLoop.getInductionVar(), slot, emptyParity, lane);
     scf::YieldOp::create(b, ValueRange{b.add(g, 1)});
     b.setInsertionPointAfter(kLoop);
     scf::YieldOp::create(b, ValueRange{kLoop.getResult(0)});
   }
-  // Nothing of this warp's copies is still in flight when it leaves (the consumers' waits on
-  // the full barriers order them already; this keeps the warp's own exit clean).
-  NVVM::CpAsyncCommitGroupOp::create(b);
-  NVVM::CpAsyncWaitGroupOp::create(b, 0);
+  if (tail)
+    tail();
+}
+
+void WgmmaEmitter::ringCopyWarp(
+    Value bid, Value grid, Value numTiles, llvm::function_ref<ProducerUnit(Value)> unitOf,
+    llvm::function_ref<SmallVector<Value>(const ProducerUnit &, Value, Value)> loads,
+    llvm::function_ref<void(Value, ArrayRef<Value>, Value)> stores, int64_t warps) {
+  ringWalk(bid, grid, numTiles, unitOf, warps,
+           [&](const ProducerUnit &unit, Value k, Value slot, Value emptyParity, Value lane) {
+             // The loads first (their latency overlaps the wait for the slot), the stores
+             // once the slot is free.
+             SmallVector<Value> values = loads(unit, k, lane);
+             waitBarrier(b, empty.at(b, slot), emptyParity);
+             stores(slotB(slot), values, lane);
+             // Every lane releases its own stores with its own arrival (compute-sanitizer's
+             // racecheck does not count a warp barrier before one lane's arrival as ordering
+             // the other lanes' stores, though the memory model does).
+             NVVM::MBarrierArriveOp::create(b, Type(), full.at(b, slot), Value());
+           });
+}
+
+void WgmmaEmitter::ringAsyncCopyWarp(
+    Value bid, Value grid, Value numTiles, llvm::function_ref<ProducerUnit(Value)> unitOf,
+    llvm::function_ref<void(const ProducerUnit &, Value, Value, Value)> copies) {
+  ringWalk(
+      bid, grid, numTiles, unitOf, /*warps=*/1,
+      [&](const ProducerUnit &unit, Value k, Value slot, Value emptyParity, Value lane) {
+        waitBarrier(b, empty.at(b, slot), emptyParity);
+        copies(unit, k, slotB(slot), lane);
+        // noinc: the arrival is one of the barrier's expected count (not an extra pending one).
+        NVVM::CpAsyncMBarrierArriveOp::create(b, full.at(b, slot), /*noinc=*/true);
+      },
+      [&] {
+        // Nothing of this warp's copies is still in flight when it leaves (the consumers'
+        // waits on the full barriers order them already; this keeps the warp's own exit
+        // clean).
+        NVVM::CpAsyncCommitGroupOp::create(b);
+        NVVM::CpAsyncWaitGroupOp::create(b, 0);
+      });
 }
 
 void WgmmaEmitter::codeLoader(Value bid, Value grid, Value numTiles,
