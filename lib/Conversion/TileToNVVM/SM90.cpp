@@ -258,11 +258,11 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
 // K the last block), and each lane arrives when its copies have landed
 // (ringAsyncCopyWarp): the warp runs as far ahead as the ring's free slots, as the TMA
 // producer does (MXFP4 1.03x at 4096^3 and within 1% elsewhere against plain loads one slice
-// ahead and shared stores, on an H100: bench/RESULTS.md, 2026-12-06). E4M3: warps 1 and 2 turn each code into the bf16x2 factor
-// the consumers multiply by, row n's four at byte 16 n (one 16-byte shared load per row), so
-// that the decode (a prmt, a shift, a mask and two multiplies) runs once per code rather than
-// in each of the four consumer threads that read a row (NVFP4 about 2% faster on an H100),
-// with plain loads and shared stores (ringCopyWarp). The same for E8M0 (folded factors, or
+// ahead and shared stores, on an H100: bench/RESULTS.md, 2026-12-06). E4M3: warps 1 and 2
+// turn each code into the bf16x2 factor the consumers multiply by, row n's four at byte 16 n
+// (one 16-byte shared load per row), so that the decode (a prmt, a shift, a mask and two
+// multiplies) runs once per code rather than in each of the four consumer threads that read a
+// row (NVFP4 about 2% faster on an H100), with plain loads and shared stores (ringCopyWarp). The same for E8M0 (folded factors, or
 // the scales and a flag, chosen by a vote of one writer warp) ran MXFP4 6-10% slower than the
 // consumers' decode: the writer fell behind (bench/RESULTS.md, 2026-12-06).
 void WgmmaEmitter::ringWalk(
