@@ -151,7 +151,7 @@ private:
   void ringCopyWarp(
       Value bid, Value grid, Value numTiles, llvm::function_ref<ProducerUnit(Value)> unitOf,
       llvm::function_ref<SmallVector<Value>(const ProducerUnit &, Value, Value)> loads,
-      llvm::function_ref<void(Value, ArrayRef<Value>, Value)> stores, int64_t warps = 1);
+      llvm::function_ref<void(Value, ArrayRef<Value>, Value)> stores, int64_t warps);
   /// ringWalk for warp 1: it waits for the slot to be released, `copies` (unit, slice k, the
   /// slot's B, lane) issues the lane's cp.async copies into it, and every lane's
   /// cp.async.mbarrier.arrive.noinc arrives on the slot's full barrier once its copies have
