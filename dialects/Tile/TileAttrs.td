@@ -50,6 +50,13 @@ def Tile_Multicast : Tile_Enum<"Multicast", "operands multicast across a cluster
 ]>;
 def Tile_MulticastAttr : Tile_EnumAttr<Tile_Multicast, "multicast">;
 
+def Tile_CacheHint : Tile_Enum<"CacheHint", "L2 eviction priority of an operand's loads", [
+  I32EnumAttrCase<"Normal", 0, "normal">,          // no hint: the L2's default policy
+  I32EnumAttrCase<"EvictFirst", 1, "evict_first">, // evicted before other lines
+  I32EnumAttrCase<"EvictLast", 2, "evict_last">    // evicted after other lines
+]>;
+def Tile_CacheHintAttr : Tile_EnumAttr<Tile_CacheHint, "cache_hint">;
+
 def Tile_Grid : Tile_Enum<"Grid", "how CTAs map to output tiles", [
   I32EnumAttrCase<"Tiles", 0, "tiles">,
   I32EnumAttrCase<"Persistent", 1, "persistent">,

@@ -41,6 +41,7 @@ def Tile_GemmOp : Tile_Op<"gemm", [Symbol]> {
     | `mma` | `[m, n, k]`, each 1 to 1024 | derived | MMA instruction shape | m16n8k16 (FP8: m16n8k32) mma.sync on every target; `[64, N, k]` wgmma on sm_90a; `[M, N, k]` tcgen05 on sm_100a, sm_103a; N (and tcgen05's M) equal to the tile's |
     | `cluster` | `[X, Y, Z]`, each 1 to 16 | `[1, 1, 1]` | thread-block cluster shape | 1 CTA on sm_80, sm_86, sm_89, sm_120, sm_120a (GeForce Blackwell pins clusters to 1x1x1) and with mma.sync; `[2, 1, 1]` on sm_90a (with `multicast = b`) and on sm_100a, sm_103a (with `cta_group = 2`) |
     | `multicast` | `none`, `a`, `b`, `ab` | `none` | operands multicast by TMA across the cluster | `b` on sm_90a with `cluster = [2, 1, 1]`; `none` elsewhere (sm_120, sm_120a have no TMA multicast) |
+    | `cache_a`, `cache_b` | `normal`, `evict_first`, `evict_last` | `normal` | L2 eviction priority of the operand's TMA loads (`cp.async.bulk.tensor` with `.L2::cache_hint`, the policy made by `createpolicy.fractional` over all of the operand's lines): `evict_first` for an operand that is read once and would push reused lines out of L2 (the weights of a GEMM with few rows of activations), `evict_last` for one that is read again. A hint, not a guarantee: how the L2 uses it is the hardware's | TMA-fed pipelines: wgmma (sm_90a), tcgen05 (sm_100a, sm_103a) and warp-specialised mma.sync (sm_90, sm_120, sm_120a); not with `cp.async` copies |
     | `cta_group` | 1 or 2 | 1 | tcgen05 CTA pair (sm_100a family) | 2: sm_100a, sm_103a |
     | `grid` | `tiles`, `persistent`, `stream_k` | `tiles` | one CTA per output tile; one per SM looping over tiles; or one per SM, which loops over whole tiles as `persistent` does and splits the K-slices of the tiles left evenly over the CTAs when there is no full wave or the last wave is at most half full (partial tiles summed through a global workspace; cooperative wgmma only) | `tiles`, `persistent`: every target; `stream_k`: sm_90a (cooperative wgmma, one accumulator, no cluster) |
     | `raster` | `row`, `col` | `row` | order of output tiles | every target |
@@ -86,6 +87,8 @@ def Tile_GemmOp : Tile_Op<"gemm", [Symbol]> {
     DenseI64ArrayAttr:$mma,
     DenseI64ArrayAttr:$cluster,
     Tile_MulticastAttr:$multicast,
+    OptionalAttr<Tile_CacheHintAttr>:$cache_a,
+    OptionalAttr<Tile_CacheHintAttr>:$cache_b,
     I64Attr:$cta_group,
     Tile_GridAttr:$grid,
     Tile_RasterAttr:$raster,
@@ -174,6 +177,9 @@ def Tile_RingOp : Tile_Op<"ring", [HasParent<"PipelineOp">]> {
     tile transposed (B's rows on wgmma's M side, A's slice read from shared memory as wgmma's
     B; the mma role's instruction is then m64nMk16 with M the tile's M), and the epilogue
     transposes the accumulators back while staging D.
+
+    `cache_a`, `cache_b` (absent: no hint): the L2 eviction priority the producer's TMA loads
+    of A and B carry (`.L2::cache_hint` with a `createpolicy.fractional` policy).
   }];
   let arguments = (ins I64Attr:$slots, I64Attr:$slice_k,
                        TypeAttr:$a_type, Tile_LayoutAttr:$a_layout, DenseI64ArrayAttr:$a_shape,
@@ -185,7 +191,9 @@ def Tile_RingOp : Tile_Op<"ring", [HasParent<"PipelineOp">]> {
                        OptionalAttr<Tile_ScaleAttr>:$upcast_scale_b,
                        OptionalAttr<I64Attr>:$convert_offset,
                        OptionalAttr<I64Attr>:$convert_slots,
-                       OptionalAttr<Tile_ScaleAttr>:$upcast_scale_a);
+                       OptionalAttr<Tile_ScaleAttr>:$upcast_scale_a,
+                       OptionalAttr<Tile_CacheHintAttr>:$cache_a,
+                       OptionalAttr<Tile_CacheHintAttr>:$cache_b);
   let assemblyFormat = [{
     `slots` $slots `slice_k` $slice_k
     `a` $a_shape $a_type custom<Keyword>($a_layout) `b` $b_shape $b_type custom<Keyword>($b_layout)

@@ -74,7 +74,8 @@ PipelineOp tilegen::buildPlan(OpBuilder &builder, GemmOp op, const GemmPlan &p) 
                  p.upcastB ? op.getScaleBAttr() : ScaleAttr(),
                  convertRing ? b.getI64IntegerAttr(p.smem.convertOffset) : IntegerAttr(),
                  convertRing ? b.getI64IntegerAttr(p.smem.convertSlots) : IntegerAttr(),
-                 p.upcastA ? op.getScaleAAttr() : ScaleAttr());
+                 p.upcastA ? op.getScaleAAttr() : ScaleAttr(), op.getCacheAAttr(),
+                 op.getCacheBAttr());
   // Per CTA, like the ring's slices: a CTA pair (cta_group = 2) splits the tile's M, each CTA
   // holding its rows of the accumulator in its own TMEM.
   AccumulatorsOp::create(b, loc, p.accumulators, ArrayRef<int64_t>{p.tileM / ctaGroup, p.tileN},
@@ -205,6 +206,8 @@ static GemmOp descriptionOf(OpBuilder &b, PipelineOp plan) {
   // through cta_group = 2.
   props.multicast = MulticastAttr::get(
       ctx, clusters && mma.getFamily() == MmaFamily::Wgmma ? Multicast::B : Multicast::None);
+  props.cache_a = ring.getCacheAAttr();
+  props.cache_b = ring.getCacheBAttr();
   props.cta_group = b.getI64IntegerAttr(mma.getCtaGroup());
   props.grid = GridAttr::get(ctx, schedule.getGrid());
   props.raster = RasterAttr::get(ctx, schedule.getRaster());

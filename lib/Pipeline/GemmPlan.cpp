@@ -532,6 +532,16 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
     return fail("copy") << "copy = cp_async with " << familyName(p.family)
                   << ": the warp-specialised schedule is fed by TMA; use copy = tma";
   }
+  // The L2 hints ride the TMA loads (cp.async.bulk.tensor ... .L2::cache_hint).
+  for (auto [field, hint] : {std::pair{StringRef("cache_a"), op.getCacheA()},
+                             std::pair{StringRef("cache_b"), op.getCacheB()}})
+    if (hint && p.copy != Copy::Tma)
+      return fail(field) << "not supported yet: " << field << " = " << stringifyCacheHint(*hint)
+                         << " on target " << tname << " with cp.async copies (the hint is "
+                         << "carried by the TMA loads: "
+                         << (target.hasTma() ? "schedule = warp_specialized uses them"
+                                             : "TMA needs sm_90 or later")
+                         << ")";
 
   // The upcast converts in the warp-specialised wgmma pipeline only; a field that picks another
   // family for it (schedule = multistage, an mma.sync shape, a narrow alignment) is refused here,

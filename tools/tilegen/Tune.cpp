@@ -144,6 +144,8 @@ struct Variant {
   bool asWritten = false; ///< the description itself
   std::optional<size_t> deeper;   ///< its sibling with a deeper ring (index into the variants)
   std::optional<size_t> deeperOf; ///< the variant this one is the deeper sibling of
+  std::optional<size_t> hinted;   ///< its twin whose B loads are marked L2 evict_first
+  std::optional<size_t> hintedOf; ///< the variant this one is the hinted twin of
 };
 
 struct Candidate {
@@ -336,6 +338,8 @@ static std::vector<tile::GemmOp> fallbacksOf(OpBuilder &b, ModuleOp scratch, til
     op.setMma(ArrayRef<int64_t>{});
     op.setCluster(ArrayRef<int64_t>{1, 1, 1});
     op.setMulticast(tile::Multicast::None);
+    op.removeCacheAAttr(); // the hints ride TMA loads; these copy with cp.async
+    op.removeCacheBAttr();
     op.setAlignment(ArrayRef<int64_t>{x, x});
     ops.push_back(op);
   }
@@ -359,6 +363,9 @@ static std::string variantName(tile::GemmOp op, bool asWritten, bool fallback) {
     name += "_p" + std::to_string(*promotion);
   if (!op.hasAutoStages())
     name += "_s" + std::to_string(op.getStages());
+  for (auto [operand, hint] : {std::pair{"a", op.getCacheA()}, std::pair{"b", op.getCacheB()}})
+    if (hint)
+      name += std::string("_") + operand + (*hint == tile::CacheHint::EvictFirst ? "ef" : "el");
   return name;
 }
 
@@ -372,6 +379,10 @@ static std::string variantSummary(tile::GemmOp op, const GemmPlan &plan) {
           .str();
   if (std::optional<uint64_t> promotion = op.getPromotion())
     text += ", promotion = " + std::to_string(*promotion);
+  if (std::optional<tile::CacheHint> hint = op.getCacheA())
+    text += ", cache_a = " + tile::stringifyCacheHint(*hint).str();
+  if (std::optional<tile::CacheHint> hint = op.getCacheB())
+    text += ", cache_b = " + tile::stringifyCacheHint(*hint).str();
   if (std::optional<ArrayRef<int64_t>> align = op.getAlignment())
     text += llvm::formatv(", schedule = {0}, alignment = [{1}, {2}]",
                           tile::stringifySchedule(plan.schedule), (*align)[0], (*align)[1])
@@ -807,6 +818,8 @@ int tilegen::tuneMain(int argc, char **argv) {
     std::set<std::string> summaries;
     // The deeper-ring op inserted after the variant just pushed (at that index).
     std::optional<std::pair<Operation *, size_t>> deeperBase;
+    // The hinted twins inserted, and the index of the variant each is the twin of.
+    llvm::DenseMap<Operation *, size_t> hintedBase;
     for (size_t i = 0; i < ops.size(); ++i) {
       tile::GemmOp op = ops[i];
       bool asWritten = i == 0;
@@ -863,6 +876,22 @@ int tilegen::tuneMain(int argc, char **argv) {
           }
           deeper->erase();
         }
+      }
+      // Each ranked TMA-fed variant without a hint for B has a twin whose B loads are marked
+      // L2 evict_first, after it (and after its deeper sibling): the model predicts the two
+      // alike, while on the GPU the hint moves some shapes by several percent either way (the
+      // weights of a GEMM with few rows stream through L2 once; bench/RESULTS.md). Measured
+      // besides.
+      if (!v.fallback && !op.getCacheB() && plan->copy == tile::Copy::Tma) {
+        auto twin = cast<tile::GemmOp>(b.clone(*op));
+        twin.setCacheBAttr(tile::CacheHintAttr::get(&context, tile::CacheHint::EvictFirst));
+        ops.insert(ops.begin() + i + 1 + (deeperOp ? 1 : 0), twin);
+        hintedBase[twin.getOperation()] = variants.size();
+        ++ranked;
+      }
+      if (auto it = hintedBase.find(op.getOperation()); it != hintedBase.end()) {
+        v.hintedOf = it->second;
+        variants[it->second].hinted = variants.size();
       }
       op.setSymName(v.name);
       op.setTarget(target->name());
@@ -983,6 +1012,20 @@ int tilegen::tuneMain(int argc, char **argv) {
       if (llvm::none_of(e.candidates, [&](const Candidate &o) { return o.variant == *sib; }))
         e.candidates.push_back(*it);
       break;
+    }
+    // And the L2 hint: the two best-ranked candidates with a hinted twin bring it.
+    size_t twins = 0;
+    for (const Candidate &c : std::vector<Candidate>(e.candidates)) {
+      std::optional<size_t> twin = variants[c.variant].hinted;
+      if (!twin)
+        continue;
+      auto it = llvm::find_if(all, [&](const Candidate &o) { return o.variant == *twin; });
+      if (it == all.end())
+        continue;
+      if (llvm::none_of(e.candidates, [&](const Candidate &o) { return o.variant == *twin; }))
+        e.candidates.push_back(*it);
+      if (++twins == 2)
+        break;
     }
     // Variants timed on this shape in --measurements compete too, however the model ranks
     // them: the best --top of them by their time relative to the vendor's timed beside them

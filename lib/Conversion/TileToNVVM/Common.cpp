@@ -579,10 +579,26 @@ void lowering::setupBarriers(KernelBuilder &b, Value tid, ArrayRef<BarrierInit> 
   syncCtaOrCluster(b, cluster, /*relaxed=*/!beforeSync);
 }
 
+/// An L2 cache policy for loads of `hint`'s priority covering all their lines (a 64-bit
+/// operand of .L2::cache_hint), or null for none.
+static Value l2Policy(KernelBuilder &b, std::optional<tile::CacheHint> hint) {
+  if (!hint || *hint == tile::CacheHint::Normal)
+    return Value();
+  std::string text = ("createpolicy.fractional.L2::" + tile::stringifyCacheHint(*hint) +
+                      ".b64 $0, 1.0;")
+                         .str();
+  return LLVM::InlineAsmOp::create(b, b.getI64Type(), ValueRange{}, text, "=l",
+                                   /*has_side_effects=*/false, /*is_align_stack=*/false,
+                                   LLVM::tailcallkind::TailCallKind::None,
+                                   LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}
+
 void lowering::emitTmaProducer(KernelBuilder &b, const TmaProducer &p) {
   auto issuer = scf::IfOp::create(b, p.issuer, false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&issuer.getThenRegion().front());
+  Value policyA = l2Policy(b, p.cacheA), policyB = l2Policy(b, p.cacheB);
   auto slotA = [&](Value slot) { return b.gep(p.ring, b.mul(slot, p.slotBytes)); };
   auto slotB = [&](Value slot) { return b.gep(slotA(slot), b.c32(p.bOffset)); };
   // A CTA's own shared addresses are valid shared::cluster addresses.
@@ -625,11 +641,11 @@ void lowering::emitTmaProducer(KernelBuilder &b, const TmaProducer &p) {
                     : nullptr;
       NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
           b, cluster(slotA(slot)), p.tmapA, ValueRange{k0, unit.m0}, tmaBar, ValueRange{},
-          Value(), Value(), NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
+          Value(), policyA, NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
       if (p.pairing != TmaPairing::MulticastB) {
         NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
             b, cluster(slotB(slot)), p.tmapB, ValueRange{k0B, unit.n0}, tmaBar, ValueRange{},
-            Value(), Value(), NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
+            Value(), policyB, NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
       } else {
         // This CTA's half of B, written into both CTAs of the pair at the same offset; each
         // copy completes bytes on the full barrier at this offset in its destination CTA.
@@ -638,7 +654,7 @@ void lowering::emitTmaProducer(KernelBuilder &b, const TmaProducer &p) {
         Value mask = arith::ConstantIntOp::create(b, 0b11, 16);
         NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
             b, cluster(dst), p.tmapB, ValueRange{k0, b.add(unit.n0, half)}, tmaBar,
-            ValueRange{}, mask, Value(), NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
+            ValueRange{}, mask, policyB, NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
       }
       if (p.extraLoads)
         p.extraLoads(slotA(slot), kLoop.getInductionVar(), unit, tmaBar, tmaGroup);

@@ -791,6 +791,8 @@ LogicalResult MmaSyncEmitter::emitWarpSpecialized() {
                       NVVM::CTAGroupKindAttr) { loadScales(slot, k, u, bar); };
     if (sf.on)
       p.extraLoads = scales;
+    p.cacheA = v.ring.getCacheA();
+    p.cacheB = v.ring.getCacheB();
     emitTmaProducer(b, p);
 
     b.setInsertionPointToStart(&roles.getElseRegion().front());

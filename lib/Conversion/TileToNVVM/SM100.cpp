@@ -175,6 +175,8 @@ void Tcgen05Emitter::producer(Value first, Value step, Value numTiles, Value til
   // Tail: wait until the MMA has released every slot, so that no commit (multicast from the
   // leader in a pair) arrives on this CTA's barriers after it exits.
   p.drain = true;
+  p.cacheA = v.ring.getCacheA();
+  p.cacheB = v.ring.getCacheB();
   emitTmaProducer(b, p);
 }
 

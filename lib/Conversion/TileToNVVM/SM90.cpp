@@ -229,6 +229,8 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
     // every release before the CTA may leave (see the closing barrier in emit()).
     p.drain = true;
   }
+  p.cacheA = v.ring.getCacheA();
+  p.cacheB = v.ring.getCacheB();
   emitTmaProducer(b, p);
   // upcast: warps 1 to 3 convert. (No shfl.sync here to make the condition visibly uniform:
   // warp 0's lanes 1 to 31 would wait in it for lane 0 to leave the TMA loop.)

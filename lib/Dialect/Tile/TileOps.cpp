@@ -287,6 +287,7 @@ struct GemmFields {
   Schedule schedule = Schedule::Auto;
   Copy copy = Copy::Auto;
   Multicast multicast = Multicast::None;
+  CacheHint cacheA = CacheHint::Normal, cacheB = CacheHint::Normal;
   Grid grid = Grid::Tiles;
   Raster raster = Raster::Row;
   double alpha = 1.0, beta = 0.0;
@@ -481,6 +482,10 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
       return keyword(f.copy, [](StringRef w) { return symbolizeCopy(w); }, {"auto", "cp_async", "tma"});
     if (key == "multicast")
       return keyword(f.multicast, [](StringRef w) { return symbolizeMulticast(w); }, {"none", "a", "b", "ab"});
+    if (key == "cache_a")
+      return keyword(f.cacheA, [](StringRef w) { return symbolizeCacheHint(w); }, {"normal", "evict_first", "evict_last"});
+    if (key == "cache_b")
+      return keyword(f.cacheB, [](StringRef w) { return symbolizeCacheHint(w); }, {"normal", "evict_first", "evict_last"});
     if (key == "grid")
       return keyword(f.grid, [](StringRef w) { return symbolizeGrid(w); }, {"tiles", "persistent", "stream_k"});
     if (key == "raster")
@@ -544,7 +549,8 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
     static constexpr StringRef kFields[] = {
         "a",        "b",       "c",          "accumulator", "scale_a",  "scale_b", "upcast",
         "accumulation", "promotion", "tile",  "stages",      "accumulators", "schedule",
-        "copy",     "warps",   "mma",        "cluster",     "multicast", "cta_group",
+        "copy",     "warps",   "mma",        "cluster",     "multicast", "cache_a",
+        "cache_b",  "cta_group",
         "grid",     "raster",  "swizzle",    "alpha",       "beta",     "alignment",
         "target"};
     return parser.emitError(loc, "unknown field '")
@@ -590,6 +596,11 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
   props.schedule = ScheduleAttr::get(ctx, f.schedule);
   props.copy = CopyAttr::get(ctx, f.copy);
   props.multicast = MulticastAttr::get(ctx, f.multicast);
+  // `normal` is no hint: recorded as no attribute.
+  if (f.cacheA != CacheHint::Normal)
+    props.cache_a = CacheHintAttr::get(ctx, f.cacheA);
+  if (f.cacheB != CacheHint::Normal)
+    props.cache_b = CacheHintAttr::get(ctx, f.cacheB);
   props.grid = GridAttr::get(ctx, f.grid);
   props.raster = RasterAttr::get(ctx, f.raster);
   props.alpha = b.getF64FloatAttr(f.alpha);
@@ -671,6 +682,13 @@ void GemmOp::print(OpAsmPrinter &p) {
   printList(p, getCluster());
   p << ", multicast = " << stringifyMulticast(getMulticast())
     << ", cta_group = " << getCtaGroup() << ",";
+  if (getCacheA() || getCacheB()) {
+    p.printNewline();
+    if (getCacheA())
+      p << "cache_a = " << stringifyCacheHint(*getCacheA()) << ",";
+    if (getCacheB())
+      p << (getCacheA() ? " " : "") << "cache_b = " << stringifyCacheHint(*getCacheB()) << ",";
+  }
   p.printNewline();
   p << "grid = " << stringifyGrid(getGrid()) << ", raster = " << stringifyRaster(getRaster())
     << ", swizzle = " << getSwizzle() << ",";

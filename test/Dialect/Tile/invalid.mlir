@@ -1,7 +1,7 @@
 // Every parser and verifier diagnostic of tile.gemm and tile.pipeline fires, once, on its own case.
 // RUN: %tilegen-opt %s -split-input-file -verify-diagnostics
 
-// expected-error @+1 {{unknown field 'tiles'; expected a, b, c, accumulator, scale_a, scale_b, upcast, accumulation, promotion, tile, stages, accumulators, schedule, copy, warps, mma, cluster, multicast, cta_group, grid, raster, swizzle, alpha, beta, alignment, target}}
+// expected-error @+1 {{unknown field 'tiles'; expected a, b, c, accumulator, scale_a, scale_b, upcast, accumulation, promotion, tile, stages, accumulators, schedule, copy, warps, mma, cluster, multicast, cache_a, cache_b, cta_group, grid, raster, swizzle, alpha, beta, alignment, target}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tiles = [128, 128, 32] }
 
 // -----
@@ -336,7 +336,7 @@ tile.gemm @__cudaX { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128,
 // -----
 
 // A misspelt field or keyword gets the closest name.
-// expected-error @+1 {{unknown field 'stagse'; expected a, b, c, accumulator, scale_a, scale_b, upcast, accumulation, promotion, tile, stages, accumulators, schedule, copy, warps, mma, cluster, multicast, cta_group, grid, raster, swizzle, alpha, beta, alignment, target; did you mean 'stages'?}}
+// expected-error @+1 {{unknown field 'stagse'; expected a, b, c, accumulator, scale_a, scale_b, upcast, accumulation, promotion, tile, stages, accumulators, schedule, copy, warps, mma, cluster, multicast, cache_a, cache_b, cta_group, grid, raster, swizzle, alpha, beta, alignment, target; did you mean 'stages'?}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], stagse = 3 }
 
 // -----
