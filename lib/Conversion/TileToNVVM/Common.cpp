@@ -579,7 +579,7 @@ void lowering::setupBarriers(KernelBuilder &b, Value tid, ArrayRef<BarrierInit> 
   syncCtaOrCluster(b, cluster, /*relaxed=*/!beforeSync);
 }
 
-/// An L2 cache policy for loads of `hint`'s priority covering all their lines (a 64-bit
+/// An L2 cache policy for loads of `hint`'s priority covering all their lines (the 64-bit
 /// operand of .L2::cache_hint), or null for none.
 static Value l2Policy(KernelBuilder &b, std::optional<tile::CacheHint> hint) {
   if (!hint || *hint == tile::CacheHint::Normal)
@@ -598,7 +598,6 @@ void lowering::emitTmaProducer(KernelBuilder &b, const TmaProducer &p) {
   auto issuer = scf::IfOp::create(b, p.issuer, false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&issuer.getThenRegion().front());
-  Value policyA = l2Policy(b, p.cacheA), policyB = l2Policy(b, p.cacheB);
   auto slotA = [&](Value slot) { return b.gep(p.ring, b.mul(slot, p.slotBytes)); };
   auto slotB = [&](Value slot) { return b.gep(slotA(slot), b.c32(p.bOffset)); };
   // A CTA's own shared addresses are valid shared::cluster addresses.
@@ -639,6 +638,10 @@ void lowering::emitTmaProducer(KernelBuilder &b, const TmaProducer &p) {
       NVVM::CTAGroupKindAttr tmaGroup =
           ctaGroup2 ? NVVM::CTAGroupKindAttr::get(b.getContext(), NVVM::CTAGroupKind::CTA_2)
                     : nullptr;
+      // The hints' policies are made beside the loads (one instruction each), not once before
+      // the loop: a 64-bit value live across it costs the producer's few registers (the
+      // upcast's producer warps run with 40 and spill).
+      Value policyA = l2Policy(b, p.cacheA), policyB = l2Policy(b, p.cacheB);
       NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
           b, cluster(slotA(slot)), p.tmapA, ValueRange{k0, unit.m0}, tmaBar, ValueRange{},
           Value(), policyA, NVVM::TMALoadMode::TILE, false, tmaGroup, Value());

@@ -260,7 +260,7 @@ struct TmaProducer {
   /// B's tensor map counts K in units of this many elements (2: packed FP4 as bytes).
   int64_t bKDivisor = 1;
   /// The L2 eviction priority of A's and B's loads (the ring's cache_a, cache_b): a policy
-  /// made once by createpolicy, passed to each load as its .L2::cache_hint operand.
+  /// made by createpolicy beside each load, passed as its .L2::cache_hint operand.
   std::optional<tile::CacheHint> cacheA, cacheB;
   /// Wait until the consumers have released every slot before returning, so that no release
   /// (a multicast commit in a pair) arrives on this CTA's barriers after it exits.
