@@ -1273,9 +1273,10 @@ int tilegen::tuneMain(int argc, char **argv) {
           if (got[c] || !cand.failure.empty() || !(cand.predicted > 0))
             continue;
           cand.estimated = cand.predicted * fTime / kUnmeasuredMargin;
-          // A deeper sibling is predicted as its base: where the base was timed, the
-          // prediction says nothing more of the sibling.
-          std::optional<size_t> base = variants[cand.variant].deeperOf;
+          // A deeper sibling or a hinted twin is predicted as its base: where the base was
+          // timed, the prediction says nothing more of it.
+          const Variant &cv = variants[cand.variant];
+          std::optional<size_t> base = cv.deeperOf ? cv.deeperOf : cv.hintedOf;
           if (base && llvm::any_of(llvm::seq<size_t>(0, e.candidates.size()), [&](size_t o) {
                 return got[o] && e.candidates[o].variant == *base;
               }))
