@@ -149,8 +149,9 @@ static llvm::Expected<Decoded> decodeOp(const Statement &s) {
     }
     return outside(s, "");
   }
+  // createpolicy: the 64-bit L2 policy a load's .L2::cache_hint takes (an opaque value).
   if (base == "fma" || base == "mma" || base == "prmt" || base == "ex2" || base == "rcp" ||
-      base == "sqrt" || base == "abs" ||
+      base == "sqrt" || base == "abs" || base == "createpolicy" ||
       (base == "cvt" && isMathType(parts[parts.size() - 2]))) {
     d.op = Op::Math;
     return d;

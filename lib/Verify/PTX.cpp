@@ -436,6 +436,13 @@ llvm::Expected<Operand> Parser::operand(StringRef tok, int scope, unsigned line,
     o.kind = Operand::Imm;
     return o;
   }
+  // A decimal floating-point immediate (createpolicy.fractional's fraction): a value the
+  // checker never evaluates.
+  if (double fraction; !tok.empty() && (isdigit(tok.front()) || tok.front() == '.') &&
+                       !tok.getAsDouble(fraction)) {
+    o.kind = Operand::Imm;
+    return o;
+  }
   int r = lookupReg(tok, scope);
   if (r < 0 && tok.starts_with("%")) {
     static const char *specials[] = {
