@@ -61,6 +61,8 @@ const EnumField kEnums[] = {
     {"schedule", {"auto", "multistage", "warp_specialized", "pingpong", "Multistage"}},
     {"copy", {"auto", "cp_async", "tma", "cp.async", "TMA"}},
     {"multicast", {"none", "a", "b", "ab", "ba", "c"}},
+    {"cache_a", {"normal", "evict_first", "evict_last", "evict_normal", "first"}},
+    {"cache_b", {"normal", "evict_first", "evict_last", "evict_normal", "first"}},
     {"grid", {"tiles", "persistent", "stream_k", "streamk", "split_k"}},
     {"raster", {"row", "col", "row", "col", "diag"}},
     {"accumulation", {"promoted", "fast", "slow"}},
@@ -72,7 +74,7 @@ const char *const kAllFields[] = {
     "accumulation", "promotion", "tile",   "stages",      "accumulators", "schedule",
     "copy",     "warps",     "mma",       "cluster",     "multicast", "cta_group",
     "grid",     "raster",    "swizzle",   "alpha",       "beta",      "alignment",
-    "target",   "upcast"};
+    "target",   "upcast",    "cache_a",   "cache_b"};
 const char *const kUnknownFields[] = {"foo", "tiles", "Tile", "a_type", "sym_name", "stage",
                                       "alpha2", "_", "x"};
 const char *const kFloats[] = {
