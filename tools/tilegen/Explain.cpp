@@ -545,10 +545,18 @@ static void printText(llvm::raw_ostream &os, const Explained &ex, const ModelSch
     os << llvm::formatv("tilegen explain: @{0} on {1} ({2})\n", ex.op.getSymName(),
                         p.target.name(), p.target.info().gpus);
     os << llvm::formatv("  {0}, {1}, copy = {2}, {3} threads, tile {4} x {5} x {6}, cta_group "
-                        "{7}\n\n",
+                        "{7}\n",
                         familyName(p.family), tile::stringifySchedule(p.schedule),
                         tile::stringifyCopy(p.copy), p.threads, p.tileM, p.tileN, p.tileK,
                         ex.op.getCtaGroup());
+    // The L2 hints change how the L2 keeps the operands, which the model does not count.
+    for (auto [operand, hint] :
+         {std::pair{"A", ex.op.getCacheA()}, std::pair{"B", ex.op.getCacheB()}})
+      if (hint)
+        os << llvm::formatv("  {0}'s loads carry the L2 hint {1} (not in the model: it "
+                            "predicts the kernel as without; time it)\n",
+                            operand, tile::stringifyCacheHint(*hint));
+    os << "\n";
     printBudget(os, ex);
     os << "\n";
   } else {
@@ -689,6 +697,11 @@ static void printJSON(llvm::raw_ostream &os, const Explained &ex, const ModelSch
       const GemmPlan &p = *ex.plan;
       j.attribute("family", familyName(p.family));
       j.attribute("schedule", tile::stringifySchedule(p.schedule));
+      // The operands' L2 hints ("normal": none), which the model does not count.
+      j.attribute("cache_a",
+                  tile::stringifyCacheHint(ex.op.getCacheA().value_or(tile::CacheHint::Normal)));
+      j.attribute("cache_b",
+                  tile::stringifyCacheHint(ex.op.getCacheB().value_or(tile::CacheHint::Normal)));
       if (p.mmaRegs)
         j.attribute("mma_regs", p.mmaRegs);
       j.attribute("stages_auto_feed", ex.stagesToFeedAuto);
