@@ -587,8 +587,10 @@ static Value l2Policy(KernelBuilder &b, std::optional<tile::CacheHint> hint) {
   std::string text = ("createpolicy.fractional.L2::" + tile::stringifyCacheHint(*hint) +
                       ".b64 $0, 1.0;")
                          .str();
+  // Marked as having side effects so that LLVM keeps it beside the load (no hoisting out of
+  // the producer's loop, which would hold the policy across it).
   return LLVM::InlineAsmOp::create(b, b.getI64Type(), ValueRange{}, text, "=l",
-                                   /*has_side_effects=*/false, /*is_align_stack=*/false,
+                                   /*has_side_effects=*/true, /*is_align_stack=*/false,
                                    LLVM::tailcallkind::TailCallKind::None,
                                    LLVM::AsmDialectAttr(), ArrayAttr())
       .getResult(0);
