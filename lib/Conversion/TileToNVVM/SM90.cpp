@@ -264,9 +264,10 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
 // turn each code into the bf16x2 factor the consumers multiply by, row n's four at byte 16 n
 // (one 16-byte shared load per row), so that the decode (a prmt, a shift, a mask and two
 // multiplies) runs once per code rather than in each of the four consumer threads that read a
-// row (NVFP4 about 2% faster on an H100), with plain loads and shared stores (ringCopyWarp). The same for E8M0 (folded factors, or
-// the scales and a flag, chosen by a vote of one writer warp) ran MXFP4 6-10% slower than the
-// consumers' decode: the writer fell behind (bench/RESULTS.md, 2026-12-06).
+// row (NVFP4 about 2% faster on an H100), with plain loads and shared stores (ringCopyWarp).
+// The same for E8M0 (folded factors, or the scales and a flag, chosen by a vote of one writer
+// warp) ran MXFP4 6-10% slower than the consumers' decode: the writer fell behind
+// (bench/RESULTS.md, 2026-12-06).
 void WgmmaEmitter::ringWalk(
     Value bid, Value grid, Value numTiles, llvm::function_ref<ProducerUnit(Value)> unitOf,
     int64_t warps,

@@ -482,10 +482,10 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
       return keyword(f.copy, [](StringRef w) { return symbolizeCopy(w); }, {"auto", "cp_async", "tma"});
     if (key == "multicast")
       return keyword(f.multicast, [](StringRef w) { return symbolizeMulticast(w); }, {"none", "a", "b", "ab"});
-    if (key == "cache_a")
-      return keyword(f.cacheA, [](StringRef w) { return symbolizeCacheHint(w); }, {"normal", "evict_first", "evict_last"});
-    if (key == "cache_b")
-      return keyword(f.cacheB, [](StringRef w) { return symbolizeCacheHint(w); }, {"normal", "evict_first", "evict_last"});
+    if (key == "cache_a" || key == "cache_b")
+      return keyword(key == "cache_a" ? f.cacheA : f.cacheB,
+                     [](StringRef w) { return symbolizeCacheHint(w); },
+                     {"normal", "evict_first", "evict_last"});
     if (key == "grid")
       return keyword(f.grid, [](StringRef w) { return symbolizeGrid(w); }, {"tiles", "persistent", "stream_k"});
     if (key == "raster")
