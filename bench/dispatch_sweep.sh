@@ -51,6 +51,22 @@ done
 [ "$chunk" -ge 1 ] || die "--chunk must be at least 1"
 [ -x "$runner" ] || die "no tilegen-run at $runner (scripts/gpu-run.sh build)"
 
+# A table without candidate times or sm_count (one assembled by hand) serves a problem between
+# its entries by the nearest-entry rule only (docs/dispatch.md): say so, since that changes what
+# a sweep off the table's entries measures.
+python3 - "$table" <<'PY' || true
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+    timed = any(any(k in c for k in ("measured_ns", "estimated_ns", "predicted_ns"))
+                for e in d.get("entries", []) for c in e.get("candidates", []))
+    if not timed or "sm_count" not in d:
+        print(f"dispatch_sweep.sh: note: {sys.argv[1]} has "
+              f"{'no candidate times' if not timed else 'no sm_count'}: a problem between its "
+              "entries takes the nearest entry's kernel, not the scaled rule's (docs/dispatch.md)")
+except (OSError, ValueError, AttributeError, TypeError):
+    pass  # tilegen-run reports a table it cannot read
+PY
 mkdir -p "$out" || die "cannot create $out"
 # The sweep's shapes, comments and blank lines dropped (tilegen-run reports a malformed line
 # with its chunk's line number; the shapes file itself is checked here first).
