@@ -92,7 +92,11 @@ for c in "$out"/chunk[0-9][0-9][0-9][0-9]; do
   n=$(wc -l < "$c")
   echo "dispatch_sweep.sh: $(basename "$c"): $n shape$([ "$n" -eq 1 ] || echo s), tilegen-run exit $rc, at ${SECONDS} s"
   # Exit 0 or 1 (a shape failed its check: the CSV says which) leave a complete CSV.
-  if [ "$rc" -le 1 ] && [ -f "$c.csv" ]; then cp "$c" "$c.done"; fi
+  if [ "$rc" -le 1 ] && [ -f "$c.csv" ]; then
+    cp "$c" "$c.done"
+  else
+    grep -m 1 'error' "$c.log" | sed 's/^/dispatch_sweep.sh:   /' >&2
+  fi
 done
 csvs=("$out"/chunk[0-9][0-9][0-9][0-9].csv)
 if [ ! -f "${csvs[0]}" ]; then
