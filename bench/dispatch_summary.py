@@ -89,7 +89,8 @@ def main():
 
     lines = []
     say = lines.append
-    say(f"{len(rows)} rows: " + ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())))
+    say(f"{len(rows)} row{'s' if len(rows) != 1 else ''}: " +
+        ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())))
     if repeated:
         say(f"{len(repeated)} shape{'s' if len(repeated) != 1 else ''} timed more than once: "
             "each counts once, with its fastest row")

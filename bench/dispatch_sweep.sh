@@ -9,14 +9,15 @@
 #                           [--iters N] [--warmup N] [--candidates] [--deadline SECONDS]
 #
 # --shapes    M N K a line, # comments (default bench/sweeps/bf16.txt)
-# --out       chunkNN.csv/.log, all.csv, summary.md (default .dev/gpu/dispatch-sweep)
+# --out       chunkNNNN.csv/.log, all.csv, summary.md (default .dev/gpu/dispatch-sweep)
 # --runner    tilegen-run (default build-runner/bin/tilegen-run, as scripts/gpu-run.sh build makes)
 # --chunk     shapes per tilegen-run call (default 20); --iters 30; --warmup 10
 # --candidates  every candidate of each shape's entry instead of the kernel the table picks
 # --deadline  start no chunk after this many seconds (default none): for calls with a time limit
 # A chunk whose CSV is complete from an earlier run (its .done marker) is not run again, so an
 # interrupted sweep resumes with --out the same. Exit code: dispatch_summary.py's (0, or 1 when a
-# shape failed, errored or hung), 2 on bad arguments, 3 when chunks were left out by --deadline.
+# shape failed, errored or hung), 1 as well when a chunk's tilegen-run stopped without a complete
+# CSV (its error is shown), 2 on bad arguments, 3 when chunks were left out by --deadline.
 set -uo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -36,7 +37,7 @@ while [[ $# -gt 0 ]]; do
     --warmup) warmup=${2:-}; shift ;;
     --deadline) deadline=${2:-}; shift ;;
     --candidates) candidates=(--candidates) ;;
-    -h|--help) sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) die "unknown option '$1'" ;;
     *) [ -z "$table" ] || die "one table only (got '$table' and '$1')"; table=$1 ;;
   esac
@@ -75,7 +76,7 @@ grep -v '^[[:space:]]*\(#\|$\)' "$shapes" | sed 's/#.*//' > "$out/shapes.txt"
 total=$(wc -l < "$out/shapes.txt")
 rm -f "$out"/chunk[0-9][0-9][0-9][0-9]
 split -l "$chunk" -a 4 -d "$out/shapes.txt" "$out/chunk"
-left=0
+left=0 incomplete=0
 for c in "$out"/chunk[0-9][0-9][0-9][0-9]; do
   if [ -f "$c.done" ] && [ -f "$c.csv" ] && cmp -s "$c" "$c.done"; then
     echo "dispatch_sweep.sh: $(basename "$c"): done in an earlier run"
@@ -95,6 +96,7 @@ for c in "$out"/chunk[0-9][0-9][0-9][0-9]; do
   if [ "$rc" -le 1 ] && [ -f "$c.csv" ]; then
     cp "$c" "$c.done"
   else
+    incomplete=$((incomplete + 1))
     grep -m 1 'error' "$c.log" | sed 's/^/dispatch_sweep.sh:   /' >&2
   fi
 done
@@ -108,8 +110,12 @@ for f in "${csvs[@]}"; do tail -n +2 "$f" >> "$out/all.csv"; done
 echo "dispatch_sweep.sh: $total shapes from $shapes, table $table"
 python3 "$root/bench/dispatch_summary.py" "$out/all.csv" --md "$out/summary.md"
 rc=$?
+if [ "$incomplete" -gt 0 ]; then
+  echo "dispatch_sweep.sh: $incomplete chunk$([ "$incomplete" -eq 1 ] || echo s) stopped without a complete CSV (see $out/chunk*.log)" >&2
+  [ "$rc" -ne 0 ] || rc=1
+fi
 if [ "$left" -gt 0 ]; then
-  echo "dispatch_sweep.sh: $left chunks not run (--deadline $deadline s); run again with --out $out to resume" >&2
+  echo "dispatch_sweep.sh: $left chunk$([ "$left" -eq 1 ] || echo s) not run (--deadline $deadline s); run again with --out $out to resume" >&2
   [ "$rc" -ne 0 ] || rc=3
 fi
 exit $rc
