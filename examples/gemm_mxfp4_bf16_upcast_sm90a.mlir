@@ -6,9 +6,9 @@
 // as wgmma's N), so no converted slice goes through shared memory; the epilogue transposes
 // back while staging D (docs/types.md). With raster = row the CTAs in flight share A's rows
 // and walk along B, so A's loads ask L2 to keep their lines and B's to evict theirs first
-// (cache_a, cache_b: 1.5-2% faster at M >= 4096 on an H100, bench/RESULTS.md). sm_90a only
-// (the sm_100a family and sm_120a apply block scales in the tensor core). With c = f32 the
-// description takes the converter role.
+// (cache_a, cache_b: 1.5-2% faster at four of five M >= 4096 shapes on an H100, 0.3% slower at
+// the fifth, bench/RESULTS.md). sm_90a only (the sm_100a family and sm_120a apply block scales
+// in the tensor core). With c = f32 the description takes the converter role.
 tile.gemm @gemm_mxfp4_bf16_upcast {
   a = bf16 row, b = f4E2M1FN col, c = bf16 row, accumulator = f32,
   scale_b = f8E8M0FNU [1, 32], upcast = bf16,
