@@ -914,6 +914,12 @@ class DispatchTest(unittest.TestCase):
         self.assertEqual(pick(512, 512, 512), ("gemm_t256", None))     # the entry's own choice
         self.assertEqual(pick(384, 384, 383), ("gemm_bf16", (384, 384, 384)))
         self.assertEqual(pick(100, 100, 100), ("gemm_bf16", (100, 100, 104)))
+        # A stream-K kernel's waves: a tail with no full wave counts as split (a fraction of a
+        # wave) only when it fills at most a third of the SMs (1 tile of 4), else as a whole
+        # wave, as the kernel runs it (the same table as tilegen-run's lit test).
+        sk = tilegen.load_dispatch(os.path.join(os.path.dirname(path), "scaled-streamk.json"))
+        self.assertEqual(sk.pick(384, 128, 512).name, "gemm_bf16")
+        self.assertEqual(sk.pick(128, 128, 512).name, "gemm_strk")
         # A candidate whose run failed is never picked; an untimed one beside timed ones
         # competes on tune's estimate; a failed chosen kernel or a "measurement" that is not a
         # string is refused (the same tables as tilegen-run's lit test).

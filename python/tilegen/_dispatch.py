@@ -266,8 +266,15 @@ class Dispatch:
         full = math.floor(tiles / slots)
         rest = tiles - full * slots
         if man.grid_rule == "stream_k":
-            waves = tiles / slots if full == 0 else (full + rest / slots if 2 * rest <= slots
-                                                     else full + 1)
+            # Split (its K-slices spread evenly) when the tiles left are at most a third of
+            # the slots with no full wave (three parts a tile or more), half of them after
+            # full waves.
+            if rest == 0:
+                waves = full
+            elif (3 if full == 0 else 2) * rest <= slots:
+                waves = full + rest / slots
+            else:
+                waves = full + 1
         else:
             waves = math.ceil(tiles / slots)
         return waves * man.tile_m * man.tile_n * k

@@ -304,8 +304,10 @@ long tilegen::run::nearestEntry(const DispatchTable &T, const Problem &P) {
 /// Waves of tiles times one tile's work: what the scaled rule takes a kernel's time at a size
 /// to be proportional to (after the launch). The tiles of P on the table's SMs, as many at a
 /// time as the grid holds (SMs x CTAs per SM, whole clusters); a stream-K grid spreads the
-/// K-slices of the tiles it splits (all of them when they are fewer than the CTAs, a last wave
-/// of at most half the CTAs) evenly. Negative when K's manifest has no tile.
+/// K-slices of the tiles it splits (all of them when they are at most a third of the CTAs, so
+/// that each tile is cut into three parts or more: StreamK.cpp's rule where K is long enough;
+/// a last wave of at most half the CTAs after full waves) evenly. Negative when K's manifest
+/// has no tile.
 static double waveWork(const Manifest &M, const Problem &P, unsigned Sms) {
   if (!M.TileM || !M.TileN || !Sms)
     return -1;
@@ -314,7 +316,9 @@ static double waveWork(const Manifest &M, const Problem &P, unsigned Sms) {
   double Slots = std::max(C, std::floor(double(Sms) * std::max(1u, M.CtasPerSM) / C) * C);
   double Full = std::floor(Tiles / Slots), Rest = Tiles - Full * Slots, Waves;
   if (M.Rule == GridRule::StreamK)
-    Waves = Full == 0 ? Tiles / Slots : (2 * Rest <= Slots ? Full + Rest / Slots : Full + 1);
+    Waves = Rest == 0 ? Full
+            : (Full == 0 ? 3 : 2) * Rest <= Slots ? Full + Rest / Slots
+                                                  : Full + 1;
   else
     Waves = std::ceil(Tiles / Slots);
   return Waves * double(M.TileM) * double(M.TileN) * double(P.K);

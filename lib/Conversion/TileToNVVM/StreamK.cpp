@@ -33,12 +33,15 @@ void StreamK::setUp(Value &bid, Value &grid, Value &numTiles, Value kTiles, Valu
   // K-slices split evenly over S CTAs, CTA i < S taking [i R / S, (i + 1) R / S) with
   // R = r x kTiles; a tile cut between CTAs is summed through the workspace (addPartials).
   // A tile is split at most kTiles / 8 ways (at least 1, at most 16). The split is used when
-  // it gives the tail at least a tenth more CTAs (S >= 10 r / 9) and, after full waves, when
-  // the tail fills at most half a wave (2 r <= P): on the H200 a split last wave ran 3072^3
+  // it gives the tail at least a tenth more CTAs (S >= 10 r / 9) and, after full waves, the
+  // tail fills at most half a wave (2 r <= P); with no full wave, when it cuts every tile into
+  // three parts or more on average (S >= 3 r). On the H200 a split last wave ran 3072^3
   // (r = 24 of 132) 1.12x, 4096x2112x7168 (24) 1.17x and 2048x7168x16384 (52) 1.08x faster
-  // than whole tail tiles; with fuller tails (76, 96) it gained 0-1% (bench/RESULTS.md), and
-  // the model predicts a loss near a full wave. Otherwise S = r: the first r CTAs take one
-  // tail tile each, as the persistent grid would.
+  // than whole tail tiles; with fuller tails (76, 96) it gained 0-1%. With no full wave, where
+  // the split divides every tile, it ran 1.06x at r = 33 but 0.93x, 0.75x, 0.71x and 0.64x at
+  // r = 52, 64, 96 and 112 on an H100 (S = 132: 4, 2.5, 2.1, 1.4 and 1.2 parts a tile;
+  // bench/RESULTS.md). Otherwise S = r: the first r CTAs take one tail tile each, as the
+  // persistent grid would.
   Value r = b.remu(numTiles, grid);
   dpTiles = b.divu(numTiles, grid);
   tailBase = b.sub(numTiles, r);
@@ -46,12 +49,12 @@ void StreamK::setUp(Value &bid, Value &grid, Value &numTiles, Value kTiles, Valu
   Value spread = b.minu(grid, b.mul(r, split));
   // The split's arithmetic below is in 32 bits for grids of at most 2^16 CTAs (the launch
   // rule's grid is the SM count); a larger grid runs the tail unsplit.
+  Value tailOk = b.select(
+      b.eq(dpTiles, 0),
+      arith::CmpIOp::create(b, arith::CmpIPredicate::uge, spread, b.mul(r, 3)).getResult(),
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ule, b.mul(r, 2), grid).getResult());
   Value worth = arith::AndIOp::create(
-      b,
-      arith::AndIOp::create(b, b.ult(grid, b.c32(1 << 16)),
-                            arith::OrIOp::create(b, b.eq(dpTiles, 0),
-                                                 arith::CmpIOp::create(b, arith::CmpIPredicate::ule,
-                                                                       b.mul(r, 2), grid))),
+      b, arith::AndIOp::create(b, b.ult(grid, b.c32(1 << 16)), tailOk),
       arith::CmpIOp::create(b, arith::CmpIPredicate::uge, b.mul(spread, 9), b.mul(r, 10)));
   Value S = b.select(worth, spread, r);
   this->S = S;
