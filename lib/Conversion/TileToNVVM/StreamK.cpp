@@ -38,10 +38,10 @@ void StreamK::setUp(Value &bid, Value &grid, Value &numTiles, Value kTiles, Valu
   // three parts or more on average (S >= 3 r). On the H200 a split last wave ran 3072^3
   // (r = 24 of 132) 1.12x, 4096x2112x7168 (24) 1.17x and 2048x7168x16384 (52) 1.08x faster
   // than whole tail tiles; with fuller tails (76, 96) it gained 0-1%. With no full wave, where
-  // the split divides every tile, it ran 1.06x at r = 33 but 0.93x, 0.75x, 0.71x and 0.64x at
-  // r = 52, 64, 96 and 112 on an H100 (S = 132: 4, 2.5, 2.1, 1.4 and 1.2 parts a tile;
-  // bench/RESULTS.md). Otherwise S = r: the first r CTAs take one tail tile each, as the
-  // persistent grid would.
+  // the split divides every tile, it ran 1.06x at r = 33 (S = 132: 4 parts a tile; H200) but
+  // 0.93x, 0.93x, 0.91x and 0.64x at r = 52, 64, 96 and 112 (2.5, 2.1, 1.4 and 1.2 parts; H100)
+  // against the same tile unsplit, timed in the same call (bench/RESULTS.md). Otherwise
+  // S = r: the first r CTAs take one tail tile each, as the persistent grid would.
   Value r = b.remu(numTiles, grid);
   dpTiles = b.divu(numTiles, grid);
   tailBase = b.sub(numTiles, r);
