@@ -920,6 +920,25 @@ class DispatchTest(unittest.TestCase):
         sk = tilegen.load_dispatch(os.path.join(os.path.dirname(path), "scaled-streamk.json"))
         self.assertEqual(sk.pick(384, 128, 512).name, "gemm_bf16")
         self.assertEqual(sk.pick(128, 128, 512).name, "gemm_strk")
+        # A kernel's "slice" terms scale its time by its K-slice's time at the size's L2 line
+        # offsets: at K = 520 the issue-bound gemm_t256 loses to gemm_bf16, which it beats
+        # without the terms and at an aligned K; a "slice" that is not an object or has a
+        # field out of range is refused (the same tables as tilegen-run's lit test).
+        folder = os.path.dirname(path)
+        lines = tilegen.load_dispatch(os.path.join(folder, "scaled-lines.json"))
+        self.assertEqual(lines.pick(256, 512, 520).name, "gemm_bf16")
+        self.assertEqual(lines.pick(256, 512, 1024).name, "gemm_t256")
+        none = tilegen.load_dispatch(os.path.join(folder, "scaled-lines-none.json"))
+        self.assertEqual(none.pick(256, 512, 520).name, "gemm_t256")
+        for name, message in (("bad-slice.json", r'"slice" must be an object'),
+                              ("bad-slice-field.json",
+                               r'"slice": "issue_cycles" must be a number from 0 to 1e9, '
+                               r'found -1'),
+                              ("bad-slice-missing.json",
+                               r'"slice": "l2_bytes_per_cycle" must be a number above 0 to '
+                               r'1e9, found nothing')):
+            with self.assertRaisesRegex(tilegen.ManifestError, message):
+                tilegen.load_dispatch(os.path.join(folder, name))
         # A candidate whose run failed is never picked; an untimed one beside timed ones
         # competes on tune's estimate; a failed chosen kernel or a "measurement" that is not a
         # string is refused (the same tables as tilegen-run's lit test).

@@ -7,8 +7,8 @@ import os
 from . import _kernel
 from ._errors import ArgumentError, ManifestError
 from ._kernel import load, view_of
-from ._manifest import (MAX_DISPATCH_BYTES, cubin_path_of, file_name_ok, parse_json, path_arg,
-                        problem_sizes, read_input_file)
+from ._manifest import (BLOCK_SCALED_BITS, MAX_DISPATCH_BYTES, TYPE_BITS, cubin_path_of,
+                        file_name_ok, parse_json, path_arg, problem_sizes, read_input_file)
 
 
 class Dispatch:
@@ -44,6 +44,7 @@ class Dispatch:
         if not isinstance(kernels, list) or not kernels:
             raise ManifestError("%s: field 'kernels' must be a non-empty array" % where)
         self.kernels = {}
+        self.slices = {}  # kernel -> (mma, issue, L2 bytes per cycle): the table's "slice"
         self.order = []
         for i, k in enumerate(kernels):
             if not isinstance(k, dict) or not isinstance(k.get("name"), str) or not isinstance(
@@ -78,6 +79,25 @@ class Dispatch:
                                     % (where, i, k["name"], kern.name))
             if k["name"] in self.kernels:
                 raise ManifestError("%s: kernel %s is listed twice" % (where, k["name"]))
+            # "slice": the kernel's K-slice in the model's cycles (optional; tune writes it).
+            if "slice" in k:
+                sl = k["slice"]
+                if not isinstance(sl, dict):
+                    raise ManifestError("%s: kernels[%d]: \"slice\" must be an object "
+                                        "(mma_cycles, issue_cycles, l2_bytes_per_cycle)" %
+                                        (where, i))
+                terms = []
+                for f, lo in (("mma_cycles", 0), ("issue_cycles", -1),
+                              ("l2_bytes_per_cycle", 0)):
+                    x = sl.get(f)
+                    if (not isinstance(x, (int, float)) or isinstance(x, bool) or
+                            not lo < x <= 1e9 or (lo < 0 and x < 0)):
+                        raise ManifestError("%s: kernels[%d]: \"slice\": \"%s\" must be a "
+                                            "number %s to 1e9, found %s" %
+                                            (where, i, f, "from 0" if lo < 0 else "above 0",
+                                             _shown(x) if f in sl else "nothing"))
+                    terms.append(float(x))
+                self.slices[k["name"]] = tuple(terms)
             self.kernels[k["name"]] = kern
             self.order.append(k["name"])
         # One D for every pick: torch.compile's graphs need its dtype and layout up front.
@@ -279,6 +299,30 @@ class Dispatch:
             waves = math.ceil(tiles / slots)
         return waves * man.tile_m * man.tile_n * k
 
+    def _slice_cycles(self, name, size):
+        """The kernel's K-slice time at size in the model's cycles, or None (tilegen-run's
+        sliceCycles): max(tensor core, issue + its A and B boxes from L2 at size's line
+        factors)."""
+        terms = self.slices.get(name)
+        if terms is None:
+            return None
+        mma, issue, l2bw = terms
+        m, n, k = size
+        extent = {"M": m, "N": n, "K": k}
+        l2 = 0.0
+        for p in self.kernels[name].manifest.data.get("params", []):
+            if not isinstance(p, dict) or p.get("kind") != "tensormap" or \
+                    p.get("tensor") not in ("A", "B"):
+                continue
+            box, dims = p.get("box"), p.get("dims")
+            bits = dict(TYPE_BITS, **BLOCK_SCALED_BITS).get(p.get("elem"))
+            if (not bits or not isinstance(box, list) or not isinstance(dims, list) or
+                    not box or len(box) != len(dims) or dims[0] not in extent):
+                continue
+            l2 += bits / 8.0 * math.prod(box) * _line_factor(extent[dims[0]] * bits // 8,
+                                                             box[0] * bits // 8)
+        return max(mma, issue + l2 / l2bw)
+
     def _pick_scaled(self, key, ranked, dist, excluded):
         """(kernel, padded) with the least time scaled from the near entries, or None."""
         d0 = dist(self.entries[ranked[0]])
@@ -302,8 +346,11 @@ class Dispatch:
                         if run is None or run == key or man.problem_errors(*run):
                             continue
                     launch = min(self.launch_ns, 0.9 * t)
-                    est = launch + (t - launch) * self._wave_work(man, run) / self._wave_work(
-                        man, size)
+                    wp, wq = self._wave_work(man, run), self._wave_work(man, size)
+                    sp, sq = self._slice_cycles(name, run), self._slice_cycles(name, size)
+                    if sp and sq:
+                        wp, wq = wp * sp, wq * sq
+                    est = launch + (t - launch) * wp / wq
                     if best is None or est < best[0]:
                         best = (est, name, run if padded else None)
             if best is not None:
@@ -382,6 +429,16 @@ class Dispatch:
                 return d.contiguous() if man.c.layout == "row" else d.t().contiguous().t()
             out.copy_(pd[:m, :n])
         return out
+
+
+def _line_factor(pitch, span):
+    """The 128-byte L2 lines a box row of span bytes touches on average when rows are pitch
+    bytes apart (tilegen-run's lineFactor, the pipeline model's)."""
+    if not 0 < span <= 128:
+        return 1.0
+    g = math.gcd(pitch % 128, 128)
+    offsets = range(0, 128, g)
+    return sum((o + span + 127) // 128 for o in offsets) / float(len(offsets))
 
 
 def _shown(v):

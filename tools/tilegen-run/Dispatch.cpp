@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <numeric>
 #include <set>
 #include <sys/stat.h>
 
@@ -131,6 +132,28 @@ Error tilegen::run::parseDispatch(const std::string &Text,
     } else {
       M.Kernel = Name;
     }
+    // "slice": the kernel's K-slice in the model's cycles (optional; tune writes it).
+    SliceTerms ST;
+    if (const json::Value *SV = K.get("slice")) {
+      if (!SV->isObject())
+        return bad(Path, Where + "\"slice\" must be an object (mma_cycles, issue_cycles, "
+                             "l2_bytes_per_cycle)");
+      struct Field { const char *Key; double *Out; double Min; };
+      Field Fields[3] = {{"mma_cycles", &ST.MmaCycles, 0},
+                         {"issue_cycles", &ST.IssueCycles, -1},
+                         {"l2_bytes_per_cycle", &ST.L2BytesPerCycle, 0}};
+      for (const Field &F : Fields) {
+        const json::Value *V = SV->get(F.Key);
+        if (!V || !V->isNumber() || !(V->getNumber() > F.Min) || V->getNumber() > 1e9)
+          return bad(Path, Where + "\"slice\": \"" + F.Key + "\" must be a number " +
+                               (F.Min < 0 ? "from 0" : "above 0") + " to 1e9, found " +
+                               (!V ? std::string("nothing")
+                                   : V->isNumber() ? V->numberText()
+                                                   : std::string(V->kindName())));
+        *F.Out = V->getNumber();
+      }
+    }
+    T.Slices.push_back(ST);
     T.Kernels.push_back(std::move(M));
   }
 
@@ -324,11 +347,52 @@ static double waveWork(const Manifest &M, const Problem &P, unsigned Sms) {
   return Waves * double(M.TileM) * double(M.TileN) * double(P.K);
 }
 
+double tilegen::run::lineFactor(uint64_t PitchBytes, uint64_t SpanBytes) {
+  constexpr uint64_t Line = 128;
+  if (SpanBytes == 0 || SpanBytes > Line)
+    return 1;
+  // Rows start at the multiples of gcd(pitch mod 128, 128) within a line (gcd(0, 128) = 128:
+  // every row on a line); one starting at offset O spans ceil((O + span) / 128) lines.
+  uint64_t G = std::gcd(PitchBytes % Line, Line), Lines = 0, Rows = 0;
+  for (uint64_t O = 0; O < Line; O += G, ++Rows)
+    Lines += (O + SpanBytes + Line - 1) / Line;
+  return double(Lines) / double(Rows);
+}
+
+double tilegen::run::sliceCycles(const DispatchTable &T, size_t K, const Problem &P) {
+  if (K >= T.Slices.size() || !T.Slices[K].present())
+    return -1;
+  const SliceTerms &S = T.Slices[K];
+  // Each K-slice copies one box of A and one of B from L2 (the CTA's share of a multicast
+  // box is its own box); a row of the box is its innermost extent, rows are the tensor's
+  // innermost size apart.
+  double L2Bytes = 0;
+  for (const Param &Pm : T.Kernels[K].Params) {
+    if (Pm.Kind != ParamKind::TensorMap || (Pm.Tens != Tensor::A && Pm.Tens != Tensor::B) ||
+        Pm.Dims.empty() || Pm.Box.size() != Pm.Dims.size())
+      continue;
+    uint64_t Bits = elemBits(Pm.Elem);
+    double Box = double(Bits) / 8;
+    for (uint32_t X : Pm.Box)
+      Box *= X;
+    Dim Inner = Pm.Dims[0];
+    uint64_t Extent = Inner == Dim::M ? P.M : Inner == Dim::N ? P.N : P.K;
+    L2Bytes += Box * lineFactor(Extent * Bits / 8, uint64_t(Pm.Box[0]) * Bits / 8);
+  }
+  return std::max(S.MmaCycles, S.IssueCycles + L2Bytes / S.L2BytesPerCycle);
+}
+
 double tilegen::run::scaledTimeNs(const DispatchTable &T, size_t K, const Problem &Q,
                                   double TimeNs, const Problem &P) {
   double WQ = waveWork(T.Kernels[K], Q, T.SmCount), WP = waveWork(T.Kernels[K], P, T.SmCount);
   if (!(TimeNs > 0) || !(WQ > 0) || !(WP > 0))
     return -1;
+  // A slice's time at each size: the same boxes, other line offsets.
+  double SQ = sliceCycles(T, K, Q), SP = sliceCycles(T, K, P);
+  if (SQ > 0 && SP > 0) {
+    WQ *= SQ;
+    WP *= SP;
+  }
   double Launch = std::min(T.LaunchNs, 0.9 * TimeNs);
   return Launch + (TimeNs - Launch) * WP / WQ;
 }

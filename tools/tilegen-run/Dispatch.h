@@ -46,10 +46,21 @@ struct DispatchEntry {
   std::string ChosenBy;              ///< "model" or "measured"
 };
 
+/// A kernel's K-slice in the pipeline model's cycles of one SM (tune writes them, the table's
+/// "slice"): the tensor core's time, the copies' issue time without the L2 transfer, and the
+/// L2 -> shared memory bytes per cycle of one CTA. With them the scaled rule counts what the
+/// rows' offsets from the 128-byte L2 lines do to a slice (docs/dispatch.md); all 0 when the
+/// table has none.
+struct SliceTerms {
+  double MmaCycles = 0, IssueCycles = 0, L2BytesPerCycle = 0;
+  bool present() const { return MmaCycles > 0 && L2BytesPerCycle > 0; }
+};
+
 struct DispatchTable {
   std::string Path;
   std::string Target;
   std::vector<Manifest> Kernels; ///< loaded and checked, cubins read
+  std::vector<SliceTerms> Slices; ///< per kernel (index as Kernels)
   std::vector<DispatchEntry> Entries;
   std::vector<size_t> Fallbacks; ///< tried last, in order (strides TMA cannot take)
   /// The GPU the times are for: its SM count and the fixed time of one launch. With an SM
@@ -92,9 +103,19 @@ Error pickKernel(const DispatchTable &T, const Problem &P, size_t &Kernel,
 
 /// The time of kernel K at size P scaled from its time TimeNs at size Q: the launch's fixed
 /// time plus the rest in proportion to the waves of tiles each size makes on the table's SMs
-/// (docs/dispatch.md). Negative when K's manifest has no tile.
+/// and, where the table has K's slice terms, to its K-slice's time at each size's line
+/// offsets (docs/dispatch.md). Negative when K's manifest has no tile.
 double scaledTimeNs(const DispatchTable &T, size_t K, const Problem &Q, double TimeNs,
                     const Problem &P);
+
+/// The 128-byte L2 lines a box row of SpanBytes (at most 128) touches on average when rows
+/// are PitchBytes apart and the tensor starts on a line (1 for rows that all start on a line;
+/// rows of another span count 1): the pipeline model's line factor.
+double lineFactor(uint64_t PitchBytes, uint64_t SpanBytes);
+
+/// Kernel K's K-slice time at size P in the model's cycles: max(tensor core, issue + the
+/// operands' boxes from L2 at P's line factors); negative without slice terms.
+double sliceCycles(const DispatchTable &T, size_t K, const Problem &P);
 
 } // namespace run
 } // namespace tilegen

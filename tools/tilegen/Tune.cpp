@@ -146,6 +146,11 @@ struct Variant {
   std::optional<size_t> deeperOf; ///< the variant this one is the deeper sibling of
   std::optional<size_t> hinted;   ///< its twin whose B loads are marked L2 evict_first
   std::optional<size_t> hintedOf; ///< the variant this one is the hinted twin of
+  /// One K-slice in the model's cycles, for the table's "slice" (tilegen-run's scaled rule):
+  /// the tensor core's time, the copies' issue without the L2 transfer, and the L2 -> shared
+  /// memory bytes per cycle of one CTA. 0 until ranked; left out for cp.async-fed kernels,
+  /// whose 16-byte copies do not straddle L2 lines.
+  double sliceMma = 0, sliceIssue = 0, sliceL2 = 0;
 };
 
 struct Candidate {
@@ -686,6 +691,11 @@ static std::string dispatchJSON(const std::vector<Variant> &variants,
                                          {"variant", v.summary},
                                          {"as_written", v.asWritten},
                                          {"fallback", v.fallback}});
+    if (v.sliceMma > 0 && v.sliceL2 > 0)
+      kernels.back().getAsObject()->insert(
+          {"slice", llvm::json::Object{{"mma_cycles", std::round(v.sliceMma * 10) / 10},
+                                       {"issue_cycles", std::round(v.sliceIssue * 10) / 10},
+                                       {"l2_bytes_per_cycle", v.sliceL2}}});
     if (v.fallback)
       fallbacks.push_back(v.name);
   }
@@ -720,7 +730,9 @@ static std::string dispatchJSON(const std::vector<Variant> &variants,
       {"rule", "the entry of the problem's size; else, among the timed candidates of the "
                "near entries (the nearest by the sum over M, N, K of |log2(x / x_entry)| and "
                "those at most one octave farther, at most three), the one whose time scaled "
-               "to the problem by its waves of tiles on sm_count SMs is least; else the "
+               "to the problem by its waves of tiles on sm_count SMs (and by its K-slice's "
+               "time at the problem's rows' offsets from the L2 lines, where the kernel has "
+               "\"slice\") is least; else the "
                "nearest entry's kernel, else its first candidate whose constraints the "
                "problem meets, else the next nearest entry's, else the first fallback whose "
                "constraints it meets (docs/dispatch.md)"},
@@ -942,6 +954,11 @@ int tilegen::tuneMain(int argc, char **argv) {
       if (layout.resident < 1)
         continue;
       ProblemCosts pc = problemCosts(layout, v.costs, v.breakdown, info.ratedClockGHz);
+      if (v.plan->family != MmaFamily::MmaSync && layout.mmaEfficiency > 0) {
+        v.sliceMma = v.costs.mma / layout.mmaEfficiency;
+        v.sliceIssue = v.costs.issue;
+        v.sliceL2 = pc.l2BytesPerCycle;
+      }
       Prediction pr = predictProblem(layout, pc, static_cast<int>(v.plan->stages),
                                      static_cast<int>(v.plan->accumulators),
                                      v.breakdown.flopsPerCycle);
