@@ -151,6 +151,8 @@ static constexpr double kSustainedClock = 0.83;
 static constexpr double kPartialElemBytes = 4;
 
 double tilegen::launchOverheadSeconds() { return kLaunchSeconds; }
+double tilegen::streamKSplitEfficiency() { return kStreamKSplit; }
+double tilegen::partialTileElemBytes() { return kPartialElemBytes; }
 
 //===----------------------------------------------------------------------===//
 // Input

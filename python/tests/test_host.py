@@ -930,13 +930,26 @@ class DispatchTest(unittest.TestCase):
         self.assertEqual(lines.pick(256, 512, 1024).name, "gemm_t256")
         none = tilegen.load_dispatch(os.path.join(folder, "scaled-lines-none.json"))
         self.assertEqual(none.pick(256, 512, 520).name, "gemm_t256")
+        # With slice terms a stream-K split tail costs its slices at the split's rate and the
+        # fix-ups: one tile split 4 ways after a whole wave loses to two whole waves of the
+        # tiles kernel, which it beats as a quarter wave without the terms.
+        sks = tilegen.load_dispatch(os.path.join(folder, "scaled-streamk-slice.json"))
+        self.assertEqual(sks.pick(640, 128, 4096).name, "gemm_bf16")
+        sks = tilegen.load_dispatch(os.path.join(folder, "scaled-streamk-slice-none.json"))
+        self.assertEqual(sks.pick(640, 128, 4096).name, "gemm_strk")
         for name, message in (("bad-slice.json", r'"slice" must be an object'),
                               ("bad-slice-field.json",
                                r'"slice": "issue_cycles" must be a number from 0 to 1e9, '
                                r'found -1'),
                               ("bad-slice-missing.json",
                                r'"slice": "l2_bytes_per_cycle" must be a number above 0 to '
-                               r'1e9, found nothing')):
+                               r'1e9, found nothing'),
+                              ("bad-slice-k.json",
+                               r'"slice": "k" must be an integer from 1 to 65536 \(the '
+                               r"tile's K\), found 0"),
+                              ("bad-slice-split.json",
+                               r'"slice": "split_efficiency" must be a number above 0 and at '
+                               r'most 1 beside "fixup_cycles", found nothing')):
             with self.assertRaisesRegex(tilegen.ManifestError, message):
                 tilegen.load_dispatch(os.path.join(folder, name))
         # A candidate whose run failed is never picked; an untimed one beside timed ones

@@ -97,6 +97,30 @@ class Dispatch:
                                             (where, i, f, "from 0" if lo < 0 else "above 0",
                                              _shown(x) if f in sl else "nothing"))
                     terms.append(float(x))
+                kk = sl.get("k")
+                if type(kk) is not int or not 1 <= kk <= 65536:
+                    raise ManifestError("%s: kernels[%d]: \"slice\": \"k\" must be an integer "
+                                        "from 1 to 65536 (the tile's K), found %s" %
+                                        (where, i, _shown(kk) if "k" in sl else "nothing"))
+                terms.append(kk)
+                # Stream-K kernels: the fix-up of a partial tile and the split's rate, both or
+                # neither.
+                fix, eff = 0.0, 0.0
+                if "fixup_cycles" in sl or "split_efficiency" in sl:
+                    fix, eff = sl.get("fixup_cycles"), sl.get("split_efficiency")
+                    if (not isinstance(fix, (int, float)) or isinstance(fix, bool) or
+                            not 0 <= fix <= 1e9):
+                        raise ManifestError(
+                            "%s: kernels[%d]: \"slice\": \"fixup_cycles\" must be a number "
+                            "from 0 to 1e9 beside \"split_efficiency\", found %s" %
+                            (where, i, _shown(fix) if "fixup_cycles" in sl else "nothing"))
+                    if (not isinstance(eff, (int, float)) or isinstance(eff, bool) or
+                            not 0 < eff <= 1):
+                        raise ManifestError(
+                            "%s: kernels[%d]: \"slice\": \"split_efficiency\" must be a "
+                            "number above 0 and at most 1 beside \"fixup_cycles\", found %s" %
+                            (where, i, _shown(eff) if "split_efficiency" in sl else "nothing"))
+                terms += [float(fix), float(eff)]
                 self.slices[k["name"]] = tuple(terms)
             self.kernels[k["name"]] = kern
             self.order.append(k["name"])
@@ -277,14 +301,40 @@ class Dispatch:
         raise ArgumentError("dispatch table %s: no kernel can run %d x %d x %d:\n  %s" %
                             (self.path, m, n, k, "\n  ".join(why)))
 
-    def _wave_work(self, man, size):
-        """Waves of tiles times one tile's work (tilegen-run's scaled rule, docs/dispatch.md)."""
+    def _wave_work(self, name, size):
+        """What a kernel's time at a size is taken to be proportional to (tilegen-run's
+        waveWork, docs/dispatch.md): with slice terms the busiest CTA's cycles, else waves of
+        tiles times one tile's work."""
+        man = self.kernels[name].manifest
         m, n, k = size
         tiles = float(-(-m // man.tile_m) * -(-n // man.tile_n))
         c = man.cluster_size
         slots = float(max(c, (self.sm_count * man.ctas_per_sm) // c * c))
         full = math.floor(tiles / slots)
         rest = tiles - full * slots
+        sl = self._slice_cycles(name, size)
+        if sl:
+            _, _, _, tk, fixup, eff = self.slices[name]
+            kt = float(-(-k // tk))
+            if man.grid_rule != "stream_k":
+                return math.ceil(tiles / slots) * kt * sl
+            if rest == 0:
+                return full * kt * sl
+            # StreamK.cpp's rule: a tile over up to min(max(kTiles / 8, 1), 16) CTAs, when
+            # that is at least 10/9 CTAs a tile and each tile gets three parts or more with no
+            # full wave, or the tail is at most half a wave after full waves.
+            split = min(max(math.floor(kt / 8), 1.0), 16.0)
+            spread = min(slots, rest * split)
+            if not (spread * 9 >= rest * 10 and
+                    (spread >= 3 * rest if full == 0 else 2 * rest <= slots)):
+                return (full + 1) * kt * sl
+            r = rest * kt
+            chunk = r / spread
+            parts = kt / chunk
+            aligned = math.fmod(r, spread) == 0 and math.fmod(kt, chunk) == 0
+            ways = min(spread, parts if aligned else math.ceil(parts) + 1)
+            return (full * kt * sl + math.ceil(r / spread) * sl / (eff if eff > 0 else 1.0) +
+                    ways * fixup)
         if man.grid_rule == "stream_k":
             # Split (its K-slices spread evenly) when the tiles left are at most a third of
             # the slots with no full wave (three parts a tile or more), half of them after
@@ -306,7 +356,7 @@ class Dispatch:
         terms = self.slices.get(name)
         if terms is None:
             return None
-        mma, issue, l2bw = terms
+        mma, issue, l2bw = terms[:3]
         m, n, k = size
         extent = {"M": m, "N": n, "K": k}
         l2 = 0.0
@@ -346,11 +396,8 @@ class Dispatch:
                         if run is None or run == key or man.problem_errors(*run):
                             continue
                     launch = min(self.launch_ns, 0.9 * t)
-                    wp, wq = self._wave_work(man, run), self._wave_work(man, size)
-                    sp, sq = self._slice_cycles(name, run), self._slice_cycles(name, size)
-                    if sp and sq:
-                        wp, wq = wp * sp, wq * sq
-                    est = launch + (t - launch) * wp / wq
+                    est = launch + (t - launch) * self._wave_work(name, run) / \
+                        self._wave_work(name, size)
                     if best is None or est < best[0]:
                         best = (est, name, run if padded else None)
             if best is not None:

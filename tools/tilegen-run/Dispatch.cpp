@@ -152,6 +152,32 @@ Error tilegen::run::parseDispatch(const std::string &Text,
                                                    : std::string(V->kindName())));
         *F.Out = V->getNumber();
       }
+      const json::Value *KV = SV->get("k");
+      if (!KV || !KV->isInteger() || KV->getInteger() < 1 || KV->getInteger() > 65536)
+        return bad(Path, Where + "\"slice\": \"k\" must be an integer from 1 to 65536 (the "
+                             "tile's K), found " +
+                             (!KV ? std::string("nothing")
+                                  : KV->isNumber() ? KV->numberText()
+                                                   : std::string(KV->kindName())));
+      ST.K = KV->getInteger();
+      // Stream-K kernels: both or neither.
+      const json::Value *FV = SV->get("fixup_cycles"), *EV = SV->get("split_efficiency");
+      if (FV || EV) {
+        if (!FV || !FV->isNumber() || !(FV->getNumber() >= 0) || FV->getNumber() > 1e9)
+          return bad(Path, Where + "\"slice\": \"fixup_cycles\" must be a number from 0 to "
+                               "1e9 beside \"split_efficiency\", found " +
+                               (!FV ? std::string("nothing")
+                                    : FV->isNumber() ? FV->numberText()
+                                                     : std::string(FV->kindName())));
+        if (!EV || !EV->isNumber() || !(EV->getNumber() > 0) || EV->getNumber() > 1)
+          return bad(Path, Where + "\"slice\": \"split_efficiency\" must be a number above "
+                               "0 and at most 1 beside \"fixup_cycles\", found " +
+                               (!EV ? std::string("nothing")
+                                    : EV->isNumber() ? EV->numberText()
+                                                     : std::string(EV->kindName())));
+        ST.FixupCycles = FV->getNumber();
+        ST.SplitEfficiency = EV->getNumber();
+      }
     }
     T.Slices.push_back(ST);
     T.Kernels.push_back(std::move(M));
@@ -324,20 +350,45 @@ long tilegen::run::nearestEntry(const DispatchTable &T, const Problem &P) {
   return Order.empty() ? -1 : static_cast<long>(Order.front());
 }
 
-/// Waves of tiles times one tile's work: what the scaled rule takes a kernel's time at a size
-/// to be proportional to (after the launch). The tiles of P on the table's SMs, as many at a
-/// time as the grid holds (SMs x CTAs per SM, whole clusters); a stream-K grid spreads the
-/// K-slices of the tiles it splits (all of them when they are at most a third of the CTAs, so
-/// that each tile is cut into three parts or more: StreamK.cpp's rule where K is long enough;
-/// a last wave of at most half the CTAs after full waves) evenly. Negative when K's manifest
-/// has no tile.
-static double waveWork(const Manifest &M, const Problem &P, unsigned Sms) {
+/// What the scaled rule takes a kernel's time at a size to be proportional to (after the
+/// launch). The tiles of P on the table's SMs, as many at a time as the grid holds (SMs x
+/// CTAs per SM, whole clusters). With the kernel's slice terms: the busiest CTA's cycles, its
+/// waves of whole tiles times K-slices times the slice's time at P (sliceCycles), and for a
+/// stream-K grid that splits the last tiles' K-slices (StreamK.cpp's rule: spread over up to
+/// min(max(kTiles / 8, 1), 16) CTAs a tile, when that is at least 10/9 CTAs a tile and either
+/// each tile gets three parts or more with no full wave, or the tail is at most half a wave
+/// after full waves) its share of the split slices at the split's rate and the fix-up of the
+/// partial tiles it sums, as the pipeline model counts them. Without slice terms: waves times
+/// one tile's work (tile M x tile N x K), a split tail counting as its share of a wave.
+/// Negative when K's manifest has no tile.
+static double waveWork(const DispatchTable &T, size_t K, const Problem &P) {
+  const Manifest &M = T.Kernels[K];
+  unsigned Sms = T.SmCount;
   if (!M.TileM || !M.TileN || !Sms)
     return -1;
   double Tiles = std::ceil(double(P.M) / M.TileM) * std::ceil(double(P.N) / M.TileN);
   double C = std::max(1u, M.clusterSize());
   double Slots = std::max(C, std::floor(double(Sms) * std::max(1u, M.CtasPerSM) / C) * C);
-  double Full = std::floor(Tiles / Slots), Rest = Tiles - Full * Slots, Waves;
+  double Full = std::floor(Tiles / Slots), Rest = Tiles - Full * Slots;
+  double Slice = sliceCycles(T, K, P);
+  if (Slice > 0) {
+    const SliceTerms &S = T.Slices[K];
+    double KT = std::ceil(double(P.K) / double(S.K));
+    if (M.Rule != GridRule::StreamK)
+      return std::ceil(Tiles / Slots) * KT * Slice;
+    if (Rest == 0)
+      return Full * KT * Slice;
+    double Split = std::min(std::max(std::floor(KT / 8), 1.0), 16.0);
+    double Spread = std::min(Slots, Rest * Split);
+    if (!(Spread * 9 >= Rest * 10 && (Full == 0 ? Spread >= 3 * Rest : 2 * Rest <= Slots)))
+      return (Full + 1) * KT * Slice;
+    double R = Rest * KT, Chunk = R / Spread, Parts = KT / Chunk;
+    bool Aligned = std::fmod(R, Spread) == 0 && std::fmod(KT, Chunk) == 0;
+    double Ways = std::min(Spread, Aligned ? Parts : std::ceil(Parts) + 1);
+    double Eff = S.SplitEfficiency > 0 ? S.SplitEfficiency : 1.0;
+    return Full * KT * Slice + std::ceil(R / Spread) * Slice / Eff + Ways * S.FixupCycles;
+  }
+  double Waves;
   if (M.Rule == GridRule::StreamK)
     Waves = Rest == 0 ? Full
             : (Full == 0 ? 3 : 2) * Rest <= Slots ? Full + Rest / Slots
@@ -384,15 +435,9 @@ double tilegen::run::sliceCycles(const DispatchTable &T, size_t K, const Problem
 
 double tilegen::run::scaledTimeNs(const DispatchTable &T, size_t K, const Problem &Q,
                                   double TimeNs, const Problem &P) {
-  double WQ = waveWork(T.Kernels[K], Q, T.SmCount), WP = waveWork(T.Kernels[K], P, T.SmCount);
+  double WQ = waveWork(T, K, Q), WP = waveWork(T, K, P);
   if (!(TimeNs > 0) || !(WQ > 0) || !(WP > 0))
     return -1;
-  // A slice's time at each size: the same boxes, other line offsets.
-  double SQ = sliceCycles(T, K, Q), SP = sliceCycles(T, K, P);
-  if (SQ > 0 && SP > 0) {
-    WQ *= SQ;
-    WP *= SP;
-  }
   double Launch = std::min(T.LaunchNs, 0.9 * TimeNs);
   return Launch + (TimeNs - Launch) * WP / WQ;
 }

@@ -53,7 +53,11 @@ struct DispatchEntry {
 /// table has none.
 struct SliceTerms {
   double MmaCycles = 0, IssueCycles = 0, L2BytesPerCycle = 0;
-  bool present() const { return MmaCycles > 0 && L2BytesPerCycle > 0; }
+  int64_t K = 0; ///< the slice's K elements (the tile's K)
+  /// Stream-K kernels: one partial tile's fix-up in cycles, and the rate of a split's slices
+  /// relative to the steady state's (the model's fitted factor); 0 when absent.
+  double FixupCycles = 0, SplitEfficiency = 0;
+  bool present() const { return MmaCycles > 0 && L2BytesPerCycle > 0 && K > 0; }
 };
 
 struct DispatchTable {

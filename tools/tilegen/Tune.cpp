@@ -151,6 +151,8 @@ struct Variant {
   /// memory bytes per cycle of one CTA. 0 until ranked; left out for cp.async-fed kernels,
   /// whose 16-byte copies do not straddle L2 lines.
   double sliceMma = 0, sliceIssue = 0, sliceL2 = 0;
+  /// Stream-K only: a partial tile's fix-up (written and read back through L2) in cycles.
+  double sliceFixup = 0;
 };
 
 struct Candidate {
@@ -691,11 +693,17 @@ static std::string dispatchJSON(const std::vector<Variant> &variants,
                                          {"variant", v.summary},
                                          {"as_written", v.asWritten},
                                          {"fallback", v.fallback}});
-    if (v.sliceMma > 0 && v.sliceL2 > 0)
-      kernels.back().getAsObject()->insert(
-          {"slice", llvm::json::Object{{"mma_cycles", std::round(v.sliceMma * 10) / 10},
-                                       {"issue_cycles", std::round(v.sliceIssue * 10) / 10},
-                                       {"l2_bytes_per_cycle", v.sliceL2}}});
+    if (v.sliceMma > 0 && v.sliceL2 > 0) {
+      llvm::json::Object slice{{"mma_cycles", std::round(v.sliceMma * 10) / 10},
+                               {"issue_cycles", std::round(v.sliceIssue * 10) / 10},
+                               {"l2_bytes_per_cycle", v.sliceL2},
+                               {"k", v.plan->tileK}};
+      if (v.sliceFixup > 0) {
+        slice["fixup_cycles"] = std::round(v.sliceFixup * 10) / 10;
+        slice["split_efficiency"] = streamKSplitEfficiency();
+      }
+      kernels.back().getAsObject()->insert({"slice", std::move(slice)});
+    }
     if (v.fallback)
       fallbacks.push_back(v.name);
   }
@@ -958,6 +966,10 @@ int tilegen::tuneMain(int argc, char **argv) {
         v.sliceMma = v.costs.mma / layout.mmaEfficiency;
         v.sliceIssue = v.costs.issue;
         v.sliceL2 = pc.l2BytesPerCycle;
+        if (layout.grid == tile::Grid::StreamK)
+          v.sliceFixup = pc.loadLatency + static_cast<double>(v.plan->tileM / layout.ctaGroup) *
+                                              static_cast<double>(v.plan->tileN) *
+                                              partialTileElemBytes() / pc.l2BytesPerCycle;
       }
       Prediction pr = predictProblem(layout, pc, static_cast<int>(v.plan->stages),
                                      static_cast<int>(v.plan->accumulators),

@@ -184,6 +184,12 @@ Prediction predictProblem(const ProblemLayout &layout, const ProblemCosts &costs
 /// from).
 double launchOverheadSeconds();
 
+/// A stream-K split's K-slices run at this fraction of the steady state's rate (fitted), and
+/// a partial tile is stored in f32 (bytes per element): what a dispatch table's slice terms
+/// carry to tilegen-run's scaled rule.
+double streamKSplitEfficiency();
+double partialTileElemBytes();
+
 } // namespace tilegen
 
 #endif // TILEGEN_ANALYSIS_PROBLEMMODEL_H
