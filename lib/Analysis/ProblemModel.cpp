@@ -287,14 +287,17 @@ ProblemLayout tilegen::layoutProblem(tile::GemmOp op, const GemmPlan &p, Problem
   };
   if (l.grid == tile::Grid::StreamK) {
     // StreamK.cpp: with P CTAs and r = T mod P tail tiles, the tail's K-slices are split over
-    // S = min(P, r x split) CTAs when S >= 10 r / 9 and 2 r <= P after floor(T / P) waves of
-    // whole tiles, S >= 3 r without one; a tile at most split = min(max(kTiles / 8, 1), 16)
-    // ways.
+    // S CTAs, a tile at most split = min(max(kTiles / 8, 1), 16) ways: after floor(T / P)
+    // waves of whole tiles S = min(P, r x split), when S >= 10 r / 9 and 2 r <= P; without
+    // one S = r x min(floor(P / r), split), every tile in the same whole number of parts, when
+    // that is two or more.
     const uint64_t P = l.gridCtas, kT = static_cast<uint64_t>(l.kSlices);
     const uint64_t r = l.tiles % P, dp = l.tiles / P;
     const uint64_t split = std::min<uint64_t>(std::max<uint64_t>(kT / 8, 1), 16);
-    const uint64_t spread = std::min(P, r * split);
-    if (r > 0 && spread * 9 >= r * 10 && (dp == 0 ? spread >= 3 * r : 2 * r <= P)) {
+    const uint64_t spread =
+        dp == 0 ? r * std::min<uint64_t>(P / std::max<uint64_t>(r, 1), split)
+                : std::min(P, r * split);
+    if (r > 0 && spread * 9 >= r * 10 && (dp == 0 ? spread >= 2 * r : 2 * r <= P)) {
       l.streamKSplit = true;
       l.wholeTiles = dp;
       l.splitCtas = spread;

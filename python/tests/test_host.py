@@ -915,10 +915,11 @@ class DispatchTest(unittest.TestCase):
         self.assertEqual(pick(384, 384, 383), ("gemm_bf16", (384, 384, 384)))
         self.assertEqual(pick(100, 100, 100), ("gemm_bf16", (100, 100, 104)))
         # A stream-K kernel's waves: a tail with no full wave counts as split (a fraction of a
-        # wave) only when it fills at most a third of the SMs (1 tile of 4), else as a whole
+        # wave) only when it fills at most half the SMs (2 tiles of 4), else as a whole
         # wave, as the kernel runs it (the same table as tilegen-run's lit test).
         sk = tilegen.load_dispatch(os.path.join(os.path.dirname(path), "scaled-streamk.json"))
         self.assertEqual(sk.pick(384, 128, 512).name, "gemm_bf16")
+        self.assertEqual(sk.pick(256, 128, 512).name, "gemm_strk")
         self.assertEqual(sk.pick(128, 128, 512).name, "gemm_strk")
         # A kernel's "slice" terms scale its time by its K-slice's time at the size's L2 line
         # offsets: at K = 520 the issue-bound gemm_t256 loses to gemm_bf16, which it beats

@@ -320,13 +320,15 @@ class Dispatch:
                 return math.ceil(tiles / slots) * kt * sl
             if rest == 0:
                 return full * kt * sl
-            # StreamK.cpp's rule: a tile over up to min(max(kTiles / 8, 1), 16) CTAs, when
-            # that is at least 10/9 CTAs a tile and each tile gets three parts or more with no
-            # full wave, or the tail is at most half a wave after full waves.
+            # StreamK.cpp's rule: a tile over at most min(max(kTiles / 8, 1), 16) CTAs; with
+            # no full wave every tile in min(floor(slots / tiles), split) parts when that is
+            # two or more; after full waves the tail over min(slots, tail x split) CTAs when
+            # that is at least 10/9 CTAs a tile and the tail at most half a wave.
             split = min(max(math.floor(kt / 8), 1.0), 16.0)
-            spread = min(slots, rest * split)
+            spread = (rest * min(math.floor(slots / rest), split) if full == 0 else
+                      min(slots, rest * split))
             if not (spread * 9 >= rest * 10 and
-                    (spread >= 3 * rest if full == 0 else 2 * rest <= slots)):
+                    (spread >= 2 * rest if full == 0 else 2 * rest <= slots)):
                 return (full + 1) * kt * sl
             r = rest * kt
             chunk = r / spread
@@ -335,16 +337,10 @@ class Dispatch:
             ways = min(spread, parts if aligned else math.ceil(parts) + 1)
             return (full * kt * sl + math.ceil(r / spread) * sl / (eff if eff > 0 else 1.0) +
                     ways * fixup)
-        if man.grid_rule == "stream_k":
-            # Split (its K-slices spread evenly) when the tiles left are at most a third of
-            # the slots with no full wave (three parts a tile or more), half of them after
-            # full waves.
-            if rest == 0:
-                waves = full
-            elif (3 if full == 0 else 2) * rest <= slots:
-                waves = full + rest / slots
-            else:
-                waves = full + 1
+        if man.grid_rule == "stream_k" and 0 < rest and 2 * rest <= slots:
+            # A split tail: with no full wave 1 / floor(slots / tiles) of a wave (16 ways at
+            # most), after full waves its share of the slots.
+            waves = 1.0 / min(math.floor(slots / rest), 16) if full == 0 else full + rest / slots
         else:
             waves = math.ceil(tiles / slots)
         return waves * man.tile_m * man.tile_n * k

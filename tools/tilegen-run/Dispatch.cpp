@@ -354,12 +354,15 @@ long tilegen::run::nearestEntry(const DispatchTable &T, const Problem &P) {
 /// launch). The tiles of P on the table's SMs, as many at a time as the grid holds (SMs x
 /// CTAs per SM, whole clusters). With the kernel's slice terms: the busiest CTA's cycles, its
 /// waves of whole tiles times K-slices times the slice's time at P (sliceCycles), and for a
-/// stream-K grid that splits the last tiles' K-slices (StreamK.cpp's rule: spread over up to
-/// min(max(kTiles / 8, 1), 16) CTAs a tile, when that is at least 10/9 CTAs a tile and either
-/// each tile gets three parts or more with no full wave, or the tail is at most half a wave
-/// after full waves) its share of the split slices at the split's rate and the fix-up of the
-/// partial tiles it sums, as the pipeline model counts them. Without slice terms: waves times
-/// one tile's work (tile M x tile N x K), a split tail counting as its share of a wave.
+/// stream-K grid that splits the last tiles' K-slices (StreamK.cpp's rule: a tile over at
+/// most split = min(max(kTiles / 8, 1), 16) CTAs; with no full wave over min(floor(slots /
+/// tiles), split) CTAs, when that is two or more; after full waves the tail over min(slots,
+/// tail x split) CTAs, when that is at least 10/9 CTAs a tile and the tail at most half a
+/// wave) its share of the split slices at the split's rate and the fix-up of the partial tiles
+/// it sums, as the pipeline model counts them. Without slice terms: waves times one tile's
+/// work (tile M x tile N x K), a split tail counting as its share: 1 / floor(slots / tiles) of
+/// a wave with no full wave (a split of 16 ways at most and K long enough: kTiles >= 128),
+/// tail / slots after full waves.
 /// Negative when K's manifest has no tile.
 static double waveWork(const DispatchTable &T, size_t K, const Problem &P) {
   const Manifest &M = T.Kernels[K];
@@ -379,8 +382,9 @@ static double waveWork(const DispatchTable &T, size_t K, const Problem &P) {
     if (Rest == 0)
       return Full * KT * Slice;
     double Split = std::min(std::max(std::floor(KT / 8), 1.0), 16.0);
-    double Spread = std::min(Slots, Rest * Split);
-    if (!(Spread * 9 >= Rest * 10 && (Full == 0 ? Spread >= 3 * Rest : 2 * Rest <= Slots)))
+    double Spread = Full == 0 ? Rest * std::min(std::floor(Slots / Rest), Split)
+                              : std::min(Slots, Rest * Split);
+    if (!(Spread * 9 >= Rest * 10 && (Full == 0 ? Spread >= 2 * Rest : 2 * Rest <= Slots)))
       return (Full + 1) * KT * Slice;
     double R = Rest * KT, Chunk = R / Spread, Parts = KT / Chunk;
     bool Aligned = std::fmod(R, Spread) == 0 && std::fmod(KT, Chunk) == 0;
@@ -390,9 +394,9 @@ static double waveWork(const DispatchTable &T, size_t K, const Problem &P) {
   }
   double Waves;
   if (M.Rule == GridRule::StreamK)
-    Waves = Rest == 0 ? Full
-            : (Full == 0 ? 3 : 2) * Rest <= Slots ? Full + Rest / Slots
-                                                  : Full + 1;
+    Waves = Rest == 0 || 2 * Rest > Slots ? std::ceil(Tiles / Slots)
+            : Full == 0                   ? 1 / std::min(std::floor(Slots / Rest), 16.0)
+                                          : Full + Rest / Slots;
   else
     Waves = std::ceil(Tiles / Slots);
   return Waves * double(M.TileM) * double(M.TileN) * double(P.K);

@@ -22,9 +22,8 @@
 // CTAs.
 //
 // grid = stream_k (StreamK.h, StreamK.cpp): whole tiles in the persistent order for the full
-// waves; the K-slices of the tiles left (with no full wave, when that cuts each tile into
-// three parts or more; after full waves, a tail of at most half a wave) are split evenly
-// over the CTAs, and the CTA holding a tile's first slice adds the others' f32 partial tiles
+// waves; the K-slices of the tiles left, when they fill at most half a wave, are split over
+// the CTAs (with no full wave, every tile in the same whole number of parts), and the CTA holding a tile's first slice adds the others' f32 partial tiles
 // before the epilogue.
 //
 // upcast (MXFP4 B beside bf16 A): the ring carries B packed as FP4, its E8M0 scales stay in

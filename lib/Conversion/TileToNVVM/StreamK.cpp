@@ -32,26 +32,32 @@ void StreamK::setUp(Value &bid, Value &grid, Value &numTiles, Value kTiles, Valu
   // reuse of the grouped raster. The r = T mod P tiles left can have their r x kTiles
   // K-slices split evenly over S CTAs, CTA i < S taking [i R / S, (i + 1) R / S) with
   // R = r x kTiles; a tile cut between CTAs is summed through the workspace (addPartials).
-  // A tile is split at most kTiles / 8 ways (at least 1, at most 16). The split is used when
-  // it gives the tail at least a tenth more CTAs (S >= 10 r / 9) and, after full waves, the
-  // tail fills at most half a wave (2 r <= P); with no full wave, when it cuts every tile into
-  // three parts or more on average (S >= 3 r). On the H200 a split last wave ran 3072^3
-  // (r = 24 of 132) 1.12x, 4096x2112x7168 (24) 1.17x and 2048x7168x16384 (52) 1.08x faster
-  // than whole tail tiles; with fuller tails (76, 96) it gained 0-1%. With no full wave, where
-  // the split divides every tile, it ran 1.06x at r = 33 (S = 132: 4 parts a tile; H200) but
-  // 0.93x, 0.93x, 0.91x and 0.64x at r = 52, 64, 96 and 112 (2.5, 2.1, 1.4 and 1.2 parts; H100)
-  // against the same tile unsplit, timed in the same call (bench/RESULTS.md). Otherwise
-  // S = r: the first r CTAs take one tail tile each, as the persistent grid would.
+  // A tile is split at most kTiles / 8 ways (at least 1, at most 16). After full waves,
+  // S = min(P, r x split), used when it gives the tail at least a tenth more CTAs
+  // (S >= 10 r / 9) and the tail fills at most half a wave (2 r <= P). With no full wave,
+  // S = r x min(floor(P / r), split): every tile in the same whole number of parts, used when
+  // that is two or more (2 r <= P). On the H200 a split last wave ran 3072^3 (r = 24 of 132)
+  // 1.12x, 4096x2112x7168 (24) 1.17x and 2048x7168x16384 (52) 1.08x faster than whole tail
+  // tiles; with fuller tails (76, 96) it gained 0-1%. With no full wave, S = min(P, r x split)
+  // ran 0.93x, 0.93x, 0.91x and 0.64x at r = 52, 64, 96 and 112 (2.5, 2.1, 1.4 and 1.2 parts a
+  // tile; H100) against the same tile unsplit. Whole parts ran 1.02-1.49x faster than
+  // S = min(P, r x split) with three parts a tile or more, else unsplit, at the twelve tiles
+  // and shapes where the two differ (r = 27 to 66, 2 to 4 parts), and at 0.92-1.35x the
+  // persistent kernel's speed (H100, bench/RESULTS.md).
+  // Otherwise S = r: the first r CTAs take one tail tile each, as the persistent grid would.
   Value r = b.remu(numTiles, grid);
   dpTiles = b.divu(numTiles, grid);
   tailBase = b.sub(numTiles, r);
   Value split = b.minu(arith::MaxUIOp::create(b, b.divu(kTiles, 8), b.c32(1)), b.c32(16));
-  Value spread = b.minu(grid, b.mul(r, split));
+  // With no full wave, a whole number of CTAs per tile, min(floor(P / r), split), so that
+  // every tile is cut into the same number of parts; after full waves, min(P, r x split).
+  Value perTile = b.minu(b.divu(grid, arith::MaxUIOp::create(b, r, b.c32(1))), split);
+  Value spread = b.select(b.eq(dpTiles, 0), b.mul(r, perTile), b.minu(grid, b.mul(r, split)));
   // The split's arithmetic below is in 32 bits for grids of at most 2^16 CTAs (the launch
   // rule's grid is the SM count); a larger grid runs the tail unsplit.
   Value tailOk = b.select(
       b.eq(dpTiles, 0),
-      arith::CmpIOp::create(b, arith::CmpIPredicate::uge, spread, b.mul(r, 3)).getResult(),
+      arith::CmpIOp::create(b, arith::CmpIPredicate::uge, spread, b.mul(r, 2)).getResult(),
       arith::CmpIOp::create(b, arith::CmpIPredicate::ule, b.mul(r, 2), grid).getResult());
   Value worth = arith::AndIOp::create(
       b, arith::AndIOp::create(b, b.ult(grid, b.c32(1 << 16)), tailOk),
