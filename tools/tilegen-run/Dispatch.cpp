@@ -138,6 +138,11 @@ Error tilegen::run::parseDispatch(const std::string &Text,
       if (!SV->isObject())
         return bad(Path, Where + "\"slice\" must be an object (mma_cycles, issue_cycles, "
                              "l2_bytes_per_cycle)");
+      // A field's value for a message: its number, its kind, or "nothing" when absent.
+      auto found = [](const json::Value *V) {
+        return !V ? std::string("nothing")
+                  : V->isNumber() ? V->numberText() : std::string(V->kindName());
+      };
       struct Field { const char *Key; double *Out; double Min; };
       Field Fields[3] = {{"mma_cycles", &ST.MmaCycles, 0},
                          {"issue_cycles", &ST.IssueCycles, -1},
@@ -147,18 +152,14 @@ Error tilegen::run::parseDispatch(const std::string &Text,
         if (!V || !V->isNumber() || !(V->getNumber() > F.Min) || V->getNumber() > 1e9)
           return bad(Path, Where + "\"slice\": \"" + F.Key + "\" must be a number " +
                                (F.Min < 0 ? "from 0" : "above 0") + " to 1e9, found " +
-                               (!V ? std::string("nothing")
-                                   : V->isNumber() ? V->numberText()
-                                                   : std::string(V->kindName())));
+                               found(V));
         *F.Out = V->getNumber();
       }
       const json::Value *KV = SV->get("k");
       if (!KV || !KV->isInteger() || KV->getInteger() < 1 || KV->getInteger() > 65536)
         return bad(Path, Where + "\"slice\": \"k\" must be an integer from 1 to 65536 (the "
                              "tile's K), found " +
-                             (!KV ? std::string("nothing")
-                                  : KV->isNumber() ? KV->numberText()
-                                                   : std::string(KV->kindName())));
+                             found(KV));
       ST.K = KV->getInteger();
       // Stream-K kernels: both or neither.
       const json::Value *FV = SV->get("fixup_cycles"), *EV = SV->get("split_efficiency");
@@ -166,15 +167,11 @@ Error tilegen::run::parseDispatch(const std::string &Text,
         if (!FV || !FV->isNumber() || !(FV->getNumber() >= 0) || FV->getNumber() > 1e9)
           return bad(Path, Where + "\"slice\": \"fixup_cycles\" must be a number from 0 to "
                                "1e9 beside \"split_efficiency\", found " +
-                               (!FV ? std::string("nothing")
-                                    : FV->isNumber() ? FV->numberText()
-                                                     : std::string(FV->kindName())));
+                               found(FV));
         if (!EV || !EV->isNumber() || !(EV->getNumber() > 0) || EV->getNumber() > 1)
           return bad(Path, Where + "\"slice\": \"split_efficiency\" must be a number above "
                                "0 and at most 1 beside \"fixup_cycles\", found " +
-                               (!EV ? std::string("nothing")
-                                    : EV->isNumber() ? EV->numberText()
-                                                     : std::string(EV->kindName())));
+                               found(EV));
         ST.FixupCycles = FV->getNumber();
         ST.SplitEfficiency = EV->getNumber();
       }
