@@ -44,7 +44,9 @@ class Dispatch:
         if not isinstance(kernels, list) or not kernels:
             raise ManifestError("%s: field 'kernels' must be a non-empty array" % where)
         self.kernels = {}
-        self.slices = {}  # kernel -> (mma, issue, L2 bytes per cycle): the table's "slice"
+        # kernel -> the table's "slice": (mma cycles, issue cycles, L2 bytes per cycle, k,
+        # fix-up cycles, split rate), the last two 0 for kernels other than stream-K
+        self.slices = {}
         self.order = []
         for i, k in enumerate(kernels):
             if not isinstance(k, dict) or not isinstance(k.get("name"), str) or not isinstance(
@@ -363,7 +365,8 @@ class Dispatch:
             box, dims = p.get("box"), p.get("dims")
             bits = dict(TYPE_BITS, **BLOCK_SCALED_BITS).get(p.get("elem"))
             if (not bits or not isinstance(box, list) or not isinstance(dims, list) or
-                    not box or len(box) != len(dims) or dims[0] not in extent):
+                    not box or len(box) != len(dims) or dims[0] not in extent or
+                    not all(type(x) is int and x > 0 for x in box)):
                 continue
             l2 += bits / 8.0 * math.prod(box) * _line_factor(extent[dims[0]] * bits // 8,
                                                              box[0] * bits // 8)

@@ -23,8 +23,8 @@
 //
 // grid = stream_k (StreamK.h, StreamK.cpp): whole tiles in the persistent order for the full
 // waves; the K-slices of the tiles left, when they fill at most half a wave, are split over
-// the CTAs (with no full wave, every tile in the same whole number of parts), and the CTA holding a tile's first slice adds the others' f32 partial tiles
-// before the epilogue.
+// the CTAs (with no full wave, every tile in the same whole number of parts), and the CTA
+// holding a tile's first slice adds the others' f32 partial tiles before the epilogue.
 //
 // upcast (MXFP4 B beside bf16 A): the ring carries B packed as FP4, its E8M0 scales stay in
 // global memory. Warps 1 to 3 of the producer warpgroup (the converter; warp 0 issues the

@@ -2,8 +2,8 @@
 //
 // grid = stream_k (sm_90a): whole tiles in the persistent order for the full waves; the
 // K-slices of the tiles left, when they fill at most half a wave, are split over the CTAs
-// (with no full wave, every tile in the same whole number of parts), and
-// the CTA holding a tile's first slice adds the others' f32 partial tiles (published through
+// (with no full wave, every tile in the same whole number of parts), and the CTA holding a
+// tile's first slice adds the others' f32 partial tiles (published through
 // a global workspace and a release/acquire flag, brought into the idle ring by bulk copies,
 // one per consumer thread) before the epilogue. StreamK.cpp has the schedule (setUp) and the
 // partial tiles' protocol.
