@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilegen/Analysis/ProblemModel.h"
+#include "tilegen/Support/L2Lines.h"
 
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/StringExtras.h"
@@ -107,22 +108,12 @@ static double wgmmaEfficiency(const GemmPlan &p, int64_t clusterSize) {
   return e;
 }
 
-// The 128-byte L2 lines a TMA box row of `spanBytes` (at most 128) touches on average, over
-// the one line of a row that starts on a line, when consecutive rows are `pitchBytes` apart
-// and the tensor starts on a line: rows start at the multiples of gcd(pitch mod 128, 128)
-// within a line, and one starting at offset o spans ceil((o + span) / 128) lines. On the
+// Rows of A and B off the 128-byte L2 lines (l2LineFactor, tilegen/Support/L2Lines.h): on the
 // H200 a K = 5000 bf16 operand (pitch 10000 bytes, 16 mod 128) runs 128 x 256 tiles 1.37x
 // slower than K = 5056 (pitch a multiple of 128), and CTA pairs sharing B through multicast
 // (fewer box rows per CTA) 1.03x (bench/RESULTS.md, 2026-12-01).
 static double lineFactor(uint64_t pitchBytes, int64_t spanBytes) {
-  constexpr uint64_t kLine = 128;
-  if (spanBytes <= 0 || spanBytes > static_cast<int64_t>(kLine))
-    return 1.0;
-  const uint64_t g = std::gcd(pitchBytes % kLine, kLine); // gcd(0, 128) = 128: aligned
-  uint64_t lines = 0, rows = 0;
-  for (uint64_t o = 0; o < kLine; o += g, ++rows)
-    lines += (o + static_cast<uint64_t>(spanBytes) + kLine - 1) / kLine;
-  return static_cast<double>(lines) / static_cast<double>(rows);
+  return spanBytes <= 0 ? 1.0 : l2LineFactor(pitchBytes, static_cast<uint64_t>(spanBytes));
 }
 
 // The share of the target's DRAM bandwidth a GEMM reaches, as this model uses it (each CTA's

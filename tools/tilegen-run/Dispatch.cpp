@@ -3,13 +3,13 @@
 #include "Dispatch.h"
 #include "FileIO.h"
 #include "Json.h"
+#include "tilegen/Support/L2Lines.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <map>
-#include <numeric>
 #include <set>
 #include <sys/stat.h>
 
@@ -399,18 +399,6 @@ static double waveWork(const DispatchTable &T, size_t K, const Problem &P) {
   return Waves * double(M.TileM) * double(M.TileN) * double(P.K);
 }
 
-double tilegen::run::lineFactor(uint64_t PitchBytes, uint64_t SpanBytes) {
-  constexpr uint64_t Line = 128;
-  if (SpanBytes == 0 || SpanBytes > Line)
-    return 1;
-  // Rows start at the multiples of gcd(pitch mod 128, 128) within a line (gcd(0, 128) = 128:
-  // every row on a line); one starting at offset O spans ceil((O + span) / 128) lines.
-  uint64_t G = std::gcd(PitchBytes % Line, Line), Lines = 0, Rows = 0;
-  for (uint64_t O = 0; O < Line; O += G, ++Rows)
-    Lines += (O + SpanBytes + Line - 1) / Line;
-  return double(Lines) / double(Rows);
-}
-
 double tilegen::run::sliceCycles(const DispatchTable &T, size_t K, const Problem &P) {
   if (K >= T.Slices.size() || !T.Slices[K].present())
     return -1;
@@ -429,7 +417,7 @@ double tilegen::run::sliceCycles(const DispatchTable &T, size_t K, const Problem
       Box *= X;
     Dim Inner = Pm.Dims[0];
     uint64_t Extent = Inner == Dim::M ? P.M : Inner == Dim::N ? P.N : P.K;
-    L2Bytes += Box * lineFactor(Extent * Bits / 8, uint64_t(Pm.Box[0]) * Bits / 8);
+    L2Bytes += Box * l2LineFactor(Extent * Bits / 8, uint64_t(Pm.Box[0]) * Bits / 8);
   }
   return std::max(S.MmaCycles, S.IssueCycles + L2Bytes / S.L2BytesPerCycle);
 }

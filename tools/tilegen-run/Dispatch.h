@@ -112,13 +112,9 @@ Error pickKernel(const DispatchTable &T, const Problem &P, size_t &Kernel,
 double scaledTimeNs(const DispatchTable &T, size_t K, const Problem &Q, double TimeNs,
                     const Problem &P);
 
-/// The 128-byte L2 lines a box row of SpanBytes (at most 128) touches on average when rows
-/// are PitchBytes apart and the tensor starts on a line (1 for rows that all start on a line;
-/// rows of another span count 1): the pipeline model's line factor.
-double lineFactor(uint64_t PitchBytes, uint64_t SpanBytes);
-
 /// Kernel K's K-slice time at size P in the model's cycles: max(tensor core, issue + the
-/// operands' boxes from L2 at P's line factors); negative without slice terms.
+/// operands' boxes from L2 at P's line factors, tilegen/Support/L2Lines.h); negative without
+/// slice terms.
 double sliceCycles(const DispatchTable &T, size_t K, const Problem &P);
 
 } // namespace run
