@@ -8,6 +8,7 @@
 
 #include "tilegen/Analysis/ProblemModel.h"
 #include "tilegen/Support/L2Lines.h"
+#include "tilegen/Support/StreamKTail.h"
 
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/StringExtras.h"
@@ -277,29 +278,16 @@ ProblemLayout tilegen::layoutProblem(tile::GemmOp op, const GemmPlan &p, Problem
     l.lastWaveFill = static_cast<double>(l.lastWaveTiles) / static_cast<double>(perWave);
   };
   if (l.grid == tile::Grid::StreamK) {
-    // StreamK.cpp: with P CTAs and r = T mod P tail tiles, the tail's K-slices are split over
-    // S CTAs, a tile at most split = min(max(kTiles / 8, 1), 16) ways: after floor(T / P)
-    // waves of whole tiles S = min(P, r x split), when S >= 10 r / 9 and 2 r <= P; without
-    // one S = r x min(floor(P / r), split), every tile in the same whole number of parts, when
-    // that is two or more.
-    const uint64_t P = l.gridCtas, kT = static_cast<uint64_t>(l.kSlices);
-    const uint64_t r = l.tiles % P, dp = l.tiles / P;
-    const uint64_t split = std::min<uint64_t>(std::max<uint64_t>(kT / 8, 1), 16);
-    const uint64_t spread =
-        dp == 0 ? r * std::min<uint64_t>(P / std::max<uint64_t>(r, 1), split)
-                : std::min(P, r * split);
-    if (r > 0 && spread * 9 >= r * 10 && (dp == 0 ? spread >= 2 * r : 2 * r <= P)) {
+    // StreamK.cpp's split of the tail (tilegen/Support/StreamKTail.h).
+    const uint64_t P = l.gridCtas;
+    const StreamKTail tail = streamKTail(l.tiles, P, static_cast<uint64_t>(l.kSlices));
+    if (tail.split) {
+      const uint64_t dp = tail.wholeTiles, spread = tail.ctas;
       l.streamKSplit = true;
       l.wholeTiles = dp;
       l.splitCtas = spread;
-      const uint64_t R = r * kT;
-      l.splitSlices = static_cast<int64_t>(ceilDiv(R, spread));
-      // Parts per tile: kTiles / (R / S) chunks, one more where chunk and tile edges differ.
-      const double chunk = static_cast<double>(R) / static_cast<double>(spread);
-      const double parts = static_cast<double>(kT) / chunk;
-      const bool aligned = R % spread == 0 && R / spread > 0 && kT % (R / spread) == 0;
-      l.splitWays = static_cast<int64_t>(
-          std::min<double>(static_cast<double>(spread), aligned ? parts : std::ceil(parts) + 1));
+      l.splitSlices = static_cast<int64_t>(tail.sliceShare);
+      l.splitWays = static_cast<int64_t>(tail.ways);
       l.partialBytes = static_cast<double>(p.tileM / l.ctaGroup) * p.tileN * kPartialElemBytes;
       if (dp == 0)
         l.concurrentCtas = spread;

@@ -4,6 +4,7 @@
 #include "FileIO.h"
 #include "Json.h"
 #include "tilegen/Support/L2Lines.h"
+#include "tilegen/Support/StreamKTail.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -351,12 +352,10 @@ long tilegen::run::nearestEntry(const DispatchTable &T, const Problem &P) {
 /// launch). The tiles of P on the table's SMs, as many at a time as the grid holds (SMs x
 /// CTAs per SM, whole clusters). With the kernel's slice terms: the busiest CTA's cycles, its
 /// waves of whole tiles times K-slices times the slice's time at P (sliceCycles), and for a
-/// stream-K grid that splits the last tiles' K-slices (StreamK.cpp's rule: a tile over at
-/// most split = min(max(kTiles / 8, 1), 16) CTAs; with no full wave over min(floor(slots /
-/// tiles), split) CTAs, when that is two or more; after full waves the tail over min(slots,
-/// tail x split) CTAs, when that is at least 10/9 CTAs a tile and the tail at most half a
-/// wave) its share of the split slices at the split's rate and the fix-up of the partial tiles
-/// it sums, as the pipeline model counts them. Without slice terms: waves times one tile's
+/// stream-K grid that splits the last tiles' K-slices (streamKTail, tilegen/Support/
+/// StreamKTail.h) its share of the split slices at the split's rate and the fix-up of the
+/// partial tiles it sums, as the pipeline model counts a tail after full waves (with no full
+/// wave the model charges the fix-up at the CTA's DRAM share; this rule, at L2's rate). Without slice terms: waves times one tile's
 /// work (tile M x tile N x K), a split tail counting as its share: 1 / floor(slots / tiles) of
 /// a wave with no full wave (a split of 16 ways at most and K long enough: kTiles >= 128),
 /// tail / slots after full waves.
@@ -378,16 +377,13 @@ static double waveWork(const DispatchTable &T, size_t K, const Problem &P) {
       return std::ceil(Tiles / Slots) * KT * Slice;
     if (Rest == 0)
       return Full * KT * Slice;
-    double Split = std::min(std::max(std::floor(KT / 8), 1.0), 16.0);
-    double Spread = Full == 0 ? Rest * std::min(std::floor(Slots / Rest), Split)
-                              : std::min(Slots, Rest * Split);
-    if (!(Spread * 9 >= Rest * 10 && (Full == 0 ? Spread >= 2 * Rest : 2 * Rest <= Slots)))
+    // Tile counts and K-slices of problems tilegen-run takes (32-bit sizes) are exact here.
+    tilegen::StreamKTail Tail = tilegen::streamKTail(uint64_t(Tiles), uint64_t(Slots), uint64_t(KT));
+    if (!Tail.split)
       return (Full + 1) * KT * Slice;
-    double R = Rest * KT, Chunk = R / Spread, Parts = KT / Chunk;
-    bool Aligned = std::fmod(R, Spread) == 0 && std::fmod(KT, Chunk) == 0;
-    double Ways = std::min(Spread, Aligned ? Parts : std::ceil(Parts) + 1);
     double Eff = S.SplitEfficiency > 0 ? S.SplitEfficiency : 1.0;
-    return Full * KT * Slice + std::ceil(R / Spread) * Slice / Eff + Ways * S.FixupCycles;
+    return Full * KT * Slice + double(Tail.sliceShare) * Slice / Eff +
+           double(Tail.ways) * S.FixupCycles;
   }
   double Waves;
   if (M.Rule == GridRule::StreamK)
