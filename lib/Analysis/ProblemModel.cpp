@@ -104,7 +104,7 @@ static double wgmmaEfficiency(const GemmPlan &p, int64_t clusterSize) {
     e *= kWgmmaOneIssuer;
   if (p.blockScales && p.accumulators == 2)
     e *= kBlockScaledPingPong;
-  if (clusterSize == 2)
+  if (clusterSize >= 2)
     e *= p.tileM >= 128 && p.tileN >= 128 ? kWgmmaPair : kWgmmaPairSmallTile;
   return e;
 }
@@ -228,6 +228,7 @@ ProblemLayout tilegen::layoutProblem(tile::GemmOp op, const GemmPlan &p, Problem
   l.clusterSize = 1;
   for (int64_t d : op.getCluster())
     l.clusterSize *= d;
+  l.clusterM = op.getCluster()[0], l.clusterN = op.getCluster()[1];
   l.mmaEfficiency = p.family == MmaFamily::Wgmma ? wgmmaEfficiency(p, l.clusterSize) : 1.0;
 
   // Tiles.
@@ -298,20 +299,21 @@ ProblemLayout tilegen::layoutProblem(tile::GemmOp op, const GemmPlan &p, Problem
       l.busiestTiles = dp + 1;
     }
   }
-  // A wgmma CTA pair (cluster [2, 1, 1], one CTA per tile: SM90.cpp) schedules units of two
-  // tiles stacked along M: rank r of a pair takes tile row 2 u + r, and a row past M is
-  // zero-filled and computed all the same. The grid is sized from the tiles (gridSize), so
-  // with an odd tile-row count (M = 64 on 64-row tiles: one row) there are more units than
-  // pairs launched and every CTA runs ceil(units / pairs) tiles.
-  const bool pairUnits = l.clusterSize == 2 && l.ctaGroup == 1 && p.family == MmaFamily::Wgmma &&
+  // A wgmma cluster (cluster [X, Y, 1], one CTA per tile: SM90.cpp) schedules units of X x Y
+  // tiles: rank x + X y takes tile (X u + x, Y v + y), and a tile past M or N is zero-filled
+  // and computed all the same. The grid is sized from the tiles (gridSize), so with fewer
+  // tile rows than the cluster's (M = 64 on 64-row tiles: one row) there are more units than
+  // clusters launched and every CTA runs ceil(units / clusters) tiles.
+  const bool pairUnits = l.clusterSize > 1 && l.ctaGroup == 1 && p.family == MmaFamily::Wgmma &&
                          l.grid != tile::Grid::StreamK;
   if (pairUnits) {
-    const uint64_t units = ceilDiv(l.tilesM, 2) * l.tilesN;
+    const uint64_t units = ceilDiv(l.tilesM, static_cast<uint64_t>(l.clusterM)) *
+                           ceilDiv(l.tilesN, static_cast<uint64_t>(l.clusterN));
     l.pairUnits = units;
-    const uint64_t pairs = std::max<uint64_t>(l.concurrentCtas / 2, 1);
+    const uint64_t pairs = std::max<uint64_t>(l.concurrentCtas / cl, 1);
     l.waveTiles = l.concurrentCtas;
     l.waves = ceilDiv(units, pairs);
-    l.lastWaveTiles = 2 * (units - (l.waves - 1) * pairs);
+    l.lastWaveTiles = cl * (units - (l.waves - 1) * pairs);
     l.lastWaveFill = static_cast<double>(l.lastWaveTiles) / static_cast<double>(l.waveTiles);
     l.busiestTiles = l.waves;
   } else if (!l.streamKSplit) {
@@ -397,11 +399,14 @@ ProblemCosts tilegen::problemCosts(const ProblemLayout &l, const ModelCosts &tab
   c.costs.mma = table.mma /
                 (l.mmaEfficiency * (l.streamKSplit && l.wholeTiles == 0 ? kStreamKSplit : 1.0));
   c.costs.issue = table.issue;
-  // L2 -> shared memory: a multicast B is read from L2 once for the CTA pair.
-  const bool multicastB = l.clusterSize == 2 && l.ctaGroup == 1;
+  // L2 -> shared memory: a multicast operand is read from L2 once for the CTAs that share it
+  // (B along the cluster's M extent, A along its N extent).
+  const bool multicast = l.clusterSize > 1 && l.ctaGroup == 1;
+  const double sharedB = multicast ? 1.0 - 1.0 / static_cast<double>(l.clusterM) : 0.0;
+  const double sharedA = multicast ? 1.0 - 1.0 / static_cast<double>(l.clusterN) : 0.0;
   const double l2Bytes =
-      l.l2ToSmBytes -
-      (multicastB ? static_cast<double>(l.tilesM) * l.bBytes * l.bLineFactor / 2 : 0);
+      l.l2ToSmBytes - static_cast<double>(l.tilesM) * l.bBytes * l.bLineFactor * sharedB -
+      static_cast<double>(l.tilesN) * l.aBytes * l.aLineFactor * sharedA;
   c.l2SliceBytes = l2Bytes / (ctaTiles * static_cast<double>(l.kSlices));
   c.l2BytesPerCycle = kL2BytesPerCyclePerSM / static_cast<double>(std::max<int64_t>(1, l.resident));
   const double dramCycles = c.loadBytes / c.shareBytesPerCycle;

@@ -804,16 +804,26 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
                     << " is not a whole number of 32-byte column chunks, which the TMA-store "
                        "epilogue writes (target "
                     << tname << ")";
-    // A cluster pairs two CTAs along M that share B: each loads half of B's slice and
-    // multicasts it to both.
-    if (clusterSize != 1 &&
-        (cluster[0] != 2 || cluster[1] != 1 || cluster[2] != 1 ||
-         op.getMulticast() != Multicast::B))
-      return fail("cluster") << "not supported yet: cluster = " << listString(cluster)
-                    << ", multicast = " << stringifyMulticast(op.getMulticast())
-                    << " with wgmma on target "
-                    << tname << " (the lowering takes cluster = [2, 1, 1], multicast = b)";
-    if (clusterSize == 2 && p.tileN % 16 != 0)
+    // Clusters of up to 2 x 2 CTAs: the CTAs along M (cluster[0]) share B, those along N
+    // (cluster[1]) share A; each loads its part of the shared operands' slice and multicasts
+    // it to the CTAs that share it.
+    if (clusterSize != 1) {
+      bool shape = cluster[0] <= 2 && cluster[1] <= 2 && cluster[2] == 1;
+      if (!shape)
+        return fail("cluster") << "not supported yet: cluster = " << listString(cluster)
+                      << " with wgmma on target " << tname
+                      << " (the lowering takes clusters of [2, 1, 1], [1, 2, 1] or [2, 2, 1])";
+      Multicast want = cluster[0] == 2 && cluster[1] == 2 ? Multicast::AB
+                       : cluster[0] == 2                  ? Multicast::B
+                                                          : Multicast::A;
+      if (op.getMulticast() != want)
+        return fail("multicast") << "multicast = " << stringifyMulticast(op.getMulticast())
+                      << " does not match cluster = " << listString(cluster) << " on target "
+                      << tname << ": the lowering shares B along the cluster's M extent and A "
+                      << "along its N extent, so this cluster takes multicast = "
+                      << stringifyMulticast(want);
+    }
+    if (cluster[0] == 2 && p.tileN % 16 != 0)
       return fail("tile") << "tile N = " << p.tileN << " cannot be split into two halves of a "
                     << "multiple of 8 rows for the B multicast (target " << tname << ")";
     // The upcast: warps 1 to 3 of the producer warpgroup convert each K-slice of B (64

@@ -122,6 +122,24 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64], 
 
 // -----
 
+// a wgmma cluster of more than 2 x 2 CTAs (not yet)
+// expected-error @+1 {{'tile.gemm' op not supported yet: cluster = [4, 1, 1] with wgmma on target sm_90a (the lowering takes clusters of [2, 1, 1], [1, 2, 1] or [2, 2, 1])}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64], cluster = [4, 1, 1], multicast = b, target = "sm_90a" }
+
+// -----
+
+// a wgmma cluster whose multicast shares the wrong operand
+// expected-error @+1 {{'tile.gemm' op multicast = b does not match cluster = [2, 2, 1] on target sm_90a: the lowering shares B along the cluster's M extent and A along its N extent, so this cluster takes multicast = ab}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64], cluster = [2, 2, 1], multicast = b, target = "sm_90a" }
+
+// -----
+
+// a wgmma cluster along N without multicast
+// expected-error @+1 {{'tile.gemm' op multicast = none does not match cluster = [1, 2, 1] on target sm_90a: the lowering shares B along the cluster's M extent and A along its N extent, so this cluster takes multicast = a}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64], cluster = [1, 2, 1], target = "sm_90a" }
+
+// -----
+
 // TMA copies before sm_90
 // expected-error @+1 {{'tile.gemm' op copy = tma needs cp.async.bulk.tensor (sm_90+); target sm_80 has cp.async only}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 64], copy = tma, target = "sm_80" }

@@ -451,11 +451,12 @@ static void printProblem(llvm::raw_ostream &os, const Explained &ex) {
                         l.tiles, l.gridCtas, l.tiles * static_cast<uint64_t>(l.kSlices),
                         l.splitCtas, l.splitSlices, l.splitWays);
   else if (l.pairUnits > 0)
-    os << llvm::formatv("  waves     {0}: the CTA pairs take units of two tile rows (a row past "
-                        "M computed all the same),\n            {1} / {2} pairs at a time = {0}, "
-                        "the last {3} full\n",
-                        count(l.waves, "wave"), count(l.pairUnits, "unit"), l.waveTiles / 2,
-                        percent(l.lastWaveFill));
+    os << llvm::formatv("  waves     {0}: the clusters take units of {4} x {5} tiles (a tile "
+                        "past M or N computed all the same),\n            {1} / {2} clusters at "
+                        "a time = {0}, the last {3} full\n",
+                        count(l.waves, "wave"), count(l.pairUnits, "unit"),
+                        l.waveTiles / static_cast<uint64_t>(l.clusterSize),
+                        percent(l.lastWaveFill), l.clusterM, l.clusterN);
   else
     os << llvm::formatv("  waves     {0} / {1} at a time = {2}, the last {3} full ({4} of "
                         "{1})\n",

@@ -1,11 +1,11 @@
 //===- Tune.cpp - tilegen tune: a dispatch table for a list of shapes -----===//
 //
 //   tilegen tune DESC --target=T --shapes LIST -o DIR [--top=N] [--measure=auto|never|always]
-//                [--measurements FILE] [--runner PATH]
+//                [--measurements FILE] [--runner PATH] [--clusters LIST]
 //
 // For each description of DESC, variants over the fields that decide how a problem size maps
-// onto the GPU (tile M and N, accumulator buffers, grid, a CTA pair along M) are resolved for
-// the target; the illegal ones drop out with the resolver's reason. Fallbacks for strides that
+// onto the GPU (tile M and N, accumulator buffers, grid, the cluster: --clusters) are resolved
+// for the target; the illegal ones drop out with the resolver's reason. Fallbacks for strides that
 // break the 16-byte rule (mma.sync with operand alignments of 4, 2 and 1 elements) are compiled
 // too, for problems no ranked kernel can take. For every shape of LIST the
 // pipeline model (`tilegen explain --m --n --k`) predicts each legal variant's time; the best
@@ -120,6 +120,13 @@ static cl::opt<std::string> runnerOption("runner",
                                                   "without a GPU here"),
                                          cl::value_desc("path"), cl::init(""),
                                          cl::sub(tuneCommand), cl::cat(tuneCategory));
+static cl::opt<std::string>
+    clustersOption("clusters",
+                   cl::desc("cluster shapes the variants try, X x Y CTAs along M and N "
+                            "(comma-separated from 1x1, 2x1, 1x2, 2x2; default 1x1,2x1; "
+                            "targets without them drop the variants)"),
+                   cl::value_desc("list"), cl::init("1x1,2x1"), cl::sub(tuneCommand),
+                   cl::cat(tuneCategory));
 static cl::opt<std::string> ptxasOptionsTune("ptxas-options",
                                              cl::desc("extra options passed to ptxas"),
                                              cl::init(""), cl::sub(tuneCommand),
@@ -287,10 +294,40 @@ static std::vector<std::optional<int64_t>> promotionsOf(tile::GemmOp base) {
   return out;
 }
 
-/// The variants of `base`: tile M x N, accumulators, grid, CTA pair and (FP8, promoted) the
+/// The variants of `base`: tile M x N, accumulators, grid, cluster and (FP8, promoted) the
 /// promotion interval. The description as written is the first; a variant that resolves to
 /// the same kernel as an earlier one is dropped.
-static std::vector<tile::GemmOp> variantsOf(OpBuilder &b, ModuleOp scratch, tile::GemmOp base) {
+using ClusterShape = std::pair<int64_t, int64_t>;
+
+/// --clusters: "XxY" items, X and Y 1 or 2, each once.
+static LogicalResult readClusters(llvm::StringRef spec, std::vector<ClusterShape> &out) {
+  llvm::SmallVector<llvm::StringRef> items;
+  spec.split(items, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef raw : items) {
+    llvm::StringRef item = raw.trim();
+    auto [x, y] = item.split('x');
+    int64_t cx = 0, cy = 0;
+    if (x.getAsInteger(10, cx) || y.getAsInteger(10, cy) || cx < 1 || cx > 2 || cy < 1 ||
+        cy > 2) {
+      fail("--clusters: '" + item + "' is no cluster shape: XxY with X and Y 1 or 2 (1x1, "
+                                    "2x1, 1x2, 2x2)");
+      return failure();
+    }
+    if (llvm::is_contained(out, ClusterShape{cx, cy})) {
+      fail("--clusters: '" + item + "' is listed twice");
+      return failure();
+    }
+    out.push_back({cx, cy});
+  }
+  if (out.empty()) {
+    fail("--clusters is empty: list at least one of 1x1, 2x1, 1x2, 2x2");
+    return failure();
+  }
+  return success();
+}
+
+static std::vector<tile::GemmOp> variantsOf(OpBuilder &b, ModuleOp scratch, tile::GemmOp base,
+                                            llvm::ArrayRef<ClusterShape> clusters) {
   std::vector<tile::GemmOp> ops;
   b.setInsertionPointToEnd(scratch.getBody());
   ops.push_back(cast<tile::GemmOp>(b.clone(*base)));
@@ -307,7 +344,7 @@ static std::vector<tile::GemmOp> variantsOf(OpBuilder &b, ModuleOp scratch, tile
     for (int64_t n : ns)
       for (int64_t accumulators : {1, 2})
         for (tile::Grid grid : {tile::Grid::Persistent, tile::Grid::StreamK})
-          for (bool pair : {false, true}) {
+          for (auto [cx, cy] : clusters) {
             auto op = cast<tile::GemmOp>(b.clone(*base));
             if (promotion)
               op.setPromotion(*promotion);
@@ -319,8 +356,12 @@ static std::vector<tile::GemmOp> variantsOf(OpBuilder &b, ModuleOp scratch, tile
             op.setStages(0);
             op.setWarps(ArrayRef<int64_t>{});
             op.setMma(ArrayRef<int64_t>{});
-            op.setCluster(ArrayRef<int64_t>{pair ? 2 : 1, 1, 1});
-            op.setMulticast(pair ? tile::Multicast::B : tile::Multicast::None);
+            // Clusters: B multicast along M (cx), A along N (cy).
+            op.setCluster(ArrayRef<int64_t>{cx, cy, 1});
+            op.setMulticast(cx == 2 && cy == 2 ? tile::Multicast::AB
+                            : cx == 2          ? tile::Multicast::B
+                            : cy == 2          ? tile::Multicast::A
+                                               : tile::Multicast::None);
             ops.push_back(op);
           }
   return ops;
@@ -364,8 +405,11 @@ static std::string variantName(tile::GemmOp op, bool asWritten, bool fallback) {
                       "x" + llvm::Twine(t[2]) + "_a" + llvm::Twine(op.getAccumulators()) + "_" +
                       tile::stringifyGrid(op.getGrid()))
                          .str();
-  if (op.getCluster()[0] == 2)
+  ArrayRef<int64_t> cluster = op.getCluster();
+  if (cluster[0] == 2 && cluster[1] == 1)
     name += "_pair";
+  else if (cluster[0] * cluster[1] * cluster[2] > 1)
+    name += "_c" + std::to_string(cluster[0]) + "x" + std::to_string(cluster[1]);
   if (std::optional<uint64_t> promotion = op.getPromotion())
     name += "_p" + std::to_string(*promotion);
   if (!op.hasAutoStages())
@@ -380,9 +424,9 @@ static std::string variantSummary(tile::GemmOp op, const GemmPlan &plan) {
   ArrayRef<int64_t> t = op.getTile();
   std::string text =
       llvm::formatv("tile = [{0}, {1}, {2}], stages = {3}, accumulators = {4}, grid = {5}, "
-                    "cluster = [{6}, 1, 1]",
+                    "cluster = [{6}, {7}, 1]",
                     t[0], t[1], t[2], plan.stages, plan.accumulators,
-                    tile::stringifyGrid(op.getGrid()), op.getCluster()[0])
+                    tile::stringifyGrid(op.getGrid()), op.getCluster()[0], op.getCluster()[1])
           .str();
   if (std::optional<uint64_t> promotion = op.getPromotion())
     text += ", promotion = " + std::to_string(*promotion);
@@ -779,6 +823,9 @@ int tilegen::tuneMain(int argc, char **argv) {
                 "\"M N K\" lines");
   if (outDir.empty())
     return fail("-o DIR is required: the folder of the dispatch table and its kernels");
+  std::vector<ClusterShape> clusters;
+  if (failed(readClusters(clustersOption, clusters)))
+    return 1;
   if (topOption < 1 || topOption > 16)
     return fail("--top = " + llvm::Twine(topOption.getValue()) + ": must be from 1 to 16");
   if (!tuneTarget.empty() && !NVTarget::parse(tuneTarget))
@@ -831,7 +878,7 @@ int tilegen::tuneMain(int argc, char **argv) {
       return fail("descriptions for different targets (" + target->name() + " and " +
                   baseTarget->name() + "); a dispatch table is for one target: pass --target");
     target = *baseTarget;
-    std::vector<tile::GemmOp> ops = variantsOf(b, *scratch, base);
+    std::vector<tile::GemmOp> ops = variantsOf(b, *scratch, base, clusters);
     size_t ranked = ops.size();
     for (tile::GemmOp op : fallbacksOf(b, *scratch, base))
       ops.push_back(op);
@@ -982,13 +1029,14 @@ int tilegen::tuneMain(int argc, char **argv) {
     }
     // Best predicted first. Among equal predictions (a time DRAM bounds for many tiles) the
     // simpler schedule first, whose costs beyond the model's terms are fewest: persistent
-    // before stream-K (fix-up traffic, flag waits), one CTA before a pair (the cross-CTA slot
-    // release), one accumulator set before two (ping-pong's turn-taking); then the one whose
-    // busiest CTA is done first, which leaves the most slack to the bound.
+    // before stream-K (fix-up traffic, flag waits), smaller clusters before larger (the
+    // cross-CTA slot releases), one accumulator set before two (ping-pong's turn-taking); then
+    // the one whose busiest CTA is done first, which leaves the most slack to the bound.
     auto rank = [&](const Candidate &c) {
       tile::GemmOp op = variants[c.variant].op;
       return std::make_tuple(c.predicted, op.getGrid() == tile::Grid::StreamK,
-                             op.getCluster()[0] == 2, op.getAccumulators(), c.predictedCta);
+                             op.getCluster()[0] * op.getCluster()[1], op.getAccumulators(),
+                             c.predictedCta);
     };
     auto byRank = [&](const Candidate &x, const Candidate &y) { return rank(x) < rank(y); };
     std::stable_sort(all.begin(), all.end(), byRank);

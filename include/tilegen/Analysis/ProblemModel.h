@@ -75,6 +75,8 @@ struct ProblemLayout {
   double beta = 0;
   int64_t tileM = 0, tileN = 0, tileK = 0; ///< the description's (a CTA pair's with cta_group 2)
   int64_t ctaGroup = 1, clusterSize = 1;
+  /// The cluster's extent along M and N (clusterSize = clusterM x clusterN).
+  int64_t clusterM = 1, clusterN = 1;
   /// wgmma: the share of the tensor rate the kernel's MMA issue reaches (ProblemModel.cpp's
   /// fitted factors: narrow N, one issuing warpgroup, a CTA pair); 1 for other families.
   double mmaEfficiency = 1.0;
@@ -95,8 +97,8 @@ struct ProblemLayout {
   uint64_t waves = 0;          ///< rounds over the tiles
   uint64_t lastWaveTiles = 0;  ///< tiles (or stream-K CTAs) at work in the last round
   double lastWaveFill = 0;     ///< lastWaveTiles / waveTiles
-  /// A wgmma CTA pair: the units of two tile rows its pairs take (0 otherwise); waves are
-  /// rounds of units over the pairs.
+  /// wgmma clusters: the units (blocks of clusterM x clusterN tiles) the clusters take (0
+  /// otherwise); waves are rounds of units over the clusters.
   uint64_t pairUnits = 0;
 
   // The busiest CTA.

@@ -128,7 +128,10 @@ LLVM::LLVMFuncOp lowering::createKernel(KernelBuilder &b, PipelineView &view,
   }
   func->setAttr("tilegen.params", b.getArrayAttr(abi));
   func->setAttr("tilegen.block", view.op.getBlockAttr());
-  func->setAttr("tilegen.cluster", view.op.getClusterAttr());
+  // The grid is one-dimensional: a cluster [X, Y, Z] launches as X Y Z CTAs along x, and the
+  // kernel reads its cluster coordinates from its rank (the lowering's rule).
+  ArrayRef<int64_t> cl = view.op.getCluster();
+  func->setAttr("tilegen.cluster", b.getDenseI64ArrayAttr({cl[0] * cl[1] * cl[2], 1, 1}));
   func->setAttr("tilegen.smem", b.getI64IntegerAttr(view.op.getSmemBytes()));
   func->setAttr("tilegen.grid",
                b.getStringAttr(tile::stringifyGrid(view.schedule.getGrid())));
@@ -644,21 +647,54 @@ void lowering::emitTmaProducer(KernelBuilder &b, const TmaProducer &p) {
       // the loop: a 64-bit value live across it costs the producer's few registers (the
       // upcast's producer warps run with 40 and spill).
       Value policyA = l2Policy(b, p.cacheA), policyB = l2Policy(b, p.cacheB);
-      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          b, cluster(slotA(slot)), p.tmapA, ValueRange{k0, unit.m0}, tmaBar, ValueRange{},
-          Value(), policyA, NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
-      if (p.pairing != TmaPairing::MulticastB) {
+      bool multicast = p.pairing == TmaPairing::Multicast;
+      // The CTA's cluster coordinates (x along M, y along N); the rank itself along the one
+      // extent of a one-dimensional cluster.
+      auto clusterXY = [&]() -> std::pair<Value, Value> {
+        if (p.clusterY == 1)
+          return {p.rank, b.c32(0)};
+        if (p.clusterX == 1)
+          return {b.c32(0), p.rank};
+        return {b.remu(p.rank, p.clusterX), b.divu(p.rank, p.clusterX)};
+      };
+      auto mask16 = [&](int64_t bits, Value shift, bool shifted) -> Value {
+        if (!shifted)
+          return arith::ConstantIntOp::create(b, bits, 16);
+        Value m = arith::ShLIOp::create(b, b.c32(bits), shift);
+        return arith::TruncIOp::create(b, b.getIntegerType(16), m);
+      };
+      if (!multicast || p.clusterY == 1) {
+        NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+            b, cluster(slotA(slot)), p.tmapA, ValueRange{k0, unit.m0}, tmaBar, ValueRange{},
+            Value(), policyA, NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
+      } else {
+        // Part y of A, written at the same offset into every CTA of the cluster row (ranks
+        // x + X j), which share the tile's rows.
+        auto [x, y] = clusterXY();
+        Value part = b.mul(y, p.aRows / p.clusterY);
+        Value dst = b.gep(slotA(slot), b.mul(part, p.rowBytes));
+        int64_t rowMask = 0;
+        for (int64_t j = 0; j < p.clusterY; ++j)
+          rowMask |= int64_t(1) << (p.clusterX * j);
+        Value mask = mask16(rowMask, x, p.clusterX > 1);
+        NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+            b, cluster(dst), p.tmapA, ValueRange{k0, b.add(unit.m0, part)}, tmaBar,
+            ValueRange{}, mask, policyA, NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
+      }
+      if (!multicast || p.clusterX == 1) {
         NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
             b, cluster(slotB(slot)), p.tmapB, ValueRange{k0B, unit.n0}, tmaBar, ValueRange{},
             Value(), policyB, NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
       } else {
-        // This CTA's half of B, written into both CTAs of the pair at the same offset; each
-        // copy completes bytes on the full barrier at this offset in its destination CTA.
-        Value half = b.mul(p.rank, p.bRows / 2);
-        Value dst = b.gep(slotB(slot), b.mul(half, p.rowBytes));
-        Value mask = arith::ConstantIntOp::create(b, 0b11, 16);
+        // Part x of B, written at the same offset into every CTA of the cluster column (ranks
+        // X y + i), which share the tile's columns.
+        auto [x, y] = clusterXY();
+        Value part = b.mul(x, p.bRows / p.clusterX);
+        Value dst = b.gep(slotB(slot), b.mul(part, p.rowBytes));
+        Value mask = mask16((int64_t(1) << p.clusterX) - 1,
+                            p.clusterY > 1 ? b.mul(y, p.clusterX) : Value(), p.clusterY > 1);
         NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-            b, cluster(dst), p.tmapB, ValueRange{k0, b.add(unit.n0, half)}, tmaBar,
+            b, cluster(dst), p.tmapB, ValueRange{k0, b.add(unit.n0, part)}, tmaBar,
             ValueRange{}, mask, policyB, NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
       }
       if (p.extraLoads)

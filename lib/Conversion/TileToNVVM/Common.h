@@ -221,13 +221,15 @@ void syncCtaOrCluster(KernelBuilder &b, bool cluster, bool relaxed = false);
 struct ProducerUnit {
   mlir::Value kb, ke, m0, n0;
 };
-/// How a CTA pair shares the ring's loads.
+/// How the CTAs of a cluster share the ring's loads.
 enum class TmaPairing {
   None,
-  /// sm_90a cluster [2, 1, 1]: each CTA loads its own A and half of B (rows rank x bRows / 2),
-  /// multicast (mask 0b11) into the same slot offset of both CTAs, each copy completing bytes
-  /// on the full barrier of its destination CTA; each CTA arms its own full barrier.
-  MulticastB,
+  /// sm_90a clusters [X, Y, 1] with X, Y in {1, 2} (rank r = x + X y): the CTAs of a cluster
+  /// row (same x) share A, those of a cluster column (same y) share B. Each CTA loads part y of
+  /// its A box (aRows / Y rows) and part x of its B box (bRows / X rows), multicast into the same
+  /// slot offset of every CTA that shares the operand; each copy completes bytes on the full
+  /// barrier of its destination CTA, and each CTA arms its own full barrier with the whole slot.
+  Multicast,
   /// sm_100a cta_group::2: each CTA loads its own A and B rows into its own shared memory, and
   /// both CTAs' copies complete on the LEADER's (rank 0) full barrier
   /// (cp.async.bulk.tensor .cta_group::2 with the leader's shared::cluster barrier address);
@@ -255,15 +257,18 @@ struct TmaProducer {
   int64_t rowBytes;    ///< bytes of one row of a slice (sliceK elements)
   int64_t expectBytes; ///< the transaction bytes one slice brings to the armed full barrier
   TmaPairing pairing = TmaPairing::None;
-  mlir::Value rank;  ///< the CTA's rank in the pair (pairing != None)
-  int64_t bRows = 0; ///< MulticastB: rows of B in a slot, split between the CTAs
+  mlir::Value rank;  ///< the CTA's rank in its cluster (pairing != None)
+  /// Multicast: the cluster's extent along M (X: CTAs sharing B) and N (Y: CTAs sharing A), and
+  /// the rows of A and B in a slot, split into Y and X parts.
+  int64_t clusterX = 1, clusterY = 1;
+  int64_t aRows = 0, bRows = 0;
   /// B's tensor map counts K in units of this many elements (2: packed FP4 as bytes).
   int64_t bKDivisor = 1;
   /// The L2 eviction priority of A's and B's loads (the ring's cache_a, cache_b): a policy
   /// made by createpolicy beside each load, passed as its .L2::cache_hint operand.
   std::optional<tile::CacheHint> cacheA, cacheB;
   /// Wait until the consumers have released every slot before returning, so that no release
-  /// (a multicast commit in a pair) arrives on this CTA's barriers after it exits.
+  /// (a multicast commit in a cluster) arrives on this CTA's barriers after it exits.
   bool drain = false;
   /// More copies of the same slice into the slot (block scales), issued after A and B on the
   /// same full barrier (`tmaBar`: the leader's with cta_group 2, whose group `tmaGroup` the

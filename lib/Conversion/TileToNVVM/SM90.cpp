@@ -16,10 +16,12 @@
 // epilogue overlaps its MMAs. A consumer keeps one wgmma batch in flight: after committing
 // slice g it waits for slice g - 1's batch and only then releases that slot.
 //
-// cluster [2, 1, 1] with multicast = b: the two CTAs of a pair take tile rows 2u and 2u + 1 of
-// the same tile column; each loads its A and half of B, multicasting that half into both CTAs
-// (TmaPairing::MulticastB), so a slot is written by both producers and is released in both
-// CTAs.
+// Clusters (cluster [X, Y, 1], X and Y 1 or 2; multicast = b along M, a along N, ab for both):
+// the CTA of rank r = x + X y takes tile (X u + x, Y v + y) of its cluster's unit (u, v). The
+// CTAs of a cluster row (same x) share A's rows, those of a cluster column (same y) B's: each
+// loads part y of A and part x of B and multicasts it into every CTA sharing it
+// (TmaPairing::Multicast), so a slot is written by up to three producers (its own, its row's
+// and its column's) and is released in each of those CTAs.
 //
 // grid = stream_k (StreamK.h, StreamK.cpp): whole tiles in the persistent order for the full
 // waves; the K-slices of the tiles left, when they fill at most half a wave, are split over
@@ -176,7 +178,15 @@ private:
   Value convertSlices(Value g0, StreamK::Unit unit,
                       llvm::function_ref<SmallVector<Value>(Value)> loadCodes,
                       llvm::function_ref<void(Value, Value, ArrayRef<Value>)> convertSlice);
-  bool pair = false;         ///< cluster [2, 1, 1]: two CTAs along M share B (multicast)
+  /// The cluster's extent along M (CTAs sharing B) and N (CTAs sharing A); `pair`: more than
+  /// one CTA (the ring's slots are multicast into).
+  int64_t clusterX = 1, clusterY = 1;
+  bool pair = false;
+  /// The CTAs whose producers write this CTA's slots, as rank ^ i for i < writers (this CTA,
+  /// its cluster column's peer 1, its cluster row's peer X): each consumer release goes to them.
+  int64_t writers() const { return 1 + (clusterX > 1) + (clusterY > 1); }
+  /// The tile of the cluster's unit (unitM, unitN) this CTA computes.
+  std::pair<Value, Value> clusterTile(Value unitM, Value unitN);
   /// grid = stream_k: whole tiles in the persistent order, then the K-slices of a short last
   /// wave split over the CTAs (StreamK.cpp).
   StreamK streamK{b};
@@ -188,6 +198,16 @@ private:
   bool scalesInRing = false;
 };
 } // namespace
+
+std::pair<Value, Value> WgmmaEmitter::clusterTile(Value unitM, Value unitN) {
+  if (!pair)
+    return {unitM, unitN};
+  if (clusterY == 1)
+    return {b.add(b.mul(unitM, clusterX), rank), unitN};
+  Value x = clusterX == 1 ? b.c32(0) : b.remu(rank, clusterX);
+  Value y = clusterX == 1 ? rank : b.divu(rank, clusterX);
+  return {b.add(b.mul(unitM, clusterX), x), b.add(b.mul(unitN, clusterY), y)};
+}
 
 Value WgmmaEmitter::descriptor(Value ptr) { return smemDescriptor(b, ptr, descHigh); }
 
@@ -209,8 +229,8 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
   NVVM::SetMaxRegisterOp::create(b, v.producer.getRegs(), NVVM::SetMaxRegisterAction::decrease);
   auto unit = [&](Value u) {
     Unit unit = streamK.unitAt(u, kTiles);
-    auto [unitM, tn] = rasterTile(b, v, unit.tile, tilesM, tilesN);
-    Value tm = pair ? b.add(b.mul(unitM, 2), rank) : unitM;
+    auto [unitM, unitN] = rasterTile(b, v, unit.tile, tilesM, tilesN);
+    auto [tm, tn] = clusterTile(unitM, unitN);
     Value m0 = b.mul(tm, bm), n0 = b.mul(tn, bn);
     return ProducerUnit{unit.kb, unit.ke, m0, n0};
   };
@@ -222,9 +242,10 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
   if (upcast && elemBits(v.ring.getBType()) == 4)
     p.bKDivisor = 2;
   if (pair) {
-    p.pairing = TmaPairing::MulticastB;
+    p.pairing = TmaPairing::Multicast;
     p.rank = rank;
-    p.bRows = bn;
+    p.clusterX = clusterX, p.clusterY = clusterY;
+    p.aRows = bm, p.bRows = bn;
     // The peer's consumers release this CTA's slots (remote arrivals): the producer waits for
     // every release before the CTA may leave (see the closing barrier in emit()).
     p.drain = true;
@@ -471,11 +492,13 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
   bool promoted = elemInfo(*elemOf(v.instr.getAType())).fp8 &&
                   v.instr.getAccumulation() == tile::Accumulation::Promoted;
   Value isReleaser = b.eq(tInWg, 0);
-  // With a CTA pair, lanes 0 and 8 of the warpgroup's first warp each release the slot in one
-  // CTA (lane 8 / 8 = 1): one arrive instruction per release, as CUTLASS's PipelineTmaAsync
-  // spreads its empty-barrier arrivals over the consumer warpgroup.
-  Value signals = pair ? arith::OrIOp::create(b, isReleaser, b.eq(tInWg, 8)).getResult()
-                       : isReleaser;
+  // In a cluster, lanes 0, 8 (and 16) of the warpgroup's first warp each release the slot in
+  // one of the CTAs whose producers write it (rank ^ (lane / 8): writers()): one arrive
+  // instruction per release, as CUTLASS's PipelineTmaAsync spreads its empty-barrier arrivals
+  // over the consumer warpgroup.
+  Value signals = isReleaser;
+  for (int64_t i = 1; pair && i < writers(); ++i)
+    signals = arith::OrIOp::create(b, signals, b.eq(tInWg, 8 * i)).getResult();
   // Block scales: every thread reads the slot's scales with its own shared loads, and nothing
   // orders another thread's loads before thread 0's release; so every thread releases with
   // its own arrival (the empty barriers expect 128 arrivals per consumer warpgroup). A warp
@@ -499,31 +522,37 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
                                        Value());
       return;
     }
-    // The pair's producers both write this slot (B halves): release it in both CTAs. The
+    // The cluster's producers all write this slot (parts of A and B): release it in each of
+    // their CTAs. The
     // default .release.cta semantics (CUTLASS's ClusterBarrier::arrive(cta_id, pred)): the only
     // hazard is the peer's TMA overwriting what our wgmmas read, and wgmma.wait_group has
     // retired those reads. A .cluster-scope release costs MEMBAR.ALL.GPU + ERRBAR + CGAERRBAR
     // in front of every arrive (ptxas, sm_90a).
     if (signals) {
-      Value remote = NVVM::MapaOp::create(b, b.ptr(7), bar, b.divu(tInWg, 8));
+      // (A pair's two ranks are lane / 8 itself.)
+      Value dest = clusterY == 1 ? b.divu(tInWg, 8) : b.xori(rank, b.divu(tInWg, 8));
+      Value remote = NVVM::MapaOp::create(b, b.ptr(7), bar, dest);
       NVVM::MBarrierArriveOp::create(b, Type(), remote, Value(), NVVM::MemScopeKind::CTA, false);
       return;
     }
-    // Every thread releases its own reads of the slot's scales in its CTA; the peer's
-    // producer, which multicasts B into this slot, needs only the retired wgmmas: thread 0
-    // of the warpgroup releases there.
+    // Every thread releases its own reads of the slot's scales in its CTA; the peers'
+    // producers, which multicast into this slot, need only the retired wgmmas: thread 0 of
+    // the warpgroup releases there.
     NVVM::MBarrierArriveOp::create(b, Type(), bar, Value());
     auto peer = scf::IfOp::create(b, isReleaser, false);
     b.setInsertionPointToStart(&peer.getThenRegion().front());
-    Value remote = NVVM::MapaOp::create(b, b.ptr(7), bar, b.xori(rank, b.c32(1)));
-    NVVM::MBarrierArriveOp::create(b, Type(), remote, Value(), NVVM::MemScopeKind::CTA, false);
+    for (int64_t i = 1; i < writers(); ++i) {
+      Value remote = NVVM::MapaOp::create(b, b.ptr(7), bar, b.xori(rank, b.c32(i)));
+      NVVM::MBarrierArriveOp::create(b, Type(), remote, Value(), NVVM::MemScopeKind::CTA,
+                                     false);
+    }
   };
   auto tileLoop = scf::ForOp::create(b, first, numTiles, step, ValueRange{g0});
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(tileLoop.getBody());
   Unit unit = streamK.unitAt(tileLoop.getInductionVar(), kTiles);
-  auto [unitM, tn] = rasterTile(b, v, unit.tile, tilesM, tilesN);
-  Value tm = pair ? b.add(b.mul(unitM, 2), rank) : unitM;
+  auto [unitM, unitN] = rasterTile(b, v, unit.tile, tilesM, tilesN);
+  auto [tm, tn] = clusterTile(unitM, unitN);
   Value m0 = b.mul(tm, bm), n0 = b.mul(tn, bn);
   // Ping-pong: the consumers issue their tiles' MMAs in turn (consumer 0's j-th tile after
   // consumer 1's (j-1)-th, consumer 1's j-th after consumer 0's j-th). Besides ordering the
@@ -2033,7 +2062,7 @@ LogicalResult WgmmaEmitter::emit() {
   Type i32 = b.i32();
   SmallVector<KernelParam> params = tmaKernelParams(
       b, v,
-      TmaBoxes{bk, bm, v.op.getCluster()[0] == 2 ? bn / 2 : bn,
+      TmaBoxes{bk, bm / v.op.getCluster()[1], bn / v.op.getCluster()[0],
                epilogueChunk / sizeInBytes(1, outType),
                regUpcast ? 64 : rowsPerConsumer});
   unsigned scaleParams = appendScaleParams(b, v, params);
@@ -2096,7 +2125,8 @@ LogicalResult WgmmaEmitter::emit() {
   // NVFP4's per-tensor f32 multiplies alpha.
   if (nvfp4Tensor)
     alpha = arith::MulFOp::create(b, alpha, LLVM::LoadOp::create(b, b.f32(), scales[1], 4));
-  pair = v.op.getCluster()[0] == 2;
+  clusterX = v.op.getCluster()[0], clusterY = v.op.getCluster()[1];
+  pair = clusterX * clusterY > 1;
   rank = pair ? Value(NVVM::ClusterId::create(b, i32)) : b.c32(0);
   Value smem = dynamicSmemBase(b, module);
   ring = b.gep(smem, b.c32(r.getOffset()));
@@ -2120,14 +2150,14 @@ LogicalResult WgmmaEmitter::emit() {
   convFull = Barriers{b.gep(barBase, b.c32(convBars))};
   convEmpty = Barriers{b.gep(barBase, b.c32(convBars + 8 * convertSlots))};
   Value fixup = turn.at(b, 0); // stream-K: a partial tile has arrived in shared memory
-  // Thread 0 initialises the barriers; everyone (with a pair, of both CTAs) meets before use.
+  // Thread 0 initialises the barriers; everyone (in a cluster, of every CTA) meets before use.
   SmallVector<BarrierInit> inits;
   // Block scales in the ring, and the upcast in registers: every consumer thread releases
-  // (each read the slot with its own shared loads); with a pair, thread 0 of each consumer
-  // warpgroup of the peer as well (the consumer's release).
+  // (each read the slot with its own shared loads); in a cluster, thread 0 of each consumer
+  // warpgroup of every peer that writes the slot as well (the consumer's release).
   int64_t groups = pingPong ? 1 : consumers;
-  int64_t releasers = scalesInRing || regUpcast ? groups * 128 + (pair ? groups : 0)
-                                                : groups * (pair ? 2 : 1);
+  int64_t releasers = scalesInRing || regUpcast ? groups * 128 + groups * (writers() - 1)
+                                                : groups * writers();
   for (int64_t s = 0; s < stages; ++s) {
     // Block scales: the scale loader's 32 arrivals besides the producer's (scaleLoader).
     // The upcast in registers: its code warps' (codeLoader).
@@ -2148,15 +2178,14 @@ LogicalResult WgmmaEmitter::emit() {
   }
   setupBarriers(b, tid, inits, /*cluster=*/pair, {}, ValueRange{tmapA, tmapB, tmapD});
 
-  // The loops run over scheduling units: output tiles, or with a CTA pair, pairs of tiles
-  // stacked along M (rank r of the pair takes tile row 2 u + r; a row past M is all zero-filled
-  // loads and clipped stores).
-  Value tilesM = b.ceilDiv(M, pair ? 2 * bm : bm), tilesN = b.ceilDiv(N, bn);
+  // The loops run over scheduling units: output tiles, or in a cluster, its X x Y block of
+  // tiles (clusterTile; a tile past M or N is all zero-filled loads and clipped stores).
+  Value tilesM = b.ceilDiv(M, clusterX * bm), tilesN = b.ceilDiv(N, clusterY * bn);
   Value numTiles = b.mul(tilesM, tilesN), kTiles = b.ceilDiv(K, bk);
   Value bid = NVVM::BlockIdXOp::create(b, i32), grid = NVVM::GridDimXOp::create(b, i32);
   if (pair) {
-    bid = b.divu(bid, 2);
-    grid = b.divu(grid, 2);
+    bid = b.divu(bid, clusterX * clusterY);
+    grid = b.divu(grid, clusterX * clusterY);
   }
   if (streamK)
     streamK.setUp(bid, grid, numTiles, kTiles, entry.getArgument(10 + scaleParams),
@@ -2176,10 +2205,10 @@ LogicalResult WgmmaEmitter::emit() {
     else
       consumer(b.sub(wg, b.c32(1)), bid, grid, numTiles, tilesM, tilesN, kTiles);
   }
-  // The peer multicasts into this CTA's shared memory and arrives on its barriers until it is
-  // done. Its multicasts are all consumed here (the consumers wait for every slice's bytes),
-  // and its releases all observed (the producer drains the ring), before this CTA's threads
-  // get here; neither CTA of a pair leaves before both are, with a relaxed arrive (a
+  // The peers multicast into this CTA's shared memory and arrive on its barriers until they
+  // are done. Their multicasts are all consumed here (the consumers wait for every slice's
+  // bytes), and their releases all observed (the producer drains the ring), before this CTA's
+  // threads get here; no CTA of a cluster leaves before all are, with a relaxed arrive (a
   // releasing one costs every thread a MEMBAR.ALL.GPU, which here orders nothing the drain
   // does not).
   if (pair)
