@@ -204,12 +204,9 @@ static GemmOp descriptionOf(OpBuilder &b, PipelineOp plan) {
   props.cluster = b.getDenseI64ArrayAttr(cluster);
   // The wgmma lowering's clusters multicast B along M and A along N; tcgen05 pairs share B
   // through cta_group = 2.
-  Multicast multicast = Multicast::None;
-  if (clusters && mma.getFamily() == MmaFamily::Wgmma)
-    multicast = cluster[0] > 1 && cluster[1] > 1 ? Multicast::AB
-                : cluster[1] > 1                 ? Multicast::A
-                                                 : Multicast::B;
-  props.multicast = MulticastAttr::get(ctx, multicast);
+  props.multicast = MulticastAttr::get(
+      ctx, clusters && mma.getFamily() == MmaFamily::Wgmma ? wgmmaClusterMulticast(cluster)
+                                                          : Multicast::None);
   props.cache_a = ring.getCacheAAttr();
   props.cache_b = ring.getCacheBAttr();
   props.cta_group = b.getI64IntegerAttr(mma.getCtaGroup());

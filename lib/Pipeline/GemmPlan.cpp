@@ -171,6 +171,14 @@ static std::string listString(ArrayRef<int64_t> v) {
   return s + "]";
 }
 
+tile::Multicast tilegen::wgmmaClusterMulticast(ArrayRef<int64_t> cluster) {
+  bool alongM = cluster[0] > 1, alongN = cluster[1] > 1;
+  return alongM && alongN ? Multicast::AB
+         : alongN         ? Multicast::A
+         : alongM         ? Multicast::B
+                          : Multicast::None;
+}
+
 int64_t tilegen::tmaStoreChunkBytes(int64_t tileN, int64_t outBits) {
   if (tileN <= 0 || outBits <= 0 || tileN * outBits % 8 != 0)
     return 0;
@@ -813,9 +821,7 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
         return fail("cluster") << "not supported yet: cluster = " << listString(cluster)
                       << " with wgmma on target " << tname
                       << " (the lowering takes clusters of [2, 1, 1], [1, 2, 1] or [2, 2, 1])";
-      Multicast want = cluster[0] == 2 && cluster[1] == 2 ? Multicast::AB
-                       : cluster[0] == 2                  ? Multicast::B
-                                                          : Multicast::A;
+      Multicast want = wgmmaClusterMulticast(cluster);
       if (op.getMulticast() != want)
         return fail("multicast") << "multicast = " << stringifyMulticast(op.getMulticast())
                       << " does not match cluster = " << listString(cluster) << " on target "

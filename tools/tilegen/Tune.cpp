@@ -358,10 +358,7 @@ static std::vector<tile::GemmOp> variantsOf(OpBuilder &b, ModuleOp scratch, tile
             op.setMma(ArrayRef<int64_t>{});
             // Clusters: B multicast along M (cx), A along N (cy).
             op.setCluster(ArrayRef<int64_t>{cx, cy, 1});
-            op.setMulticast(cx == 2 && cy == 2 ? tile::Multicast::AB
-                            : cx == 2          ? tile::Multicast::B
-                            : cy == 2          ? tile::Multicast::A
-                                               : tile::Multicast::None);
+            op.setMulticast(wgmmaClusterMulticast({cx, cy, 1}));
             ops.push_back(op);
           }
   return ops;

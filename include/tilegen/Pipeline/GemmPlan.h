@@ -140,6 +140,10 @@ std::string formatBytes(int64_t bytes);
 /// whole number of them, else 64 or 32 (the narrower TMA swizzles); 0 when none divides it.
 int64_t tmaStoreChunkBytes(int64_t tileN, int64_t outBits);
 
+/// The operands a wgmma cluster `cluster` ([X, Y, Z]) multicasts: B along M (X > 1), A along N
+/// (Y > 1), both for X, Y > 1; none for a single CTA.
+tile::Multicast wgmmaClusterMulticast(llvm::ArrayRef<int64_t> cluster);
+
 /// Bytes taken by `elems` elements of `type` (the caller keeps elems x bits a multiple of 8).
 int64_t sizeInBytes(int64_t elems, mlir::Type type);
 
