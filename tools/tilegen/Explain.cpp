@@ -752,6 +752,10 @@ static void printJSON(llvm::raw_ostream &os, const Explained &ex, const ModelSch
         j.attribute("grid_ctas", (int64_t)l.gridCtas);
         j.attribute("sm_count", (int64_t)l.smCount);
         j.attribute("cluster_size", l.clusterSize);
+        j.attribute("cluster_m", l.clusterM);
+        j.attribute("cluster_n", l.clusterN);
+        if (l.pairUnits > 0)
+          j.attribute("cluster_units", (int64_t)l.pairUnits);
         j.attribute("cta_group", l.ctaGroup);
         j.attribute("smem_per_cta", l.smemPerCta);
         j.attribute("resident_per_sm", l.resident);
