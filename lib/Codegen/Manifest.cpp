@@ -49,6 +49,8 @@ std::string tilegen::manifestJSON(LLVM::LLVMFuncOp kernel, StringRef cubinName) 
   std::string grid = kernel->getAttrOfType<StringAttr>("tilegen.grid").getValue().str();
   llvm::json::Object gridObj{
       {"rule", grid}, {"tile_m", tile[0]}, {"tile_n", tile[1]}, {"ctas_per_sm", 1}};
+  if (Attribute clusterTiles = kernel->getAttr("tilegen.cluster_tiles"))
+    gridObj["cluster_tiles"] = intArray(clusterTiles);
 
   llvm::json::Array params;
   for (Attribute a : kernel->getAttrOfType<ArrayAttr>("tilegen.params")) {

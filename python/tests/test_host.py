@@ -921,6 +921,12 @@ class DispatchTest(unittest.TestCase):
         self.assertEqual(sk.pick(384, 128, 512).name, "gemm_bf16")
         self.assertEqual(sk.pick(256, 128, 512).name, "gemm_strk")
         self.assertEqual(sk.pick(128, 128, 512).name, "gemm_strk")
+        # A cluster takes its tiles in units (grid.cluster_tiles): the pair timed at two tile
+        # rows loses at one and at three (the same table as tilegen-run's lit test).
+        cl = tilegen.load_dispatch(os.path.join(os.path.dirname(path), "scaled-cluster.json"))
+        self.assertEqual(cl.pick(256, 512, 512).name, "gemm_pair")
+        self.assertEqual(cl.pick(128, 512, 512).name, "gemm_bf16")
+        self.assertEqual(cl.pick(384, 512, 512).name, "gemm_bf16")
         # A kernel's "slice" terms scale its time by its K-slice's time at the size's L2 line
         # offsets: at K = 520 the issue-bound gemm_t256 loses to gemm_bf16, which it beats
         # without the terms and at an aligned K; a "slice" that is not an object or has a

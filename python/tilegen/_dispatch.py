@@ -309,17 +309,21 @@ class Dispatch:
         tiles times one tile's work."""
         man = self.kernels[name].manifest
         m, n, k = size
-        tiles = float(-(-m // man.tile_m) * -(-n // man.tile_n))
+        tiles_m, tiles_n = -(-m // man.tile_m), -(-n // man.tile_n)
+        tiles = float(tiles_m * tiles_n)
         c = man.cluster_size
         slots = float(max(c, (self.sm_count * man.ctas_per_sm) // c * c))
         full = math.floor(tiles / slots)
         rest = tiles - full * slots
+        # Rounds of whole tiles: units of a cluster's X x Y tiles over the clusters that fit.
+        cx, cy = man.cluster_tiles
+        rounds = math.ceil((-(-tiles_m // cx)) * (-(-tiles_n // cy)) / (slots / c))
         sl = self._slice_cycles(name, size)
         if sl:
             _, _, _, tk, fixup, eff = self.slices[name]
             kt = float(-(-k // tk))
             if man.grid_rule != "stream_k":
-                return math.ceil(tiles / slots) * kt * sl
+                return rounds * kt * sl
             if rest == 0:
                 return full * kt * sl
             # StreamK.cpp's rule: a tile over at most min(max(kTiles / 8, 1), 16) CTAs; with
@@ -344,7 +348,7 @@ class Dispatch:
             # most), after full waves its share of the slots.
             waves = 1.0 / min(math.floor(slots / rest), 16) if full == 0 else full + rest / slots
         else:
-            waves = math.ceil(tiles / slots)
+            waves = rounds
         return waves * man.tile_m * man.tile_n * k
 
     def _slice_cycles(self, name, size):

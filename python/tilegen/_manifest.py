@@ -244,6 +244,12 @@ class Manifest:
             for c in cluster:
                 size *= c if isinstance(c, int) and c >= 1 else 1
         self.cluster_size = size
+        # The tiles one cluster takes at a time along M and N (without the field: a cluster
+        # along M).
+        ct = grid.get("cluster_tiles")
+        self.cluster_tiles = ((ct[0], ct[1]) if isinstance(ct, list) and len(ct) == 2 and
+                              all(isinstance(x, int) and x >= 1 for x in ct) and
+                              ct[0] * ct[1] == size else (size, 1))
         ops = field(data, "operands", dict)
         parsed = {}
         for name in ("a", "b", "c"):

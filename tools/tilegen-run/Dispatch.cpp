@@ -350,7 +350,7 @@ long tilegen::run::nearestEntry(const DispatchTable &T, const Problem &P) {
 
 /// What the scaled rule takes a kernel's time at a size to be proportional to (after the
 /// launch). The tiles of P on the table's SMs, as many at a time as the grid holds (SMs x
-/// CTAs per SM, whole clusters). With the kernel's slice terms: the busiest CTA's cycles, its
+/// CTAs per SM, whole clusters; a cluster takes its manifest's cluster_tiles at a time). With the kernel's slice terms: the busiest CTA's cycles, its
 /// waves of whole tiles times K-slices times the slice's time at P (sliceCycles), and for a
 /// stream-K grid that splits the last tiles' K-slices (streamKTail, tilegen/Support/
 /// StreamKTail.h) its share of the split slices at the split's rate and the fix-up of the
@@ -365,16 +365,22 @@ static double waveWork(const DispatchTable &T, size_t K, const Problem &P) {
   unsigned Sms = T.SmCount;
   if (!M.TileM || !M.TileN || !Sms)
     return -1;
-  double Tiles = std::ceil(double(P.M) / M.TileM) * std::ceil(double(P.N) / M.TileN);
+  double TilesM = std::ceil(double(P.M) / M.TileM), TilesN = std::ceil(double(P.N) / M.TileN);
+  double Tiles = TilesM * TilesN;
   double C = std::max(1u, M.clusterSize());
   double Slots = std::max(C, std::floor(double(Sms) * std::max(1u, M.CtasPerSM) / C) * C);
   double Full = std::floor(Tiles / Slots), Rest = Tiles - Full * Slots;
+  // Rounds of whole tiles: a cluster takes its X x Y tiles at a time (a tile past M or N is
+  // computed all the same), so the rounds are units of them over the clusters that fit.
+  double Units = std::ceil(TilesM / std::max(1u, M.ClusterTiles[0])) *
+                 std::ceil(TilesN / std::max(1u, M.ClusterTiles[1]));
+  double Rounds = std::ceil(Units / (Slots / C));
   double Slice = sliceCycles(T, K, P);
   if (Slice > 0) {
     const SliceTerms &S = T.Slices[K];
     double KT = std::ceil(double(P.K) / double(S.K));
     if (M.Rule != GridRule::StreamK)
-      return std::ceil(Tiles / Slots) * KT * Slice;
+      return Rounds * KT * Slice;
     if (Rest == 0)
       return Full * KT * Slice;
     // Tile counts and K-slices of problems tilegen-run takes (32-bit sizes) are exact here.
@@ -391,7 +397,7 @@ static double waveWork(const DispatchTable &T, size_t K, const Problem &P) {
             : Full == 0                   ? 1 / std::min(std::floor(Slots / Rest), 16.0)
                                           : Full + Rest / Slots;
   else
-    Waves = std::ceil(Tiles / Slots);
+    Waves = Rounds;
   return Waves * double(M.TileM) * double(M.TileN) * double(P.K);
 }
 

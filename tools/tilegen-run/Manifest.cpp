@@ -633,6 +633,21 @@ Error tilegen::run::parseManifest(const std::string &Text,
   // No NVIDIA GPU keeps more than 32 CTAs resident on one SM.
   TG_TRY(R.getInt(*Grid, "grid", "ctas_per_sm", 1, 32, X));
   M.CtasPerSM = static_cast<unsigned>(X);
+  // Optional: the tiles a cluster takes at a time, covering its CTAs.
+  M.ClusterTiles = {M.clusterSize(), 1};
+  if (const Value *CT = Grid->get("cluster_tiles")) {
+    if (!CT->isArray() || CT->getArray().size() != 2)
+      return R.expected("grid.cluster_tiles", "an array of 2 positive integers", *CT);
+    int64_t TX, TY;
+    TG_TRY(R.checkInt(CT->getArray()[0], "grid.cluster_tiles[0]", 1, 16, TX));
+    TG_TRY(R.checkInt(CT->getArray()[1], "grid.cluster_tiles[1]", 1, 16, TY));
+    if (uint64_t(TX) * uint64_t(TY) != M.clusterSize())
+      return R.error("grid.cluster_tiles",
+                     "[" + std::to_string(TX) + ", " + std::to_string(TY) +
+                         "] tiles do not match the cluster's " +
+                         std::to_string(M.clusterSize()) + " CTAs (one tile each)");
+    M.ClusterTiles = {unsigned(TX), unsigned(TY)};
+  }
 
   const Value *Ops;
   TG_TRY(R.getObject(Root, "", "operands", Ops));

@@ -126,6 +126,9 @@ struct Manifest {
   uint64_t DynamicSmem = 0;
   GridRule Rule = GridRule::Tiles;
   unsigned TileM = 0, TileN = 0, CtasPerSM = 1;
+  /// The tiles one cluster takes at a time along M and N (grid.cluster_tiles; without it
+  /// [cluster size, 1]: a cluster along M).
+  std::array<unsigned, 2> ClusterTiles{1, 1};
   OperandInfo A, B, C; ///< D has C's type and layout
   ElemType Accumulator = ElemType::F32;
   /// fp8 only: operands.accumulation is "fast" (the tensor core accumulates all of K), so the

@@ -132,6 +132,8 @@ LLVM::LLVMFuncOp lowering::createKernel(KernelBuilder &b, PipelineView &view,
   // kernel reads its cluster coordinates from its rank (the lowering's rule).
   ArrayRef<int64_t> cl = view.op.getCluster();
   func->setAttr("tilegen.cluster", b.getDenseI64ArrayAttr({cl[0] * cl[1] * cl[2], 1, 1}));
+  // The tiles a cluster takes at a time, along M and N (the dispatch rule counts its waves).
+  func->setAttr("tilegen.cluster_tiles", b.getDenseI64ArrayAttr({cl[0], cl[1] * cl[2]}));
   func->setAttr("tilegen.smem", b.getI64IntegerAttr(view.op.getSmemBytes()));
   func->setAttr("tilegen.grid",
                b.getStringAttr(tile::stringifyGrid(view.schedule.getGrid())));
