@@ -350,14 +350,15 @@ long tilegen::run::nearestEntry(const DispatchTable &T, const Problem &P) {
 
 /// What the scaled rule takes a kernel's time at a size to be proportional to (after the
 /// launch). The tiles of P on the table's SMs, as many at a time as the grid holds (SMs x
-/// CTAs per SM, whole clusters; a cluster takes its manifest's cluster_tiles at a time). With the kernel's slice terms: the busiest CTA's cycles, its
-/// waves of whole tiles times K-slices times the slice's time at P (sliceCycles), and for a
-/// stream-K grid that splits the last tiles' K-slices (streamKTail, tilegen/Support/
-/// StreamKTail.h) its share of the split slices at the split's rate and the fix-up of the
-/// partial tiles it sums, as the pipeline model counts a tail after full waves (with no full
-/// wave the model charges the fix-up at the CTA's DRAM share; this rule, at L2's rate). Without slice terms: waves times one tile's
-/// work (tile M x tile N x K), a split tail counting as its share: 1 / floor(slots / tiles) of
-/// a wave with no full wave (a split of 16 ways at most and K long enough: kTiles >= 128),
+/// CTAs per SM, whole clusters; a cluster takes its manifest's cluster_tiles at a time). With
+/// the kernel's slice terms: the busiest CTA's cycles, its waves of whole tiles times K-slices
+/// times the slice's time at P (sliceCycles), and for a stream-K grid that splits the last
+/// tiles' K-slices (streamKTail, tilegen/Support/StreamKTail.h) its share of the split slices
+/// at the split's rate and the fix-up of the partial tiles it sums, as the pipeline model
+/// counts a tail after full waves (with no full wave the model charges the fix-up at the CTA's
+/// DRAM share; this rule, at L2's rate). Without slice terms: waves times one tile's work
+/// (tile M x tile N x K), a split tail counting as its share: 1 / floor(slots / tiles) of a
+/// wave with no full wave (a split of 16 ways at most and K long enough: kTiles >= 128),
 /// tail / slots after full waves.
 /// Negative when K's manifest has no tile.
 static double waveWork(const DispatchTable &T, size_t K, const Problem &P) {

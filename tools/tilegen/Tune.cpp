@@ -5,9 +5,9 @@
 //
 // For each description of DESC, variants over the fields that decide how a problem size maps
 // onto the GPU (tile M and N, accumulator buffers, grid, the cluster: --clusters) are resolved
-// for the target; the illegal ones drop out with the resolver's reason. Fallbacks for strides that
-// break the 16-byte rule (mma.sync with operand alignments of 4, 2 and 1 elements) are compiled
-// too, for problems no ranked kernel can take. For every shape of LIST the
+// for the target; the illegal ones drop out with the resolver's reason. Fallbacks for strides
+// that break the 16-byte rule (mma.sync with operand alignments of 4, 2 and 1 elements) are
+// compiled too, for problems no ranked kernel can take. For every shape of LIST the
 // pipeline model (`tilegen explain --m --n --k`) predicts each legal variant's time; the best
 // --top per shape (and the description as written) are compiled to DIR/kernels/NAME.{cubin,json}
 // beside the variant's description NAME.mlir (a resumed run reuses a kernel whose NAME.mlir is
@@ -294,9 +294,6 @@ static std::vector<std::optional<int64_t>> promotionsOf(tile::GemmOp base) {
   return out;
 }
 
-/// The variants of `base`: tile M x N, accumulators, grid, cluster and (FP8, promoted) the
-/// promotion interval. The description as written is the first; a variant that resolves to
-/// the same kernel as an earlier one is dropped.
 using ClusterShape = std::pair<int64_t, int64_t>;
 
 /// --clusters: "XxY" items, X and Y 1 or 2, each once.
@@ -326,6 +323,9 @@ static LogicalResult readClusters(llvm::StringRef spec, std::vector<ClusterShape
   return success();
 }
 
+/// The variants of `base`: tile M x N, accumulators, grid, cluster (each of `clusters`) and
+/// (FP8, promoted) the promotion interval. The description as written is the first; a variant
+/// that resolves to the same kernel as an earlier one is dropped.
 static std::vector<tile::GemmOp> variantsOf(OpBuilder &b, ModuleOp scratch, tile::GemmOp base,
                                             llvm::ArrayRef<ClusterShape> clusters) {
   std::vector<tile::GemmOp> ops;

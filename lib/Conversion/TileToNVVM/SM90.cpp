@@ -525,8 +525,8 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
     // The cluster's producers all write this slot (parts of A and B): release it in each of
     // their CTAs. The default .release.cta semantics (CUTLASS's ClusterBarrier::arrive(cta_id,
     // pred)): the only hazard is a peer's TMA overwriting what our wgmmas read, and
-    // wgmma.wait_group has retired those reads. A .cluster-scope release costs MEMBAR.ALL.GPU + ERRBAR + CGAERRBAR
-    // in front of every arrive (ptxas, sm_90a).
+    // wgmma.wait_group has retired those reads. A .cluster-scope release costs MEMBAR.ALL.GPU
+    // + ERRBAR + CGAERRBAR in front of every arrive (ptxas, sm_90a).
     if (signals) {
       // (A pair's two ranks are lane / 8 itself.)
       Value dest = clusterY == 1 ? b.divu(tInWg, 8) : b.xori(rank, b.divu(tInWg, 8));
