@@ -665,39 +665,45 @@ void lowering::emitTmaProducer(KernelBuilder &b, const TmaProducer &p) {
         Value m = arith::ShLIOp::create(b, b.c32(bits), shift);
         return arith::TruncIOp::create(b, b.getIntegerType(16), m);
       };
-      if (!multicast || p.clusterY == 1) {
+      // One operand's copy into the slot: its whole box, or with multicast (`part`: this
+      // CTA's part, in rows) those rows at the same offset in every CTA of the mask.
+      auto load = [&](Value slotBase, Value tmap, Value k, Value origin, Value policy,
+                      Value part, function_ref<Value()> mask) {
+        if (!part) {
+          NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+              b, cluster(slotBase), tmap, ValueRange{k, origin}, tmaBar, ValueRange{}, Value(),
+              policy, NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
+          return;
+        }
+        Value dst = b.gep(slotBase, b.mul(part, p.rowBytes));
+        Value ctaMask = mask();
         NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-            b, cluster(slotA(slot)), p.tmapA, ValueRange{k0, unit.m0}, tmaBar, ValueRange{},
-            Value(), policyA, NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
+            b, cluster(dst), tmap, ValueRange{k, b.add(origin, part)}, tmaBar, ValueRange{},
+            ctaMask, policy, NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
+      };
+      // A: part y, into every CTA of the cluster row (ranks x + X j), which share its rows.
+      if (!multicast || p.clusterY == 1) {
+        load(slotA(slot), p.tmapA, k0, unit.m0, policyA, Value(), nullptr);
       } else {
-        // Part y of A, written at the same offset into every CTA of the cluster row (ranks
-        // x + X j), which share the tile's rows.
         auto [x, y] = clusterXY();
         Value part = b.mul(y, p.aRows / p.clusterY);
-        Value dst = b.gep(slotA(slot), b.mul(part, p.rowBytes));
         int64_t rowMask = 0;
         for (int64_t j = 0; j < p.clusterY; ++j)
           rowMask |= int64_t(1) << (p.clusterX * j);
-        Value mask = mask16(rowMask, x, p.clusterX > 1);
-        NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-            b, cluster(dst), p.tmapA, ValueRange{k0, b.add(unit.m0, part)}, tmaBar,
-            ValueRange{}, mask, policyA, NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
+        load(slotA(slot), p.tmapA, k0, unit.m0, policyA, part,
+             [&] { return mask16(rowMask, x, p.clusterX > 1); });
       }
+      // B: part x, into every CTA of the cluster column (ranks X y + i), which share its
+      // columns.
       if (!multicast || p.clusterX == 1) {
-        NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-            b, cluster(slotB(slot)), p.tmapB, ValueRange{k0B, unit.n0}, tmaBar, ValueRange{},
-            Value(), policyB, NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
+        load(slotB(slot), p.tmapB, k0B, unit.n0, policyB, Value(), nullptr);
       } else {
-        // Part x of B, written at the same offset into every CTA of the cluster column (ranks
-        // X y + i), which share the tile's columns.
         auto [x, y] = clusterXY();
         Value part = b.mul(x, p.bRows / p.clusterX);
-        Value dst = b.gep(slotB(slot), b.mul(part, p.rowBytes));
-        Value mask = mask16((int64_t(1) << p.clusterX) - 1,
-                            p.clusterY > 1 ? b.mul(y, p.clusterX) : Value(), p.clusterY > 1);
-        NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-            b, cluster(dst), p.tmapB, ValueRange{k0, b.add(unit.n0, part)}, tmaBar,
-            ValueRange{}, mask, policyB, NVVM::TMALoadMode::TILE, false, tmaGroup, Value());
+        load(slotB(slot), p.tmapB, k0, unit.n0, policyB, part, [&] {
+          return mask16((int64_t(1) << p.clusterX) - 1,
+                        p.clusterY > 1 ? b.mul(y, p.clusterX) : Value(), p.clusterY > 1);
+        });
       }
       if (p.extraLoads)
         p.extraLoads(slotA(slot), kLoop.getInductionVar(), unit, tmaBar, tmaGroup);
