@@ -305,16 +305,16 @@ ProblemLayout tilegen::layoutProblem(tile::GemmOp op, const GemmPlan &p, Problem
   // and computed all the same. The grid is sized from the tiles (gridSize), so with fewer
   // tile rows than the cluster's (M = 64 on 64-row tiles: one row) there are more units than
   // clusters launched and every CTA runs ceil(units / clusters) tiles.
-  const bool pairUnits = l.clusterSize > 1 && l.ctaGroup == 1 && p.family == MmaFamily::Wgmma &&
-                         l.grid != tile::Grid::StreamK;
-  if (pairUnits) {
+  const bool inUnits = l.clusterSize > 1 && l.ctaGroup == 1 && p.family == MmaFamily::Wgmma &&
+                       l.grid != tile::Grid::StreamK;
+  if (inUnits) {
     const uint64_t units = ceilDiv(l.tilesM, static_cast<uint64_t>(l.clusterM)) *
                            ceilDiv(l.tilesN, static_cast<uint64_t>(l.clusterN));
-    l.pairUnits = units;
-    const uint64_t pairs = std::max<uint64_t>(l.concurrentCtas / cl, 1);
+    l.clusterUnits = units;
+    const uint64_t clusters = std::max<uint64_t>(l.concurrentCtas / cl, 1);
     l.waveTiles = l.concurrentCtas;
-    l.waves = ceilDiv(units, pairs);
-    l.lastWaveTiles = cl * (units - (l.waves - 1) * pairs);
+    l.waves = ceilDiv(units, clusters);
+    l.lastWaveTiles = cl * (units - (l.waves - 1) * clusters);
     l.lastWaveFill = static_cast<double>(l.lastWaveTiles) / static_cast<double>(l.waveTiles);
     l.busiestTiles = l.waves;
   } else if (!l.streamKSplit) {

@@ -450,11 +450,11 @@ static void printProblem(llvm::raw_ostream &os, const Explained &ex) {
                         "summed from {5} parts)\n",
                         l.tiles, l.gridCtas, l.tiles * static_cast<uint64_t>(l.kSlices),
                         l.splitCtas, l.splitSlices, l.splitWays);
-  else if (l.pairUnits > 0)
+  else if (l.clusterUnits > 0)
     os << llvm::formatv("  waves     {0}: the clusters take units of {4} x {5} tiles (a tile "
                         "past M or N computed all the same),\n            {1} / {2} clusters at "
                         "a time = {0}, the last {3} full\n",
-                        count(l.waves, "wave"), count(l.pairUnits, "unit"),
+                        count(l.waves, "wave"), count(l.clusterUnits, "unit"),
                         l.waveTiles / static_cast<uint64_t>(l.clusterSize),
                         percent(l.lastWaveFill), l.clusterM, l.clusterN);
   else
@@ -754,8 +754,8 @@ static void printJSON(llvm::raw_ostream &os, const Explained &ex, const ModelSch
         j.attribute("cluster_size", l.clusterSize);
         j.attribute("cluster_m", l.clusterM);
         j.attribute("cluster_n", l.clusterN);
-        if (l.pairUnits > 0)
-          j.attribute("cluster_units", (int64_t)l.pairUnits);
+        if (l.clusterUnits > 0)
+          j.attribute("cluster_units", (int64_t)l.clusterUnits);
         j.attribute("cta_group", l.ctaGroup);
         j.attribute("smem_per_cta", l.smemPerCta);
         j.attribute("resident_per_sm", l.resident);

@@ -99,7 +99,7 @@ struct ProblemLayout {
   double lastWaveFill = 0;     ///< lastWaveTiles / waveTiles
   /// wgmma clusters: the units (blocks of clusterM x clusterN tiles) the clusters take (0
   /// otherwise); waves are rounds of units over the clusters.
-  uint64_t pairUnits = 0;
+  uint64_t clusterUnits = 0;
 
   // The busiest CTA.
   uint64_t busiestTiles = 0;     ///< tiles it computes (tiles grid: CTAs one SM runs in turn)

@@ -178,10 +178,10 @@ private:
   Value convertSlices(Value g0, StreamK::Unit unit,
                       llvm::function_ref<SmallVector<Value>(Value)> loadCodes,
                       llvm::function_ref<void(Value, Value, ArrayRef<Value>)> convertSlice);
-  /// The cluster's extent along M (CTAs sharing B) and N (CTAs sharing A); `pair`: more than
-  /// one CTA (the ring's slots are multicast into).
+  /// The cluster's extent along M (CTAs sharing B) and N (CTAs sharing A); `clustered`: more
+  /// than one CTA (the ring's slots are multicast into).
   int64_t clusterX = 1, clusterY = 1;
-  bool pair = false;
+  bool clustered = false;
   /// The CTAs whose producers write this CTA's slots, as rank ^ i for i < writers (this CTA,
   /// its cluster column's peer 1, its cluster row's peer X): each consumer release goes to them.
   int64_t writers() const { return 1 + (clusterX > 1) + (clusterY > 1); }
@@ -200,7 +200,7 @@ private:
 } // namespace
 
 std::pair<Value, Value> WgmmaEmitter::clusterTile(Value unitM, Value unitN) {
-  if (!pair)
+  if (!clustered)
     return {unitM, unitN};
   if (clusterY == 1)
     return {b.add(b.mul(unitM, clusterX), rank), unitN};
@@ -241,7 +241,7 @@ void WgmmaEmitter::producer(Value bid, Value grid, Value numTiles, Value tilesM,
   // The packed FP4 B is a byte tensor to TMA: two elements of K per byte.
   if (upcast && elemBits(v.ring.getBType()) == 4)
     p.bKDivisor = 2;
-  if (pair) {
+  if (clustered) {
     p.pairing = TmaPairing::Multicast;
     p.rank = rank;
     p.clusterX = clusterX, p.clusterY = clusterY;
@@ -497,7 +497,7 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
   // instruction per release, as CUTLASS's PipelineTmaAsync spreads its empty-barrier arrivals
   // over the consumer warpgroup.
   Value signals = isReleaser;
-  for (int64_t i = 1; pair && i < writers(); ++i)
+  for (int64_t i = 1; clustered && i < writers(); ++i)
     signals = arith::OrIOp::create(b, signals, b.eq(tInWg, 8 * i)).getResult();
   // Block scales: every thread reads the slot's scales with its own shared loads, and nothing
   // orders another thread's loads before thread 0's release; so every thread releases with
@@ -514,7 +514,7 @@ void WgmmaEmitter::consumer(Value c, Value bid, Value grid, Value numTiles, Valu
       b.setInsertionPointToStart(&ifOp.getThenRegion().front());
     }
     Value bar = empty.at(b, b.remu(g, stages));
-    if (!pair) {
+    if (!clustered) {
       NVVM::MBarrierArriveOp::create(b, Type(), bar, Value());
       // The upcast: the slice's converted B goes back to the converter as well.
       if (upcast)
@@ -2125,8 +2125,8 @@ LogicalResult WgmmaEmitter::emit() {
   if (nvfp4Tensor)
     alpha = arith::MulFOp::create(b, alpha, LLVM::LoadOp::create(b, b.f32(), scales[1], 4));
   clusterX = v.op.getCluster()[0], clusterY = v.op.getCluster()[1];
-  pair = clusterX * clusterY > 1;
-  rank = pair ? Value(NVVM::ClusterId::create(b, i32)) : b.c32(0);
+  clustered = clusterX * clusterY > 1;
+  rank = clustered ? Value(NVVM::ClusterId::create(b, i32)) : b.c32(0);
   Value smem = dynamicSmemBase(b, module);
   ring = b.gep(smem, b.c32(r.getOffset()));
   epilogue = b.gep(smem, b.c32(v.epilogueOp.getOffset()));
@@ -2175,14 +2175,14 @@ LogicalResult WgmmaEmitter::emit() {
     inits.push_back({convFull, s, 96});
     inits.push_back({convEmpty, s, releasers});
   }
-  setupBarriers(b, tid, inits, /*cluster=*/pair, {}, ValueRange{tmapA, tmapB, tmapD});
+  setupBarriers(b, tid, inits, /*cluster=*/clustered, {}, ValueRange{tmapA, tmapB, tmapD});
 
   // The loops run over scheduling units: output tiles, or in a cluster, its X x Y block of
   // tiles (clusterTile; a tile past M or N is all zero-filled loads and clipped stores).
   Value tilesM = b.ceilDiv(M, clusterX * bm), tilesN = b.ceilDiv(N, clusterY * bn);
   Value numTiles = b.mul(tilesM, tilesN), kTiles = b.ceilDiv(K, bk);
   Value bid = NVVM::BlockIdXOp::create(b, i32), grid = NVVM::GridDimXOp::create(b, i32);
-  if (pair) {
+  if (clustered) {
     bid = b.divu(bid, clusterX * clusterY);
     grid = b.divu(grid, clusterX * clusterY);
   }
@@ -2210,7 +2210,7 @@ LogicalResult WgmmaEmitter::emit() {
   // threads get here; no CTA of a cluster leaves before all are, with a relaxed arrive (a
   // releasing one costs every thread a MEMBAR.ALL.GPU, which here orders nothing the drain
   // does not).
-  if (pair)
+  if (clustered)
     syncCtaOrCluster(b, /*cluster=*/true, /*relaxed=*/true);
   LLVM::ReturnOp::create(b, ValueRange{});
   return success();
