@@ -153,8 +153,12 @@ double tilegen::partialTileElemBytes() { return kPartialElemBytes; }
 
 llvm::Expected<int64_t> tilegen::parseProblemDim(llvm::StringRef flag, llvm::StringRef text) {
   auto err = [&](const llvm::Twine &why) {
+    // The text as written, with bytes that are not printable ASCII escaped (\xx).
+    std::string shown;
+    llvm::raw_string_ostream os(shown);
+    llvm::printEscapedString(text, os);
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "--" + flag + " '" + text + "': " + why);
+                                   "--" + flag + " '" + shown + "': " + why);
   };
   llvm::StringRef digits = text;
   bool negative = digits.consume_front("-");

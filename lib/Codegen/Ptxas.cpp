@@ -179,10 +179,19 @@ llvm::Expected<PtxasResult> tilegen::runPtxas(const PtxasTool &tool, llvm::Strin
     if (probeRc == 0) {
       llvm::sys::fs::remove(ptxPath);
       llvm::sys::fs::remove(cubinPath);
+      // ptxas's first lines say why; an option that makes every instruction illegal (another
+      // --gpu-name) would otherwise list each of them.
       std::string msg = out.empty() ? err : out;
+      llvm::SmallVector<llvm::StringRef> lines;
+      llvm::StringRef(msg).trim().split(lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+      constexpr size_t kShown = 3;
+      std::string why;
+      for (size_t i = 0; i < std::min(lines.size(), kShown); ++i)
+        why += (i ? "\n  " : "") + lines[i].trim().str();
+      if (lines.size() > kShown)
+        why += "\n  (" + std::to_string(lines.size() - kShown) + " more lines)";
       return llvm::createStringError("ptxas rejected --ptxas-options '" + extraOptions.str() +
-                                     "' for target " + target.name().str() + ": " +
-                                     llvm::StringRef(msg).trim().str());
+                                     "' for target " + target.name().str() + ": " + why);
     }
   }
   llvm::sys::fs::remove(ptxPath);

@@ -390,11 +390,21 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
   else
     p.schedule = Schedule::Multistage;
 
+  // D leaves the mma.sync lowerings row-major only (both schedules' epilogues store rows).
+  if (p.family == MmaFamily::MmaSync && op.getCLayout() != Layout::Row)
+    return fail("c") << "not supported yet: c = col with mma.sync on target " << tname
+                     << " (D is stored row-major; use c = row)";
+
   // The instruction: the table's row for the family and the operand types, offered by the
   // target, taking the operands' layouts.
   if (scaledRow && scaledRow->family != p.family)
-    return fail("mma") << "block-scaled formats take " << scaledRow->ptx << " on target "
-                  << tname << ", not " << familyName(p.family);
+    return emitFieldError(op, {"mma", "schedule"})
+           << "block-scaled formats take " << scaledRow->ptx << " on target " << tname
+           << ", not " << familyName(p.family)
+           << (schedule == Schedule::Multistage
+                   ? " (field 'schedule' = multistage selects mma.sync; leave it out or use "
+                     "warp_specialized)"
+                   : "");
   p.instr = scaledRow ? scaledRow : findMma(p.family, elemA, elemB, Elem::F32);
   if (!p.instr || !target.offers(*p.instr)) {
     auto d = fail("a");
@@ -434,7 +444,8 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
     }
     bool blockA = scaleA && !scaleA.isTensor(), blockB = scaleB && !scaleB.isTensor();
     if (blockA != blockB)
-      return fail("scale_a") << "not supported yet: scale_a and scale_b of different granularities "
+      return emitFieldError(op, {"scale_a", "scale_b"})
+             << "not supported yet: scale_a and scale_b of different granularities "
                        "(block scales are applied per K block to both operands; give both as "
                        "blocks, or both per tensor)";
     if (blockA) {
@@ -481,7 +492,7 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
                     << ": block scales are applied as each K block is promoted into the f32 "
                        "accumulators; use accumulation = promoted (the default)";
     if (*acc == Accumulation::Fast && p.family != MmaFamily::Wgmma)
-      op.emitWarning() << "accumulation = fast has no effect with " << familyName(p.family)
+      mlir::emitWarning(fieldLoc(op, "accumulation")) << "accumulation = fast has no effect with " << familyName(p.family)
                        << " on target " << tname << ": " << p.instr->ptx
                        << " accumulates FP8 products in f32; recorded as promoted";
     else
@@ -684,10 +695,6 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
                       << ", b = " << stringifyLayout(op.getBLayout())
                       << " with schedule = warp_specialized and mma.sync on target " << tname
                       << " (K-major operands only: a = row, b = col; use schedule = multistage)";
-      if (op.getCLayout() != Layout::Row)
-        return fail("c") << "not supported yet: c = col with schedule = warp_specialized and "
-                            "mma.sync on target "
-                      << tname;
       if (rowBytes != 128)
         return fail("tile") << "not supported yet: tile K = " << p.tileK << " gives K-slice rows "
                       << "of " << rowBytes << " bytes; the warp-specialised mma.sync lowering "
@@ -823,7 +830,8 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
                       << " (the lowering takes clusters of [2, 1, 1], [1, 2, 1] or [2, 2, 1])";
       Multicast want = wgmmaClusterMulticast(cluster);
       if (op.getMulticast() != want)
-        return fail("multicast") << "multicast = " << stringifyMulticast(op.getMulticast())
+        return emitFieldError(op, {"multicast", "cluster"})
+               << "multicast = " << stringifyMulticast(op.getMulticast())
                       << " does not match cluster = " << listString(cluster) << " on target "
                       << tname << ": the lowering shares B along the cluster's M extent and A "
                       << "along its N extent, so this cluster takes multicast = "

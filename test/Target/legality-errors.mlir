@@ -438,3 +438,45 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 256, 64], 
 // rows aligned to less than 16 bytes with a wgmma shape
 // expected-error @+1 {{'tile.gemm' op not supported yet: alignment = [1, 8] with mma = [64, 256, 16] (wgmma) on target sm_90a: TMA needs 16-byte strides; use schedule = multistage}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 256, 64], mma = [64, 256, 16], alignment = [1, 8], target = "sm_90a" }
+
+// -----
+
+// a rule between fields where one was left out is reported at the one written: multicast
+// missing, at the cluster field
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [64, 256, 64],
+  schedule = warp_specialized,
+  // expected-error @+1 {{'tile.gemm' op multicast = none does not match cluster = [1, 2, 1] on target sm_90a: the lowering shares B along the cluster's M extent and A along its N extent, so this cluster takes multicast = a}}
+  cluster = [1, 2, 1], target = "sm_90a" }
+
+// -----
+
+// scale_a missing, scale_b given as blocks: at scale_b
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row,
+  // expected-error @+1 {{'tile.gemm' op not supported yet: scale_a and scale_b of different granularities (block scales are applied per K block to both operands; give both as blocks, or both per tensor)}}
+  scale_b = f32 [128, 128],
+  tile = [128, 128, 128], target = "sm_90a" }
+
+// -----
+
+// block-scaled FP4 on the mma.sync schedule of a tcgen05 target, at the schedule field
+tile.gemm @g { a = f4E2M1FN row, b = f4E2M1FN col, c = bf16 row,
+  scale_a = f8E4M3FN [1, 16] * f32 tensor, scale_b = f8E4M3FN [1, 16] * f32 tensor,
+  tile = [128, 128, 256], stages = 4,
+  // expected-error @+1 {{'tile.gemm' op block-scaled formats take tcgen05.mma.kind::mxf4nvf4.block_scale.scale_vec::4X on target sm_100a, not mma.sync (field 'schedule' = multistage selects mma.sync; leave it out or use warp_specialized)}}
+  schedule = multistage, target = "sm_100a" }
+
+// -----
+
+// the fast-accumulation warning at the accumulation field
+tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row,
+  // expected-warning @+1 {{accumulation = fast has no effect with mma.sync on target sm_89}}
+  scale_a = f32 tensor, scale_b = f32 tensor, accumulation = fast,
+  tile = [128, 128, 64], schedule = multistage, target = "sm_89" }
+
+// -----
+
+// column-major D on the multistage mma.sync lowering, at the c field
+tile.gemm @g { a = f16 row, b = f16 row,
+  // expected-error @+1 {{'tile.gemm' op not supported yet: c = col with mma.sync on target sm_80 (D is stored row-major; use c = row)}}
+  c = bf16 col,
+  tile = [128, 128, 32], stages = 3, schedule = multistage, target = "sm_80" }

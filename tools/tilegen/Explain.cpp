@@ -1082,6 +1082,27 @@ int tilegen::explainMain(int argc, char **argv) {
                                    ex.shape.accumulators, ex.breakdown.flopsPerCycle);
   }
 
+  // The drawn and listed outputs write every slice they show: bound them (the text timeline
+  // scales to --width and needs no bound).
+  constexpr int64_t kMaxListedSlices = 200'000;
+  if (!svgOption.empty()) {
+    int64_t drawn = int64_t(std::min<int>(timelineTilesOption, ex.shape.tiles)) * ex.shape.kSlices;
+    if (drawn > kMaxListedSlices)
+      return fail(llvm::formatv("--svg draws every K-slice of the tiles it shows: {0} x {1} = "
+                                "{2} slices, at most {3} (lower --timeline-tiles or --k-slices)",
+                                std::min<int>(timelineTilesOption, ex.shape.tiles),
+                                ex.shape.kSlices, drawn, kMaxListedSlices)
+                      .str());
+  }
+  if (jsonScheduleOption && jsonOption) {
+    int64_t listed = int64_t(ex.shape.tiles) * ex.shape.kSlices;
+    if (listed > kMaxListedSlices)
+      return fail(llvm::formatv("--json-schedule lists every slice of the run: tiles x k-slices "
+                                "= {0} x {1} = {2}, at most {3} (lower --tiles or --k-slices)",
+                                ex.shape.tiles, ex.shape.kSlices, listed, kMaxListedSlices)
+                      .str());
+  }
+
   ModelSchedule s = simulatePipeline(ex.shape, ex.costs);
   PeriodTerms period = steadyStatePeriod(ex.shape.stages, ex.costs);
   int feed = fewestStagesToFeed(ex.costs);

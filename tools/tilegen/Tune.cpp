@@ -237,7 +237,10 @@ static LogicalResult readShapes(llvm::StringRef spec, std::vector<ProblemSize> &
           // parseProblemDim names a command-line flag ("--m 'text': why"); here it is a field.
           std::string why = llvm::toString(v.takeError());
           size_t at = why.find("': ");
-          fail(where + ": " + llvm::StringRef(names[d]).upper() + " = " + parts[d] + ": " +
+          std::string shown;
+          llvm::raw_string_ostream os(shown);
+          llvm::printEscapedString(parts[d], os);
+          fail(where + ": " + llvm::StringRef(names[d]).upper() + " = " + shown + ": " +
                (at == std::string::npos ? why : why.substr(at + 3)));
           return failure();
         }

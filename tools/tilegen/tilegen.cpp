@@ -15,6 +15,7 @@
 #include "tilegen/Support/OutputErrors.h"
 #include "tilegen/Codegen/Pipeline.h"
 #include "tilegen/Codegen/Ptxas.h"
+#include "tilegen/Dialect/Tile/TileDialect.h"
 #include "tilegen/InitAll.h"
 #include "tilegen/Target/NVTarget.h"
 #include "tilegen/Version.h"
@@ -226,6 +227,22 @@ int main(int argc, char **argv) {
   parseTiming.stop();
   if (!module)
     return 1;
+  // A plan (tile.pipeline) was resolved for one target; --target cannot move it to another.
+  if (!targetName.empty()) {
+    llvm::StringRef want = NVTarget::parse(targetName)->name();
+    bool mismatch = false;
+    module->walk([&](tile::PipelineOp p) {
+      if (p.getTarget() == want)
+        return;
+      p.emitOpError() << "was planned for target " << p.getTarget() << "; --target=" << targetName
+                      << " asks for another: a plan holds its target's instructions and sizes "
+                         "(compile the description with --target="
+                      << targetName << " instead)";
+      mismatch = true;
+    });
+    if (mismatch)
+      return 1;
+  }
 
   auto openOutput = [&](llvm::StringRef path) -> std::unique_ptr<llvm::ToolOutputFile> {
     std::string err;
@@ -440,10 +457,17 @@ int main(int argc, char **argv) {
   // a code; show them even without -v, as warnings.
   llvm::SmallVector<llvm::StringRef> lines;
   llvm::StringRef(result->info).split(lines, '\n');
-  for (llvm::StringRef line : lines)
-    if (line.contains("Potential Performance Loss") || line.contains("warning"))
-      llvm::WithColor::warning(llvm::errs(), "tilegen")
-          << "ptxas: " << line.drop_until([](char c) { return c == '('; }).trim() << "\n";
+  for (llvm::StringRef line : lines) {
+    llvm::StringRef text;
+    if (line.contains("Potential Performance Loss"))
+      text = line.drop_until([](char c) { return c == '('; }).trim();
+    else if (size_t at = line.find("warning"); at != llvm::StringRef::npos)
+      text = line.drop_front(at + llvm::StringRef("warning").size()).ltrim(" :").trim();
+    else
+      continue;
+    llvm::WithColor::warning(llvm::errs(), "tilegen")
+        << "ptxas: " << (text.empty() ? line.trim() : text) << "\n";
+  }
   llvm::outs() << "tilegen: wrote " << cubinPath << " and " << manifestPath << " ("
                << kernels.front().getSymName() << ", " << target.name() << "; ptxas: "
                << summarisePtxas(result->info) << ")\n";

@@ -141,8 +141,12 @@ LogicalResult ScaleAttr::verify(function_ref<InFlightDiagnostic()> emitError, Ty
   // kernel's index arithmetic.
   auto inRange = [](int64_t v) { return v >= 1 && v <= INT32_MAX; };
   if (granularity == ScaleGranularity::Block &&
-      (block.size() != 2 || !inRange(block[0]) || !inRange(block[1])))
-    return emitError() << "a block scale needs two sizes [outer, k] from 1 to 2147483647";
+      (block.size() != 2 || !inRange(block[0]) || !inRange(block[1]))) {
+    InFlightDiagnostic d = emitError() << "a block scale needs two sizes [outer, k] from 1 to "
+                                          "2147483647; got [";
+    llvm::interleaveComma(block, d);
+    return d << "]";
+  }
   if (tensorType && !e4m3)
     return emitError() << "'* " << tensorType << " tensor' is given with " << type
                        << " block scales: the per-tensor factor belongs to NVFP4's f8E4M3FN "
@@ -316,8 +320,19 @@ Location tilegen::tile::fieldLoc(Operation *op, StringRef field) {
   return op->getLoc();
 }
 
+Location tilegen::tile::fieldLoc(Operation *op, ArrayRef<StringRef> fields) {
+  for (StringRef field : fields)
+    if (Location loc = fieldLoc(op, field); loc != op->getLoc())
+      return loc;
+  return op->getLoc();
+}
+
 InFlightDiagnostic tilegen::tile::emitFieldError(Operation *op, StringRef field) {
-  InFlightDiagnostic d = mlir::emitError(fieldLoc(op, field));
+  return emitFieldError(op, ArrayRef<StringRef>{field});
+}
+
+InFlightDiagnostic tilegen::tile::emitFieldError(Operation *op, ArrayRef<StringRef> fields) {
+  InFlightDiagnostic d = mlir::emitError(fieldLoc(op, fields));
   // As Operation::emitError does: the op itself as a note when asked for.
   if (op->getContext()->shouldPrintOpOnDiagnostic())
     d.attachNote(op->getLoc())
@@ -714,7 +729,7 @@ void GemmOp::print(OpAsmPrinter &p) {
 /// `1e+39`, `inf`, `nan`: a double as a diagnostic shows it.
 static std::string formatScalar(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof(buf), "%g", v);
+  std::snprintf(buf, sizeof(buf), "%.9g", v);
   return buf;
 }
 
@@ -900,6 +915,13 @@ LogicalResult GemmOp::verifyOperandsAndScales() {
   return success();
 }
 
+/// The bound on alpha and beta, as the runner checks manifests and options: 3.4028235e38, the
+/// shortest decimal that reads back as FLT_MAX (FLT_MAX itself, 3.40282347e38, is below it).
+static constexpr double kMaxF32Literal = 3.4028235e38;
+static bool fitsF32(double value) {
+  return std::isfinite(value) && std::fabs(value) <= kMaxF32Literal;
+}
+
 /// Target-independent rules. What depends on the target is `tile-check-target`'s job.
 /// Every numeric field is bounded here, before any product of fields is formed, so that the
 /// resolver, the plan and the reports compute sizes far from int64 overflow (the bounds are
@@ -914,10 +936,10 @@ LogicalResult GemmOp::verify() {
   for (auto [field, value] :
        {std::pair<StringRef, double>{"alpha", getAlpha().convertToDouble()},
         {"beta", getBeta().convertToDouble()}})
-    if (!std::isfinite(value) || std::fabs(value) > std::numeric_limits<float>::max())
+    if (!fitsF32(value))
       return emitFieldError(*this, field) << "field '" << field << "' = " << formatScalar(value)
-                           << " must be a finite number that fits f32 (the epilogue computes "
-                              "in f32)";
+                           << " must be a finite number that fits f32, |x| <= 3.4028235e38 (the "
+                              "epilogue computes in f32)";
   // Operand types: the MMA table's operand types (its f32 row is no operand of any instruction
   // tilegen issues: that would be TF32); A and B share a type, except that the two FP8 formats
   // mix.
@@ -957,22 +979,25 @@ LogicalResult GemmOp::verify() {
   if (!getAccType().isF32())
     return emitFieldError(*this, "accumulator") << "field 'accumulator' is " << getAccType()
                          << "; only f32 accumulation is supported";
-  if (getStages() < 0 || getStages() > kMaxStages)
-    return emitFieldError(*this, "stages") << "field 'stages' = " << getStages() << " must be auto or 1 to "
+  // Read as signed: a negative literal must be echoed as written, not as its unsigned wrap.
+  const int64_t stages = getStagesAttr().getInt(), accumulators = getAccumulatorsAttr().getInt(),
+                ctaGroup = getCtaGroupAttr().getInt(), swizzle = getSwizzleAttr().getInt();
+  if (stages < 0 || stages > kMaxStages)
+    return emitFieldError(*this, "stages") << "field 'stages' = " << stages << " must be auto or 1 to "
                          << kMaxStages;
-  if (getAccumulators() != 1 && getAccumulators() != 2)
-    return emitFieldError(*this, "accumulators") << "field 'accumulators' = " << getAccumulators()
+  if (accumulators != 1 && accumulators != 2)
+    return emitFieldError(*this, "accumulators") << "field 'accumulators' = " << accumulators
                          << " must be 1 or 2";
-  if (getCtaGroup() != 1 && getCtaGroup() != 2)
-    return emitFieldError(*this, "cta_group") << "field 'cta_group' = " << getCtaGroup() << " must be 1 or 2";
+  if (ctaGroup != 1 && ctaGroup != 2)
+    return emitFieldError(*this, "cta_group") << "field 'cta_group' = " << ctaGroup << " must be 1 or 2";
   if (!getWarps().empty() && failed(list("warps", getWarps(), 2, kMaxWarps, "[WM, WN]")))
     return failure();
   if (!getMma().empty() && failed(list("mma", getMma(), 3, kMaxMmaSize, "[m, n, k]")))
     return failure();
   if (failed(list("cluster", getCluster(), 3, kMaxClusterDim, "[X, Y, Z]")))
     return failure();
-  if (getSwizzle() < 1 || getSwizzle() > kMaxSwizzle)
-    return emitFieldError(*this, "swizzle") << "field 'swizzle' = " << getSwizzle() << " must be from 1 to "
+  if (swizzle < 1 || swizzle > kMaxSwizzle)
+    return emitFieldError(*this, "swizzle") << "field 'swizzle' = " << swizzle << " must be from 1 to "
                          << kMaxSwizzle;
   if (std::optional<uint64_t> k = getPromotion(); k && (*k < 1 || *k > INT32_MAX))
     return emitFieldError(*this, "promotion") << "field 'promotion' = " << static_cast<int64_t>(*k)

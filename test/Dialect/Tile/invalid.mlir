@@ -132,6 +132,27 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], 
 
 // -----
 
+// negative counts are echoed as written
+// expected-error @+1 {{'tile.gemm' op field 'accumulators' = -1 must be 1 or 2}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], accumulators = -1 }
+
+// -----
+
+// expected-error @+1 {{'tile.gemm' op field 'cta_group' = -2 must be 1 or 2}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], cta_group = -2 }
+
+// -----
+
+// expected-error @+1 {{'tile.gemm' op field 'swizzle' = -3 must be from 1 to}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], swizzle = -3 }
+
+// -----
+
+// expected-error @+1 {{custom op 'tile.gemm' field 'stages' must be 'auto' or at least 1, got -5}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], stages = -5 }
+
+// -----
+
 // expected-error @+1 {{'tile.gemm' op field 'warps' = [2, 2, 2] must be 2 sizes [WM, WN], each from 1 to 32}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], warps = [2, 2, 2] }
 
@@ -216,7 +237,7 @@ tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_b = bf16 
 
 // -----
 
-// expected-error @+1 {{field 'scale_a': a block scale needs two sizes [outer, k] from 1 to 2147483647}}
+// expected-error @+1 {{field 'scale_a': a block scale needs two sizes [outer, k] from 1 to 2147483647; got [1, 0]}}
 tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [1, 0], tile = [128, 128, 128] }
 
 // -----
@@ -226,7 +247,7 @@ tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 b
 
 // -----
 
-// expected-error @+1 {{field 'scale_a': a block scale needs two sizes [outer, k] from 1 to 2147483647}}
+// expected-error @+1 {{field 'scale_a': a block scale needs two sizes [outer, k] from 1 to 2147483647; got [4294967296, 128]}}
 tile.gemm @g { a = f8E4M3FN row, b = f8E4M3FN col, c = bf16 row, scale_a = f32 [4294967296, 128], tile = [128, 128, 128] }
 
 // -----
@@ -269,17 +290,17 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], 
 
 // -----
 
-// expected-error @+1 {{'tile.gemm' op field 'alpha' = inf must be a finite number that fits f32 (the epilogue computes in f32)}}
+// expected-error @+1 {{'tile.gemm' op field 'alpha' = inf must be a finite number that fits f32, |x| <= 3.4028235e38 (the epilogue computes in f32)}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], alpha = 1.0e309 }
 
 // -----
 
-// expected-error @+1 {{'tile.gemm' op field 'beta' = 1e+39 must be a finite number that fits f32 (the epilogue computes in f32)}}
+// expected-error @+1 {{'tile.gemm' op field 'beta' = 1e+39 must be a finite number that fits f32, |x| <= 3.4028235e38 (the epilogue computes in f32)}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], beta = 1.0e39 }
 
 // -----
 
-// expected-error @+1 {{'tile.gemm' op field 'alpha' = nan must be a finite number that fits f32 (the epilogue computes in f32)}}
+// expected-error @+1 {{'tile.gemm' op field 'alpha' = nan must be a finite number that fits f32, |x| <= 3.4028235e38 (the epilogue computes in f32)}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], alpha = 0x7FF8000000000000 }
 
 // -----

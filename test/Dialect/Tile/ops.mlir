@@ -88,3 +88,8 @@ tile.pipeline @pipeline_sm90a target "sm_90a" block [384, 1, 1] cluster [2, 1, 1
 // EMITTED-NEXT:    tile.schedule tiles [128, 128] slice_k 32 grid tiles raster row swizzle 8
 // EMITTED-NEXT:    tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 row via direct offset 65536 bytes 0
 // EMITTED-NEXT:  }
+
+// The largest f32 as C writes it (FLT_MAX, 3.40282347e38) is in range for alpha and beta.
+// CHECK-LABEL: tile.gemm @flt_max
+// CHECK: alpha = 3.4028234{{[0-9]*}}E+38, beta = -3.4028234{{[0-9]*}}E+38
+tile.gemm @flt_max { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], alpha = 3.40282347e38, beta = -3.40282347e38 }

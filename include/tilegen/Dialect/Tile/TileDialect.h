@@ -42,8 +42,16 @@ namespace tilegen::tile {
 /// are named after the fields.
 mlir::Location fieldLoc(mlir::Operation *op, llvm::StringRef field);
 
+/// The location of the first of `fields` that was written, else the op's: for a rule between
+/// fields, where one of them may have been left out.
+mlir::Location fieldLoc(mlir::Operation *op, llvm::ArrayRef<llvm::StringRef> fields);
+
 /// `op->emitOpError()` reported at `fieldLoc(op, field)`.
 mlir::InFlightDiagnostic emitFieldError(mlir::Operation *op, llvm::StringRef field);
+
+/// `op->emitOpError()` reported at the first written of `fields` (`fieldLoc`).
+mlir::InFlightDiagnostic emitFieldError(mlir::Operation *op,
+                                        llvm::ArrayRef<llvm::StringRef> fields);
 
 /// The metadata that marks the parser's fused location of a description's fields.
 inline constexpr llvm::StringLiteral kFieldLocsMarker = "tile.fields";
