@@ -468,6 +468,15 @@ int main(int argc, char **argv) {
     llvm::WithColor::warning(llvm::errs(), "tilegen")
         << "ptxas: " << (text.empty() ? line.trim() : text) << "\n";
   }
+  // Spills cost local-memory traffic in the main loop: say so, not only in the summary.
+  {
+    llvm::Regex spills("([0-9]+) bytes spill stores, ([0-9]+) bytes spill loads");
+    llvm::SmallVector<llvm::StringRef> m;
+    if (spills.match(result->info, &m) && (m[1] != "0" || m[2] != "0"))
+      llvm::WithColor::warning(llvm::errs(), "tilegen")
+          << "ptxas: the kernel spills registers (" << m[1] << " bytes spill stores, " << m[2]
+          << " bytes spill loads), which slows it; a smaller tile or fewer stages may avoid it\n";
+  }
   llvm::outs() << "tilegen: wrote " << cubinPath << " and " << manifestPath << " ("
                << kernels.front().getSymName() << ", " << target.name() << "; ptxas: "
                << summarisePtxas(result->info) << ")\n";
