@@ -259,20 +259,30 @@ ProblemLayout tilegen::layoutProblem(tile::GemmOp op, const GemmPlan &p, Problem
   const uint64_t cl = static_cast<uint64_t>(l.clusterSize);
   const uint64_t ctaTiles = ceilDiv(size.m, p.tileM / l.ctaGroup) * l.tilesN;
   l.grid = op.getGrid();
+  // Clusters of 4 fit fewer CTAs at once than there are SMs (NVTarget's quadClusterCtas); the
+  // launcher caps a persistent grid of clusters there.
+  l.quadClusterCtas = cl == 4 ? info.quadClusterCtas : 0;
+  const uint64_t clusterCap = cl == 4 && info.quadClusterCtas
+                                  ? uint64_t(info.quadClusterCtas)
+                                  : uint64_t(info.smCount) / cl * cl;
   switch (l.grid) {
   case tile::Grid::Tiles:
     l.gridCtas = ceilDiv(ctaTiles, cl) * cl;
     break;
   case tile::Grid::Persistent:
-    l.gridCtas = std::max(std::min<uint64_t>(ctaTiles, info.smCount) / cl * cl, cl);
+    l.gridCtas = std::max(std::min<uint64_t>(std::min<uint64_t>(ctaTiles, info.smCount) / cl * cl,
+                                             clusterCap),
+                          cl);
     break;
   case tile::Grid::StreamK:
-    l.gridCtas = std::max<uint64_t>(info.smCount / cl * cl, cl);
+    l.gridCtas = std::max<uint64_t>(std::min<uint64_t>(info.smCount / cl * cl, clusterCap), cl);
     break;
   }
   const uint64_t group = static_cast<uint64_t>(l.ctaGroup);
-  const uint64_t slots =
-      std::max<uint64_t>(uint64_t(info.smCount) * std::max<int64_t>(l.resident, 1) / cl * cl, cl);
+  const uint64_t slots = std::max<uint64_t>(
+      std::min<uint64_t>(uint64_t(info.smCount) * std::max<int64_t>(l.resident, 1) / cl * cl,
+                         clusterCap * std::max<int64_t>(l.resident, 1)),
+      cl);
   l.concurrentCtas = std::min(l.gridCtas, slots);
   l.waveTiles = std::max<uint64_t>(l.concurrentCtas / group, 1);
 

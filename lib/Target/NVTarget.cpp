@@ -21,6 +21,11 @@
 //   flop/cycle) = 1.83 GHz on H100/H200 (below its 1.98 GHz boost clock); A100 312 TFLOP/s /
 //   (108 x 2048) = 1.41 GHz, the boost clock. The other rows use their boost clock, unchecked
 //   (no such part has run tilegen's kernels).
+// - CTAs in clusters of 4 at once (`quad`, the problem-size model's grid, as the launcher caps a
+//   persistent grid of clusters at cuOccupancyMaxActiveClusters): 120 on sm_90/sm_90a, the
+//   grid tilegen-run launched for a [2, 2, 1] cluster kernel on an H100 SXM (132 SMs: 30
+//   clusters; a cluster lies within one GPC); not measured on the H200 or elsewhere (0: every
+//   SM, as for clusters of 2).
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,16 +58,16 @@ static constexpr unsigned kGeForceBlackwellA =
     kGeForceBlackwell | MmaSyncF8F6F4 | MmaSyncMxF8F6F4 | MmaSyncMxF4NvF4;
 
 static const NVTargetInfo kTargets[] = {
-  // name      maj min sfx gpus                instructions       f8mma  cg2    cpas  tma    mcast  clus smem/blk   smem/SM    warps regs   tmem ptx  flop/cyc clk   B/cyc/SM  SMs  L2         rated
-  {"sm_80",    8, 0, 0,  "A100",              kAmpere,           false, false, true, false, false, 1, 163 * KiB, 164 * KiB, 64, 65536, 0,  70,  2048.0, 1.41, 1555.0 / 1.41 / 108, 108,  40 * MiB, 1.41},
-  {"sm_86",    8, 6, 0,  "RTX 30, A40",       kAmpere,           false, false, true, false, false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  71,   512.0, 1.74,  936.0 / 1.74 / 82,  82,   6 * MiB, 1.74},
-  {"sm_89",    8, 9, 0,  "RTX 40, L40S",      kAda,              true,  false, true, false, false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  78,   512.0, 2.52, 1008.0 / 2.52 / 128, 128,  72 * MiB, 2.52},
-  {"sm_90",    9, 0, 0,  "H100, H200",        kHopper,           false, false, true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 0,  80,  2048.0, 1.98, 4800.0 / 1.98 / 132, 132,  60 * MiB, 1.83},
-  {"sm_90a",   9, 0, 'a', "H100, H200",       kHopperA,          false, false, true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 0,  80,  4096.0, 1.98, 4800.0 / 1.98 / 132, 132,  60 * MiB, 1.83},
-  {"sm_100a", 10, 0, 'a', "B200, GB200",      kBlackwellA,       false, true,  true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 512, 86, 8192.0, 1.96, 8000.0 / 1.96 / 148, 148, 126 * MiB, 1.96},
-  {"sm_103a", 10, 3, 'a', "B300, GB300",      kBlackwellA,       false, true,  true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 512, 88, 8192.0, 2.03, 8000.0 / 2.03 / 148, 148, 126 * MiB, 2.03},
-  {"sm_120",  12, 0, 0,  "RTX 50",            kGeForceBlackwell, true,  false, true, true,  false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  87,   512.0, 2.41, 1792.0 / 2.41 / 170, 170,  96 * MiB, 2.41},
-  {"sm_120a", 12, 0, 'a', "RTX 50",           kGeForceBlackwellA,true,  false, true, true,  false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  87,   512.0, 2.41, 1792.0 / 2.41 / 170, 170,  96 * MiB, 2.41},
+  // name      maj min sfx gpus                instructions       f8mma  cg2    cpas  tma    mcast  clus smem/blk   smem/SM    warps regs   tmem ptx  flop/cyc clk   B/cyc/SM  SMs  L2         rated quad
+  {"sm_80",    8, 0, 0,  "A100",              kAmpere,           false, false, true, false, false, 1, 163 * KiB, 164 * KiB, 64, 65536, 0,  70,  2048.0, 1.41, 1555.0 / 1.41 / 108, 108,  40 * MiB, 1.41, 0},
+  {"sm_86",    8, 6, 0,  "RTX 30, A40",       kAmpere,           false, false, true, false, false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  71,   512.0, 1.74,  936.0 / 1.74 / 82,  82,   6 * MiB, 1.74, 0},
+  {"sm_89",    8, 9, 0,  "RTX 40, L40S",      kAda,              true,  false, true, false, false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  78,   512.0, 2.52, 1008.0 / 2.52 / 128, 128,  72 * MiB, 2.52, 0},
+  {"sm_90",    9, 0, 0,  "H100, H200",        kHopper,           false, false, true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 0,  80,  2048.0, 1.98, 4800.0 / 1.98 / 132, 132,  60 * MiB, 1.83, 120},
+  {"sm_90a",   9, 0, 'a', "H100, H200",       kHopperA,          false, false, true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 0,  80,  4096.0, 1.98, 4800.0 / 1.98 / 132, 132,  60 * MiB, 1.83, 120},
+  {"sm_100a", 10, 0, 'a', "B200, GB200",      kBlackwellA,       false, true,  true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 512, 86, 8192.0, 1.96, 8000.0 / 1.96 / 148, 148, 126 * MiB, 1.96, 0},
+  {"sm_103a", 10, 3, 'a', "B300, GB300",      kBlackwellA,       false, true,  true, true,  true,  8, 227 * KiB, 228 * KiB, 64, 65536, 512, 88, 8192.0, 2.03, 8000.0 / 2.03 / 148, 148, 126 * MiB, 2.03, 0},
+  {"sm_120",  12, 0, 0,  "RTX 50",            kGeForceBlackwell, true,  false, true, true,  false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  87,   512.0, 2.41, 1792.0 / 2.41 / 170, 170,  96 * MiB, 2.41, 0},
+  {"sm_120a", 12, 0, 'a', "RTX 50",           kGeForceBlackwellA,true,  false, true, true,  false, 1,  99 * KiB, 100 * KiB, 48, 65536, 0,  87,   512.0, 2.41, 1792.0 / 2.41 / 170, 170,  96 * MiB, 2.41, 0},
 };
 // clang-format on
 

@@ -430,8 +430,13 @@ static void printProblem(llvm::raw_ostream &os, const Explained &ex) {
                                                             : "one per SM";
   os << llvm::formatv("  grid      {0}: {1} ({2}; {3} SMs{4})\n", gridName(l.grid),
                       count(l.gridCtas, "CTA"), gridRule, l.smCount,
-                      l.clusterSize > 1 ? llvm::formatv(", clusters of {0}", l.clusterSize).str()
-                                        : std::string());
+                      l.clusterSize == 4 && l.quadClusterCtas
+                          ? llvm::formatv(", clusters of 4, of which the part holds {0} CTAs "
+                                          "at once",
+                                          l.quadClusterCtas)
+                                .str()
+                      : l.clusterSize > 1 ? llvm::formatv(", clusters of {0}", l.clusterSize).str()
+                                          : std::string());
   os << llvm::formatv("  resident  {0} per SM, limited by {1} ({2} + 1 KB reserved of {3} "
                       "per SM allows {4}; {5} threads allow {6})\n",
                       count(l.resident, "CTA"), l.residentLimit, formatBytes(l.smemPerCta),

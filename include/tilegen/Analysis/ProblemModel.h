@@ -88,6 +88,7 @@ struct ProblemLayout {
   tile::Grid grid = tile::Grid::Tiles;
   unsigned smCount = 0;
   uint64_t gridCtas = 0;       ///< CTAs launched
+  unsigned quadClusterCtas = 0; ///< clusters of 4: CTAs the part holds at once (0: not capped)
   int64_t smemPerCta = 0;      ///< dynamic shared memory of one CTA
   int64_t resident = 0;        ///< CTAs resident per SM
   std::string residentLimit;   ///< "shared memory" or "threads"

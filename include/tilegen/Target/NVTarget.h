@@ -52,6 +52,10 @@ struct NVTargetInfo {
   /// SM clock at which the datasheet's dense tensor peak is rated (peak / (SMs x flop per
   /// cycle per SM)); below the boost clock on H100/H200. Converts the model's cycles to time.
   double ratedClockGHz;
+  /// CTAs that clusters of 4 occupy at once on the reference part (the driver's
+  /// cuOccupancyMaxActiveClusters times 4; a cluster lies within one GPC, so the GPCs' SM
+  /// counts decide it); 0 where not measured (then every SM, as for smaller clusters).
+  unsigned quadClusterCtas;
 };
 
 /// A parsed target: `sm_90a` -> {9, 0, 'a'}. The value type passes use; predicates answer from
