@@ -492,9 +492,10 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
                     << ": block scales are applied as each K block is promoted into the f32 "
                        "accumulators; use accumulation = promoted (the default)";
     if (*acc == Accumulation::Fast && p.family != MmaFamily::Wgmma)
-      mlir::emitWarning(fieldLoc(op, "accumulation")) << "accumulation = fast has no effect with " << familyName(p.family)
-                       << " on target " << tname << ": " << p.instr->ptx
-                       << " accumulates FP8 products in f32; recorded as promoted";
+      mlir::emitWarning(fieldLoc(op, "accumulation"))
+          << "accumulation = fast has no effect with " << familyName(p.family) << " on target "
+          << tname << ": " << p.instr->ptx
+          << " accumulates FP8 products in f32; recorded as promoted";
     else
       p.accumulation = *acc;
   }
