@@ -927,6 +927,16 @@ class DispatchTest(unittest.TestCase):
         self.assertEqual(cl.pick(256, 512, 512).name, "gemm_pair")
         self.assertEqual(cl.pick(128, 512, 512).name, "gemm_bf16")
         self.assertEqual(cl.pick(384, 512, 512).name, "gemm_bf16")
+        # Clusters of 4 count the clusters the table's quad_cluster_ctas holds (one of 4 on 8
+        # SMs), not sm_count / 4: the 2 x 2 kernel loses at two units, wins when uncapped; a
+        # value that is no multiple of 4 is refused (the same tables as tilegen-run's lit test).
+        quad = tilegen.load_dispatch(os.path.join(os.path.dirname(path), "scaled-quad.json"))
+        self.assertEqual(quad.pick(512, 256, 512).name, "gemm_bf16")
+        free = tilegen.load_dispatch(os.path.join(os.path.dirname(path),
+                                                  "scaled-quad-uncapped.json"))
+        self.assertEqual(free.pick(512, 256, 512).name, "gemm_quad")
+        with self.assertRaisesRegex(tilegen.ManifestError, "quad_cluster_ctas"):
+            tilegen.load_dispatch(os.path.join(os.path.dirname(path), "bad-quad.json"))
         # A kernel's "slice" terms scale its time by its K-slice's time at the size's L2 line
         # offsets: at K = 520 the issue-bound gemm_t256 loses to gemm_bf16, which it beats
         # without the terms and at an aligned K; a "slice" that is not an object or has a

@@ -157,6 +157,12 @@ class Dispatch:
                 self.sm_count, bool) or not 1 <= self.sm_count <= 65535):
             raise ManifestError("%s: \"sm_count\" must be an integer from 1 to 65535, found %r"
                                 % (where, self.sm_count))
+        self.quad_cluster_ctas = data.get("quad_cluster_ctas")
+        q = self.quad_cluster_ctas
+        if q is not None and (not isinstance(q, int) or isinstance(q, bool) or not 4 <= q <= 65535
+                              or q % 4 != 0 or (self.sm_count and q > self.sm_count)):
+            raise ManifestError("%s: \"quad_cluster_ctas\" must be a multiple of 4 from 4 to "
+                                "sm_count, found %r" % (where, q))
         self.launch_ns = data.get("launch_ns", 0)
         if (not isinstance(self.launch_ns, (int, float)) or isinstance(self.launch_ns, bool)
                 or not 0 <= self.launch_ns <= 1e9):
@@ -313,6 +319,9 @@ class Dispatch:
         tiles = float(tiles_m * tiles_n)
         c = man.cluster_size
         slots = float(max(c, (self.sm_count * man.ctas_per_sm) // c * c))
+        # Clusters of 4 fit fewer CTAs than the SMs where the table says so (the launcher's cap).
+        if c == 4 and self.quad_cluster_ctas:
+            slots = min(slots, float(self.quad_cluster_ctas * man.ctas_per_sm))
         full = math.floor(tiles / slots)
         rest = tiles - full * slots
         # Rounds of whole tiles: units of a cluster's X x Y tiles over the clusters that fit.

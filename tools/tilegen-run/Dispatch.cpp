@@ -75,6 +75,13 @@ Error tilegen::run::parseDispatch(const std::string &Text,
                            (V->isNumber() ? V->numberText() : std::string(V->kindName())));
     T.SmCount = unsigned(V->getInteger());
   }
+  if (const json::Value *V = Root.get("quad_cluster_ctas")) {
+    if (!V->isInteger() || V->getInteger() < 4 || V->getInteger() > 65535 ||
+        V->getInteger() % 4 != 0 || (T.SmCount && V->getInteger() > T.SmCount))
+      return bad(Path, "\"quad_cluster_ctas\" must be a multiple of 4 from 4 to sm_count, found " +
+                           (V->isNumber() ? V->numberText() : std::string(V->kindName())));
+    T.QuadClusterCtas = unsigned(V->getInteger());
+  }
   if (const json::Value *V = Root.get("launch_ns")) {
     if (!V->isNumber() || !(V->getNumber() >= 0) || V->getNumber() > 1e9)
       return bad(Path, "\"launch_ns\" must be a time in ns from 0 to 1e9, found " +
@@ -370,6 +377,9 @@ static double waveWork(const DispatchTable &T, size_t K, const Problem &P) {
   double Tiles = TilesM * TilesN;
   double C = std::max(1u, M.clusterSize());
   double Slots = std::max(C, std::floor(double(Sms) * std::max(1u, M.CtasPerSM) / C) * C);
+  // Clusters of 4 fit fewer CTAs than the SMs where the table says so (the launcher's cap).
+  if (C == 4 && T.QuadClusterCtas)
+    Slots = std::min(Slots, double(T.QuadClusterCtas) * std::max(1u, M.CtasPerSM));
   double Full = std::floor(Tiles / Slots), Rest = Tiles - Full * Slots;
   // Rounds of whole tiles: a cluster takes its X x Y tiles at a time (a tile past M or N is
   // computed all the same), so the rounds are units of them over the clusters that fit.

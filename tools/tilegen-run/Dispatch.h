@@ -71,6 +71,9 @@ struct DispatchTable {
   /// count, a size between entries takes the candidate of the near entries whose time, scaled
   /// to the size by its waves, is least (docs/dispatch.md); without, the nearest entry's.
   unsigned SmCount = 0;
+  /// CTAs that clusters of 4 occupy at once on the table's part ("quad_cluster_ctas"; 0: not
+  /// given, then sm_count rounded down to whole clusters, as for other sizes).
+  unsigned QuadClusterCtas = 0;
   double LaunchNs = 0;
 };
 

@@ -793,6 +793,9 @@ static std::string dispatchJSON(const std::vector<Variant> &variants,
       {"kernels", std::move(kernels)},
       {"fallbacks", std::move(fallbacks)},
       {"entries", std::move(rows)}};
+  // What clusters of 4 hold at once on the target's part, where measured (the model's cap).
+  if (target.info().quadClusterCtas)
+    root["quad_cluster_ctas"] = static_cast<int64_t>(target.info().quadClusterCtas);
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
