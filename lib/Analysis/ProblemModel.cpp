@@ -67,8 +67,9 @@ static constexpr double kWgmmaN192 = 0.97, kWgmmaN128 = 0.88, kWgmmaN64 = 0.80;
 static constexpr double kWgmmaOneIssuer = 0.90;
 // The CTA pair: tiles of at least 128 x 128 from the same sweep's candidates that differ only
 // in the cluster (median time with / without: 1.03); smaller tiles (64 rows or 64 columns)
-// fitted as the others (1.2). Pairs along N and 2 x 2 clusters take the same factors: they have
-// not been timed.
+// fitted as the others (1.2). Pairs along N and 2 x 2 clusters take the same factors, not fitted
+// to their own times: with the cap on clusters of 4 (NVTarget) the 128 x 192 2 x 2 kernel's
+// prediction came within 8% of an H100's times at eight shapes (bench/RESULTS.md, 2026-12-07).
 static constexpr double kWgmmaPair = 0.97, kWgmmaPairSmallTile = 0.82;
 
 // Stream-K with a split K (fewer tiles than CTAs): the split runs' median measured / predicted
