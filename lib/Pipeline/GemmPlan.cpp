@@ -390,10 +390,10 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
   else
     p.schedule = Schedule::Multistage;
 
-  // D leaves the mma.sync lowerings row-major only (both schedules' epilogues store rows).
-  if (p.family == MmaFamily::MmaSync && op.getCLayout() != Layout::Row)
-    return fail("c") << "not supported yet: c = col with mma.sync on target " << tname
-                     << " (D is stored row-major; use c = row)";
+  // Every lowering's epilogue stores D row-major.
+  if (op.getCLayout() != Layout::Row)
+    return fail("c") << "not supported yet: c = col with " << familyName(p.family)
+                     << " on target " << tname << " (D is stored row-major; use c = row)";
 
   // The instruction: the table's row for the family and the operand types, offered by the
   // target, taking the operands' layouts.
@@ -813,8 +813,6 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
       return fail("a") << "not supported yet: a = " << stringifyLayout(op.getALayout()) << ", b = "
                     << stringifyLayout(op.getBLayout()) << " with wgmma on target " << tname
                     << " (K-major operands only: a = row, b = col)";
-    if (op.getCLayout() != Layout::Row)
-      return fail("c") << "not supported yet: c = col with wgmma on target " << tname;
     if (tmaStoreChunkBytes(p.tileN, outBits) == 0)
       return fail("tile") << "tile N = " << p.tileN << " of " << op.getCType()
                     << " is not a whole number of 32-byte column chunks, which the TMA-store "
@@ -918,8 +916,6 @@ static FailureOr<GemmPlan> resolveWith(GemmOp op, const NVTarget &target,
       return fail("a") << "not supported yet: a = " << stringifyLayout(op.getALayout()) << ", b = "
                     << stringifyLayout(op.getBLayout()) << " with tcgen05 on target " << tname
                     << " (K-major operands only: a = row, b = col)";
-    if (op.getCLayout() != Layout::Row)
-      return fail("c") << "not supported yet: c = col with tcgen05 on target " << tname;
     if (p.tileN * outBits / 8 % 128 != 0)
       return fail("tile") << "tile N = " << p.tileN << " of " << op.getCType()
                     << " is not a whole number of 128-byte column chunks, which the TMA-store "

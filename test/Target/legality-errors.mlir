@@ -480,3 +480,9 @@ tile.gemm @g { a = f16 row, b = f16 row,
   // expected-error @+1 {{'tile.gemm' op not supported yet: c = col with mma.sync on target sm_80 (D is stored row-major; use c = row)}}
   c = bf16 col,
   tile = [128, 128, 32], stages = 3, schedule = multistage, target = "sm_80" }
+
+// -----
+
+// column-major D on wgmma
+// expected-error @+1 {{'tile.gemm' op not supported yet: c = col with wgmma on target sm_90a (D is stored row-major; use c = row)}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 col, tile = [128, 128, 64], target = "sm_90a" }

@@ -32,7 +32,7 @@ tile.gemm @g { a = bf16 col, b = bf16 col, c = bf16 row, tile = [128, 128, 64], 
 
 // -----
 
-// expected-error @+1 {{'tile.gemm' op not supported yet: c = col with tcgen05 on target sm_100a}}
+// expected-error @+1 {{'tile.gemm' op not supported yet: c = col with tcgen05 on target sm_100a (D is stored row-major; use c = row)}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 col, tile = [128, 128, 64], target = "sm_100a" }
 
 // -----
