@@ -4,15 +4,18 @@
     bench/dispatch_rule_loo.py DIR/dispatch.json [--sm-count 132] [--launch-ns 5240]
 
 The table must carry measured candidate times (`tilegen tune ... --measurements`). For each
-entry in turn, the entry is taken out of the table and its size picked by the table's rules
+entry in turn, the entry is taken out of the table (with every per-entry list the reader keeps)
+and its size picked by the table's rules
 (python/tilegen/_dispatch.py, the same rules as tilegen-run): the scaled rule (the table's
 sm_count, or --sm-count for a table written before tune recorded it) and the nearest-entry
-rule. Where the left-out entry's own candidates include both picks (only they were timed at
-that size), the pick's time is compared with the fastest candidate's there; prints the geomean
+rule. Where the left-out entry's measured candidates include both picks (only they were timed at
+that size; tune's estimates for the untimed ones are not times), the pick's time is compared
+with the fastest measured candidate's there; prints the geomean
 of fastest / picked for each rule over those sizes and the sizes where the rules differ.
 """
 
 import argparse
+import json
 import math
 import os
 import sys
@@ -36,14 +39,21 @@ def main():
         d.launch_ns = args.launch_ns
     if not d.sm_count:
         sys.exit("%s has no sm_count: give --sm-count" % args.table)
-    entries, times = list(d.entries), list(d.times)
+    with open(args.table) as f:
+        raw = json.load(f)["entries"]
+    # The reader keeps one list per entry for each of these (sizes and order, times, the
+    # candidates' order, failed runs): leaving an entry out drops it from all of them.
+    lists = {name: list(getattr(d, name)) for name in ("entries", "times", "cand_order",
+                                                       "failures")}
+    assert all(len(v) == len(raw) for v in lists.values())
     rows = []
-    for i, ((size, _), t) in enumerate(zip(entries, times)):
-        measured = {k: v for k, v in t.items()}
+    for i, ((size, _), e) in enumerate(zip(lists["entries"], raw)):
+        measured = {c["kernel"]: float(c["measured_ns"]) for c in e.get("candidates", [])
+                    if "measured_ns" in c and "measurement" not in c}
         if not measured:
             continue
-        d.entries = entries[:i] + entries[i + 1:]
-        d.times = times[:i] + times[i + 1:]
+        for name, v in lists.items():
+            setattr(d, name, v[:i] + v[i + 1:])
         picks = []
         for sm in (d.sm_count, None):
             saved = d.sm_count
@@ -55,7 +65,8 @@ def main():
             finally:
                 d.sm_count = saved
         rows.append((size, picks[0], picks[1], measured))
-    d.entries, d.times = entries, times
+    for name, v in lists.items():
+        setattr(d, name, v)
     both = [r for r in rows if r[1] in r[3] and r[2] in r[3]]
     if not both:
         sys.exit("no left-out size has both picks among its timed candidates")
