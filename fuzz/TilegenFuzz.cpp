@@ -77,6 +77,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <sys/time.h>
+
 using namespace mlir;
 using namespace tilegen;
 using tilegen::fuzz::Emit;
@@ -258,7 +260,14 @@ public:
     uint64_t h = llvm::hash_combine(target.name(), ptx);
     if (seen.contains(h))
       return;
+    // runPtxas's limit is an alarm() (llvm::sys::ExecuteAndWait), which replaces libFuzzer's
+    // -timeout timer (setitimer, the same ITIMER_REAL) and cancels it on return; without the
+    // timer put back, no input after the first ptxas run of a process would time out.
+    struct itimerval fuzzerTimer;
+    bool haveTimer = getitimer(ITIMER_REAL, &fuzzerTimer) == 0;
     auto result = runPtxas(*tool, ptx, target, "/dev/null", "", /*timeoutSeconds=*/8);
+    if (haveTimer)
+      setitimer(ITIMER_REAL, &fuzzerTimer, nullptr);
     if (!result) {
       std::string message = llvm::toString(result.takeError());
       if (llvm::StringRef(message).contains("did not finish"))
