@@ -6,8 +6,9 @@
 # tilegen-run-cubin-fuzz (its check of the cubin file) for a tenth each. Prints, per fuzzer, the
 # executions, libFuzzer's coverage (cov: edges, ft: features), the corpus size and every finding
 # (crash, sanitizer report, timeout, out-of-memory, leak, ptxas rejection: fuzz/TilegenFuzz.cpp),
-# replayed once so that its report shows. Ends with one line "N passed, N failed" (a fuzzer
-# without findings is one pass; each finding is one failure) and exits non-zero on any finding.
+# replayed once so that its report shows, and (fork mode) the failed jobs that saved no input.
+# Ends with one line "N passed, N failed" (a fuzzer without findings is one pass; each finding,
+# saved or not, is one failure) and exits non-zero on any finding.
 #
 #   scripts/fuzz.sh [--keep-going] [SECONDS]
 #
@@ -109,6 +110,19 @@ fuzz_one() {
   fi
   local files=()
   mapfile -t files < <(find "$findings" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) | sort)
+  # Fork mode counts the jobs that ended in a crash, timeout or out-of-memory ("oom/timeout/
+  # crash: O/T/C"); a job that dies without libFuzzer's handler running (killed by a signal it
+  # does not catch, or an exit of its own) saves no input, and is a finding all the same.
+  local counted unsaved
+  counted=$(grep -aoE 'oom/timeout/crash: [0-9]+/[0-9]+/[0-9]+' "$log" | tail -1 |
+    awk -F'[ /]' '{print $4 + $5 + $6}')
+  unsaved=$(( ${counted:-0} - ${#files[@]} ))
+  if [ "$unsaved" -gt 0 ]; then
+    echo "$name: libFuzzer counted ${counted} failed job(s) but only ${#files[@]} saved an input; $unsaved left none (their lines with ERROR, if any, are in $log)"
+    grep -aE 'ERROR:|runtime error:' "$log" | head -10 | sed 's/^/    /'
+    failed=$((failed + unsaved))
+    [ ${#files[@]} -eq 0 ] && return
+  fi
   if [ ${#files[@]} -eq 0 ] && [ $status -ne 0 ]; then
     echo "$name: libFuzzer exited with status $status and saved nothing (log: $log)"
     tail -20 "$log"
