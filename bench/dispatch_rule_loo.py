@@ -4,14 +4,14 @@
     bench/dispatch_rule_loo.py DIR/dispatch.json [--sm-count 132] [--launch-ns 5240]
 
 The table must carry measured candidate times (`tilegen tune ... --measurements`). For each
-entry in turn, the entry is taken out of the table (with every per-entry list the reader keeps)
-and its size picked by the table's rules
-(python/tilegen/_dispatch.py, the same rules as tilegen-run): the scaled rule (the table's
-sm_count, or --sm-count for a table written before tune recorded it) and the nearest-entry
-rule. Where the left-out entry's measured candidates include both picks (only they were timed at
-that size; tune's estimates for the untimed ones are not times), the pick's time is compared
-with the fastest measured candidate's there; prints the geomean
-of fastest / picked for each rule over those sizes and the sizes where the rules differ.
+entry in turn, the entry is taken out of the table (out of every per-entry list the reader
+keeps) and its size picked by the table's rules (python/tilegen/_dispatch.py, the same rules as
+tilegen-run): the scaled rule (the table's sm_count, or --sm-count for a table written before
+tune recorded it) and the nearest-entry rule. Where the left-out entry's measured candidates
+include both picks (only they were timed at that size; tune's estimates for the untimed ones
+are not times), the pick's time is compared with the fastest measured candidate's there;
+prints the geomean of fastest / picked for each rule over those sizes and the sizes where the
+rules differ.
 """
 
 import argparse
