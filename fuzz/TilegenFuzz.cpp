@@ -72,6 +72,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdio>
@@ -225,6 +226,18 @@ static void reportFinding(llvm::StringRef kind, const llvm::Twine &message) {
 // ptxas, once per PTX
 //===----------------------------------------------------------------------===//
 
+/// runPtxas and findPtxas register their temporary files with llvm::sys::RemoveFileOnSignal,
+/// which installs LLVM's handlers for SIGABRT, SIGINT, SIGTERM, SIGILL, SIGFPE, SIGBUS, SIGSEGV
+/// and the other fatal signals. Installed by LLVMFuzzerInitialize (findPtxas), they kept
+/// libFuzzer from installing its own (it does not replace a handler it finds, SIGSEGV aside),
+/// and LLVM's handler falls back to the default action: every abort() (each finding below,
+/// llvm_unreachable, report_fatal_error) ended the process by SIGABRT with no "deadly signal"
+/// report and no crash-* input, and fork mode counted a crash and showed nothing (seen: a
+/// process that had run ptxas, sent SIGABRT, exited 134 without a report). So the handlers that
+/// were there before (none at initialization; libFuzzer's and ASan's later) go back after
+/// findPtxas and after each ptxas run.
+static void restoreFuzzerSignalHandlers() { llvm::sys::unregisterHandlers(); }
+
 namespace {
 class PtxasOnce {
 public:
@@ -233,6 +246,7 @@ public:
     if (mode && llvm::StringRef(mode) == "off")
       return;
     auto found = findPtxas();
+    restoreFuzzerSignalHandlers(); // findPtxas ran `ptxas --version`
     if (!found) {
       llvm::errs() << "tilegen-fuzz: not running ptxas: " << llvm::toString(found.takeError())
                    << "\n";
@@ -268,6 +282,7 @@ public:
     auto result = runPtxas(*tool, ptx, target, "/dev/null", "", /*timeoutSeconds=*/8);
     if (haveTimer)
       setitimer(ITIMER_REAL, &fuzzerTimer, nullptr);
+    restoreFuzzerSignalHandlers();
     if (!result) {
       std::string message = llvm::toString(result.takeError());
       if (llvm::StringRef(message).contains("did not finish"))
