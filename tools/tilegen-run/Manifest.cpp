@@ -6,7 +6,6 @@
 #include "Json.h"
 
 #include <cerrno>
-#include <cfloat>
 #include <cmath>
 #include <numeric>
 
@@ -174,13 +173,13 @@ public:
   }
 
   /// A number the kernel can take as an f32 parameter: finite, and at most
-  /// FLT_MAX in magnitude.
+  /// kMaxF32Scalar in magnitude (it rounds to a finite f32).
   Error getF32(const Value &Obj, const std::string &ObjField,
                const std::string &Key, double &Out) const {
     const Value *V;
     TG_TRY(member(Obj, ObjField, Key, V));
     if (!V->isNumber() || !std::isfinite(V->getNumber()) ||
-        std::fabs(V->getNumber()) > double(FLT_MAX))
+        std::fabs(V->getNumber()) > kMaxF32Scalar)
       return expected(join(ObjField, Key),
                       "a number in the range of f32 (|x| <= 3.4028235e38)", *V);
     Out = V->getNumber();

@@ -29,6 +29,12 @@ namespace run {
 /// (blockScaledValue), and only block-scaled kernels take it.
 enum class ElemType { BF16, F16, F32, TF32, E4M3, E5M2, E2M1 };
 
+/// The largest magnitude alpha and beta may have: 3.4028235e38, the shortest decimal that
+/// reads back as FLT_MAX. The compiler's verifier takes the same bound, so a manifest it writes
+/// for any description it accepts (FLT_MAX as C prints it, 3.40282347e38, is above FLT_MAX as a
+/// double) is read back; every value up to the bound rounds to a finite f32.
+constexpr double kMaxF32Scalar = 3.4028235e38;
+
 bool parseElemType(const std::string &S, ElemType &T);
 const char *elemTypeName(ElemType T);
 inline bool isFp8(ElemType T) {

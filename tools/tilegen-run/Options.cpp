@@ -206,7 +206,7 @@ Error tilegen::run::parseOptions(int Argc, char **Argv, Options &Opts) {
     auto takeF32 = [&](double &Out) -> Error {
       std::string V;
       TG_TRY(takeValue(V));
-      if (!parseDouble(V, Out) || std::fabs(Out) > double(FLT_MAX))
+      if (!parseDouble(V, Out) || std::fabs(Out) > kMaxF32Scalar)
         return bad("option " + A +
                    ": expected a finite number in the range of f32 (|x| <= "
                    "3.4028235e38), found '" + V + "'");
