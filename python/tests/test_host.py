@@ -1623,6 +1623,17 @@ class LaunchTest(unittest.TestCase):
         with open(p, "w") as f:
             json.dump(man, f)
         self.assertEqual(tilegen.load(p).manifest.alpha, 1e-40)
+        # The bound is tilegen's, 3.4028235e38: the largest f32 as C prints it (3.40282347e38,
+        # a double above that f32), which tilegen accepts and writes, is read back; a kernel
+        # call takes it too (it rounds to the largest f32).
+        man["epilogue"] = {"alpha": 3.40282347e38, "beta": -3.4028235e38}
+        with open(p, "w") as f:
+            json.dump(man, f)
+        self.assertEqual(tilegen.load(p).manifest.alpha, 3.40282347e38)
+        self.assertEqual(tilegen._manifest.f32_scalar(3.4028235e38, "alpha", ValueError),
+                         3.4028235e38)
+        with self.assertRaisesRegex(ValueError, r"= 3.4028236e\+38 is beyond the f32 range"):
+            tilegen._manifest.f32_scalar(3.4028236e38, "alpha", ValueError)
 
     def test_prepare_device(self):
         kern = tilegen.load(fake_kernel(self.dir, "k"))

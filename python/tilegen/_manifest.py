@@ -28,8 +28,11 @@ EM_CUDA = 190
 MAX_MANIFEST_BYTES = 4 << 20
 MAX_DISPATCH_BYTES = 16 << 20
 MAX_CUBIN_BYTES = 1 << 30
-# The largest finite f32 and the smallest normal one.
-F32_MAX = 3.4028234663852886e38
+# The largest alpha or beta: 3.4028235e38, the shortest decimal that reads back as the largest
+# finite f32 (the bound tilegen's verifier and tilegen-run take; a manifest written for
+# alpha = 3.40282347e38, the largest f32 as C prints it, holds a double just above that f32).
+# Every value up to it rounds to a finite f32. And the smallest normal f32.
+F32_SCALAR_MAX = 3.4028235e38
 F32_MIN_NORMAL = 2.0 ** -126
 
 
@@ -154,13 +157,13 @@ def f32_scalar(v, what, error, normal=True):
         f = float(v)
     except OverflowError:
         raise error("%s is beyond the f32 range (|x| <= %.8g): it does not even fit a "
-                    "float" % (what, F32_MAX))
+                    "float" % (what, F32_SCALAR_MAX))
     except (TypeError, ValueError):
         raise wrong()
     if math.isnan(f) or math.isinf(f):
         raise error("%s = %r is not finite" % (what, f))
-    if abs(f) > F32_MAX:
-        raise error("%s = %r is beyond the f32 range (|x| <= %.8g)" % (what, f, F32_MAX))
+    if abs(f) > F32_SCALAR_MAX:
+        raise error("%s = %r is beyond the f32 range (|x| <= %.8g)" % (what, f, F32_SCALAR_MAX))
     if normal and f != 0 and abs(f) < F32_MIN_NORMAL:
         raise error("%s = %r is below the smallest normal f32 number (%.8g): the kernel would "
                     "take it as a subnormal or 0; pass 0 or a normal f32 number" %

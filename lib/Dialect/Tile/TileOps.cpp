@@ -377,6 +377,63 @@ static StringRef typeAlias(StringRef word) {
 /// The type of field `field` (a, b, c, accumulator): MLIR's builtin type syntax. A word that
 /// names no type is reported with the types the field accepts, instead of the generic
 /// "expected non-function type".
+/// `alpha` and `beta`: a decimal integer (2, -1, which MLIR's float parser refuses) or an MLIR
+/// float literal (1.5, -2.0e-3, or a hexadecimal bit pattern as the generic form prints it),
+/// with an optional sign.
+static ParseResult parseScalarField(OpAsmParser &parser, StringRef field, double &out) {
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  auto notANumber = [&](llvm::SMLoc at, StringRef word) {
+    return parser.emitError(at, "field '")
+           << field << "' must be a number (an integer, or a float such as 1.5 or 2.0e-3), got '"
+           << word << "'";
+  };
+  StringRef word;
+  if (succeeded(parser.parseOptionalKeyword(&word)))
+    return notANumber(loc, word);
+  // A hexadecimal literal is a bit pattern: MLIR's float parser reads it as one.
+  const char *text = loc.getPointer();
+  if (text[0] == '-' || text[0] == '+')
+    ++text;
+  if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    if (loc.getPointer()[0] == '+')
+      (void)parser.parseOptionalPlus();
+    return parser.parseFloat(out);
+  }
+  // A sign, as C and Python take it: '+' or '-'.
+  bool negative = false;
+  if (succeeded(parser.parseOptionalMinus()))
+    negative = true;
+  else
+    (void)parser.parseOptionalPlus();
+  if (succeeded(parser.parseOptionalMinus()) || succeeded(parser.parseOptionalPlus()))
+    return parser.emitError(loc, "field '") << field << "' has two signs";
+  APInt integer;
+  OptionalParseResult isInteger = parser.parseOptionalInteger(integer);
+  if (isInteger.has_value()) {
+    if (failed(*isInteger))
+      return failure();
+    // 1e-3 lexes as the integer 1 and the word e-3.
+    llvm::SMLoc wordLoc = parser.getCurrentLocation();
+    if (succeeded(parser.parseOptionalKeyword(&word))) {
+      if (word.starts_with_insensitive("e"))
+        return parser.emitError(loc, "field '")
+               << field << "': an exponent needs a decimal point before it, as in 1.0e-3";
+      return parser.emitError(wordLoc, "field '")
+             << field << "': unexpected '" << word << "' after the number";
+    }
+    // Rounded to nearest, as a float literal of the same value would be.
+    APFloat value(APFloat::IEEEdouble());
+    (void)value.convertFromAPInt(integer, /*IsSigned=*/true, APFloat::rmNearestTiesToEven);
+    out = negative ? -value.convertToDouble() : value.convertToDouble();
+    return success();
+  }
+  if (parser.parseFloat(out))
+    return failure();
+  if (negative)
+    out = -out;
+  return success();
+}
+
 static ParseResult parseFieldType(OpAsmParser &parser, StringRef field, Type &type) {
   llvm::SMLoc loc = parser.getCurrentLocation();
   OptionalParseResult parsed = parser.parseOptionalType(type);
@@ -551,9 +608,9 @@ ParseResult GemmOp::parse(OpAsmParser &parser, OperationState &result) {
     if (key == "scale_b")
       return scale(f.scaleB);
     if (key == "alpha")
-      return parser.parseFloat(f.alpha);
+      return parseScalarField(parser, key, f.alpha);
     if (key == "beta")
-      return parser.parseFloat(f.beta);
+      return parseScalarField(parser, key, f.beta);
     if (key == "target") {
       std::string t;
       if (parser.parseString(&t))

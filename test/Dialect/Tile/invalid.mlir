@@ -148,6 +148,26 @@ tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], 
 
 // -----
 
+// expected-error @+1 {{custom op 'tile.gemm' field 'alpha' must be a number (an integer, or a float such as 1.5 or 2.0e-3), got 'inf'}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], alpha = inf }
+
+// -----
+
+// expected-error @+1 {{custom op 'tile.gemm' field 'beta': an exponent needs a decimal point before it, as in 1.0e-3}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], beta = 1e-3 }
+
+// -----
+
+// expected-error @+1 {{custom op 'tile.gemm' field 'alpha': unexpected 'x' after the number}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], alpha = 2 x }
+
+// -----
+
+// expected-error @+1 {{custom op 'tile.gemm' field 'alpha' has two signs}}
+tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], alpha = - -1.5 }
+
+// -----
+
 // expected-error @+1 {{custom op 'tile.gemm' field 'stages' must be 'auto' or at least 1, got -5}}
 tile.gemm @g { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], stages = -5 }
 

@@ -89,6 +89,19 @@ tile.pipeline @pipeline_sm90a target "sm_90a" block [384, 1, 1] cluster [2, 1, 1
 // EMITTED-NEXT:    tile.epilogue alpha 1.000000e+00 beta 0.000000e+00 out bf16 row via direct offset 65536 bytes 0
 // EMITTED-NEXT:  }
 
+// alpha and beta take decimal integers and a leading '+' (MLIR's float syntax alone takes
+// neither); a hexadecimal literal is the f64 bit pattern, as the generic form prints it.
+// CHECK-LABEL: tile.gemm @int_scalars
+// CHECK: alpha = 2.000000e+00, beta = -1.000000e+00
+tile.gemm @int_scalars { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], alpha = 2, beta = -1 }
+// CHECK-LABEL: tile.gemm @big_int_scalar
+// 10^38 becomes the nearest f64, as the literal 1.0e38 does.
+// CHECK: alpha = 9.9999999999999997E+37, beta = 1.500000e+00
+tile.gemm @big_int_scalar { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], alpha = +100000000000000000000000000000000000000, beta = +0x3FF8000000000000 }
+// CHECK-LABEL: tile.gemm @plus_float
+// CHECK: alpha = 2.500000e-01, beta = 0.000000e+00
+tile.gemm @plus_float { a = bf16 row, b = bf16 col, c = bf16 row, tile = [128, 128, 32], alpha = +0.25, beta = 0 }
+
 // The largest f32 as C writes it (FLT_MAX, 3.40282347e38) is in range for alpha and beta.
 // CHECK-LABEL: tile.gemm @flt_max
 // CHECK: alpha = 3.4028234{{[0-9]*}}E+38, beta = -3.4028234{{[0-9]*}}E+38
