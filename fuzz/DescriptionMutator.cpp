@@ -5,8 +5,8 @@
 //   - the options line (FuzzInput.h): another target or stage;
 //   - a field's value (the fields of GemmOp::parse, lib/Dialect/Tile/TileOps.cpp): sizes near
 //     powers of two and their products, 0, negatives, 2^31 +- 1, 2^32, 2^63 - 1, 2^64; other
-//     types, layouts and enum words; alpha/beta as 1e309, nan, inf, hex bit patterns; scales;
-//     sometimes the value of another field (a wrong type);
+//     types, layouts and enum words; alpha/beta as 1e309, nan, inf, hex bit patterns, the f32
+//     bound, signs, integers; scales; sometimes the value of another field (a wrong type);
 //   - any integer in the text (reaches tile.pipeline plans and #tile.scale blocks);
 //   - a field deleted, duplicated, or added (known or unknown key);
 //   - the kernel name: '-', '.', '_' alone, empty, unicode, quotes, very long;
@@ -81,7 +81,9 @@ const char *const kFloats[] = {
     "1.0",  "0.0", "-0.0", "1e309", "-1e309", "1e-320", "nan", "inf", "-inf", "NaN",
     "0x7FF8000000000000", "0x7FF0000000000000", "0xFFF0000000000000", "0xFFFFFFFFFFFFFFFF",
     "0x0000000000000001", "3.4028235e38", "3.5e38", "1.7976931348623157e308", "65504.0",
-    "65520.0", "2.5e-45", "1", "-1", "1e100", "true", "\"1.0\"", "0.5", "-2.0"};
+    "65520.0", "2.5e-45", "1", "-1", "1e100", "true", "\"1.0\"", "0.5", "-2.0",
+    "3.40282347e38", "-3.40282347e38", "3.4028236e38", "340282350000000000000000000000000000000",
+    "+1.0", "+0x3FF0000000000000", "- -1.0", "+-2", "1e-3", "2 x", "1.17549435e-38"};
 const char *const kTargetStrings[] = {
     "\"sm_80\"", "\"sm_90\"", "\"sm_90a\"", "\"sm_100a\"", "\"sm_120a\"", "\"sm_103a\"",
     "\"\"",      "\"sm_9999\"", "\"sm_90a \"", "\"SM_90A\"", "\"sm_\"", "\"sm_90b\"",

@@ -151,15 +151,22 @@ llvm::Expected<PtxasResult> tilegen::runPtxas(const PtxasTool &tool, llvm::Strin
   extraOptions.split(extra, ' ', -1, false);
   std::string out, err;
   int rc = runCaptured(tool.path, argsFor(extra, cubinPath), timeoutSeconds, out, err);
-  auto timedOut = [&](int code, llvm::StringRef why) {
-    return code == -2 || (code < 0 && why.contains("timed out"));
-  };
-  if (timedOut(rc, err)) {
+  // ExecuteAndWait answers -2 both for a child it stopped at the time limit ("Child timed out")
+  // and for one a signal ended (the signal's name).
+  if (rc == -2 && llvm::StringRef(err).contains("timed out")) {
     llvm::sys::fs::remove(ptxPath);
     llvm::sys::fs::remove(cubinPath);
     return llvm::createStringError(llvm::formatv(
         "ptxas did not finish within {0} s for target {1} (raise --ptxas-timeout)",
         timeoutSeconds, target.name()));
+  }
+  if (rc == -2) {
+    llvm::sys::fs::remove(ptxPath);
+    llvm::sys::fs::remove(cubinPath);
+    return llvm::createStringError(llvm::formatv(
+        "ptxas ({0}) was ended by a signal ({1}) for target {2}: it crashed or was killed (out "
+        "of memory, for one)",
+        tool.path, err.empty() ? std::string("unknown") : err, target.name()));
   }
   if (rc != 0 && !extra.empty()) {
     // The user's options may be what ptxas rejects: if the PTX assembles without them, the
@@ -213,6 +220,20 @@ llvm::Expected<PtxasResult> tilegen::runPtxas(const PtxasTool &tool, llvm::Strin
     if (!err.empty())
       msg += err;
     return llvm::createStringError(llvm::StringRef(msg).rtrim().str());
+  }
+  // An option that makes ptxas print instead of assemble (--version, --help) exits 0 and
+  // leaves the cubin empty.
+  {
+    std::string cubin = readFile(cubinPath);
+    if (cubin.size() < 64 || llvm::StringRef(cubin).take_front(4) != "\x7f" "ELF") {
+      llvm::sys::fs::remove(cubinPath);
+      return llvm::createStringError(
+          "ptxas finished but wrote no cubin to '" + cubinPath.str() + "'" +
+          (extra.empty() ? std::string()
+                         : " (--ptxas-options '" + extraOptions.str() +
+                               "': an option such as --version or --help makes ptxas print "
+                               "instead of assemble)"));
+    }
   }
   PtxasResult result;
   result.info = out;

@@ -5,6 +5,7 @@
 //
 //===--------------------------------------------------------------------------------------===//
 
+#include "tilegen/Support/JsonDepth.h"
 #include "tilegen/Verify/Protocol.h"
 
 #include "llvm/Support/JSON.h"
@@ -31,7 +32,7 @@ static unsigned elemBits(llvm::StringRef t) {
 }
 
 llvm::Expected<KernelConfig> tilegen::verify::readManifest(llvm::StringRef json) {
-  auto parsed = llvm::json::parse(json);
+  auto parsed = tilegen::parseJsonBounded(json);
   if (!parsed)
     return bad("not JSON: " + llvm::toString(parsed.takeError()));
   const llvm::json::Object *root = parsed->getAsObject();

@@ -11,6 +11,7 @@
 //
 //===--------------------------------------------------------------------------------------===//
 
+#include "tilegen/Support/DecimalOption.h"
 #include "tilegen/Version.h"
 #include "tilegen/Verify/Mutate.h"
 #include "tilegen/Verify/Protocol.h"
@@ -36,25 +37,25 @@ static cl::opt<std::string> input(cl::Positional, cl::desc("<kernel.ptx>"), cl::
 static cl::opt<std::string> manifestPath(
     "manifest", cl::desc("the kernel's manifest (default: the PTX path with .json)"),
     cl::cat(category));
-static cl::opt<int64_t> optM("m", cl::desc("problem M (default: two tiles' worth)"),
+static cl::opt<int64_t, false, tilegen::DecimalParser<int64_t>> optM("m", cl::desc("problem M (default: two tiles' worth)"),
                              cl::init(0), cl::cat(category));
-static cl::opt<int64_t> optN("n", cl::desc("problem N (default: one tile)"), cl::init(0),
+static cl::opt<int64_t, false, tilegen::DecimalParser<int64_t>> optN("n", cl::desc("problem N (default: one tile)"), cl::init(0),
                              cl::cat(category));
-static cl::opt<int64_t> optK("k", cl::desc("problem K (default: ten K-slices)"), cl::init(0),
+static cl::opt<int64_t, false, tilegen::DecimalParser<int64_t>> optK("k", cl::desc("problem K (default: ten K-slices)"), cl::init(0),
                              cl::cat(category));
-static cl::opt<unsigned> optSms("sms", cl::desc("SMs of the simulated GPU (persistent and "
+static cl::opt<unsigned, false, tilegen::DecimalParser<unsigned>> optSms("sms", cl::desc("SMs of the simulated GPU (persistent and "
                                                 "stream-K grids)"),
                                 cl::init(0), cl::cat(category));
-static cl::opt<unsigned> optSchedules(
+static cl::opt<unsigned, false, tilegen::DecimalParser<unsigned>> optSchedules(
     "schedules", cl::desc("random schedules per problem and beta value (default 4)"),
     cl::init(4), cl::cat(category));
-static cl::opt<uint64_t> optSeed("seed", cl::desc("first random seed"), cl::init(1),
+static cl::opt<uint64_t, false, tilegen::DecimalParser<uint64_t>> optSeed("seed", cl::desc("first random seed"), cl::init(1),
                                  cl::cat(category));
-static cl::opt<uint64_t> optMaxSteps("max-steps",
+static cl::opt<uint64_t, false, tilegen::DecimalParser<uint64_t>> optMaxSteps("max-steps",
                                      cl::desc("scheduling steps per schedule before the "
                                               "checker reports a livelock"),
                                      cl::init(20'000'000), cl::cat(category));
-static cl::opt<uint64_t> optExploreSteps(
+static cl::opt<uint64_t, false, tilegen::DecimalParser<uint64_t>> optExploreSteps(
     "explore-steps",
     cl::desc("bound of the exhaustive exploration, in scheduling steps over all its runs "
              "(default 1000000; 0: off)"),
@@ -71,7 +72,7 @@ static cl::opt<bool> optList("list-mutations",
 static cl::opt<bool> optPrintMutated("print-mutated",
                                      cl::desc("print the mutated PTX instead of checking it"),
                                      cl::cat(category));
-static cl::opt<int64_t> optTrace("trace-thread",
+static cl::opt<int64_t, false, tilegen::DecimalParser<int64_t>> optTrace("trace-thread",
                                  cl::desc("print every statement this thread (index in the "
                                           "grid) executes, with integer results"),
                                  cl::init(-1), cl::Hidden, cl::cat(category));

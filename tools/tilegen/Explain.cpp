@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilegen/Support/DecimalOption.h"
 #include "tilegen/Analysis/PipelineCosts.h"
 #include "tilegen/Analysis/PipelineModel.h"
 #include "tilegen/Analysis/ProblemModel.h"
@@ -36,6 +37,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "tilegen/Support/InputFiles.h"
 #include "tilegen/Support/OutputErrors.h"
 #include "llvm/Support/WithColor.h"
 
@@ -68,20 +70,20 @@ static cl::opt<std::string> costsOption(
              "load=L,mma=M,epilogue=E,issue=I (any subset with a description, all four "
              "without)"),
     cl::init(""), cl::sub(explainCommand), cl::cat(explainCategory));
-static cl::opt<int> tilesOption(
+static cl::opt<int, false, tilegen::DecimalParser<int>> tilesOption(
     "tiles",
     cl::desc("output tiles one CTA computes (default 3; with --m/--n/--k, the busiest CTA's)"),
     cl::init(3), cl::sub(explainCommand), cl::cat(explainCategory));
-static cl::opt<int> kSlicesOption(
+static cl::opt<int, false, tilegen::DecimalParser<int>> kSlicesOption(
     "k-slices",
     cl::desc("K-slices per tile (default: K = 4096 over the tile's K with a description, 6 "
              "without; with --m/--n/--k, K over the tile's K)"),
     cl::init(0), cl::sub(explainCommand), cl::cat(explainCategory));
-static cl::opt<int> stagesOption("stages",
+static cl::opt<int, false, tilegen::DecimalParser<int>> stagesOption("stages",
                                  cl::desc("ring stages (overrides the description's)"),
                                  cl::init(0), cl::sub(explainCommand),
                                  cl::cat(explainCategory));
-static cl::opt<int>
+static cl::opt<int, false, tilegen::DecimalParser<int>>
     accumulatorsOption("accumulators",
                        cl::desc("accumulator buffers (overrides the description's)"),
                        cl::init(0), cl::sub(explainCommand), cl::cat(explainCategory));
@@ -97,7 +99,7 @@ static cl::opt<std::string> svgOption("svg",
                                       cl::desc("also draw the timeline as SVG into this file"),
                                       cl::value_desc("file"), cl::init(""),
                                       cl::sub(explainCommand), cl::cat(explainCategory));
-static cl::opt<int> timelineTilesOption("timeline-tiles",
+static cl::opt<int, false, tilegen::DecimalParser<int>> timelineTilesOption("timeline-tiles",
                                         cl::desc("tiles the timelines show (default 3)"),
                                         cl::init(3), cl::sub(explainCommand),
                                         cl::cat(explainCategory));
@@ -117,7 +119,7 @@ static cl::opt<std::string> clockOption(
     cl::desc("with --m/--n/--k, the SM clock that turns cycles into time (default: the "
              "target's rated tensor clock, 1.83 on sm_90a)"),
     cl::value_desc("GHz"), cl::init(""), cl::sub(explainCommand), cl::cat(explainCategory));
-static cl::opt<int> widthOption("width",
+static cl::opt<int, false, tilegen::DecimalParser<int>> widthOption("width",
                                 cl::desc("columns of the text timeline (default 100)"),
                                 cl::init(100), cl::sub(explainCommand),
                                 cl::cat(explainCategory));
@@ -854,7 +856,7 @@ static void printJSON(llvm::raw_ostream &os, const Explained &ex, const ModelSch
 static int explainDescription(MLIRContext &context, llvm::SourceMgr &sourceMgr,
                               OwningOpRef<ModuleOp> &module, Explained &ex) {
   std::string errorMessage;
-  auto file = openInputFile(descFile, &errorMessage);
+  auto file = readDescription(descFile, kMaxDescriptionBytes, errorMessage);
   if (!file)
     return fail(errorMessage);
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
@@ -1090,6 +1092,10 @@ int tilegen::explainMain(int argc, char **argv) {
   // The drawn and listed outputs write every slice they show: bound them (the text timeline
   // scales to --width and needs no bound).
   constexpr int64_t kMaxListedSlices = 200'000;
+  if (!svgOption.empty() && !descFile.empty() && descFile != "-" &&
+      isSameFile(svgOption, descFile))
+    return fail("--svg " + svgOption + " is the input file; writing it would overwrite the "
+                "description");
   if (!svgOption.empty()) {
     int64_t drawn = int64_t(std::min<int>(timelineTilesOption, ex.shape.tiles)) * ex.shape.kSlices;
     if (drawn > kMaxListedSlices)

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilegen/Support/DecimalOption.h"
 #include "tilegen/Analysis/PipelineCosts.h"
 #include "tilegen/Analysis/ProblemModel.h"
 #include "tilegen/Codegen/Input.h"
@@ -33,6 +34,7 @@
 #include "tilegen/InitAll.h"
 #include "tilegen/Pipeline/GemmPlan.h"
 #include "tilegen/Support/InputFiles.h"
+#include "tilegen/Support/JsonDepth.h"
 #include "tilegen/Support/ShapeLists.h"
 #include "tilegen/Target/NVTarget.h"
 #include "tilegen/Version.h"
@@ -90,7 +92,7 @@ static cl::opt<std::string>
 static cl::opt<std::string> outDir("o", cl::desc("output folder (dispatch.json, kernels/)"),
                                    cl::value_desc("dir"), cl::init(""), cl::sub(tuneCommand),
                                    cl::cat(tuneCategory));
-static cl::opt<int> topOption("top",
+static cl::opt<int, false, tilegen::DecimalParser<int>> topOption("top",
                               cl::desc("kernels kept per shape, best predicted first (1 to 16, "
                                        "default 4; the description as written is kept too, "
                                        "and with --measurements as many of the fastest "
@@ -503,7 +505,7 @@ static bool kernelFilesIntact(const std::string &stem, const std::string &name) 
   auto manifest = readInputFile(stem + ".json", 16u << 20, why);
   if (!manifest)
     return false;
-  auto parsed = llvm::json::parse((*manifest)->getBuffer());
+  auto parsed = parseJsonBounded((*manifest)->getBuffer());
   if (!parsed) {
     llvm::consumeError(parsed.takeError());
     return false;
@@ -602,7 +604,7 @@ static LogicalResult readMeasurements(const std::string &path, Measurements &out
     fail("--measurements: cannot read '" + path + "': " + why);
     return failure();
   }
-  auto parsed = llvm::json::parse((*buffer)->getBuffer());
+  auto parsed = parseJsonBounded((*buffer)->getBuffer());
   if (!parsed) {
     fail("--measurements: '" + path + "' is not JSON: " + llvm::toString(parsed.takeError()));
     return failure();
@@ -837,6 +839,30 @@ int tilegen::tuneMain(int argc, char **argv) {
   std::vector<ProblemSize> shapes;
   if (failed(readShapes(shapesOption, shapes)))
     return 1;
+  // Nothing tune writes may be one of its inputs (the measurements file it reads is the one it
+  // would write only when it measures, which a given file stops).
+  {
+    std::vector<std::pair<std::string, std::string>> inputs = {{"the description", tuneInput}};
+    llvm::SmallVector<llvm::StringRef> items;
+    llvm::StringRef(shapesOption).split(items, ',');
+    for (llvm::StringRef item : items)
+      inputs.push_back({"a --shapes file", item.trim().str()});
+    std::vector<std::pair<std::string, std::string>> withMeasurements = inputs;
+    if (!measurementsOption.empty())
+      withMeasurements.push_back({"the --measurements file", measurementsOption});
+    for (const char *name : {"dispatch.json", "shapes.txt", "candidates.json", "measurements.json"})
+      for (const auto &[what, in] :
+           llvm::StringRef(name) == "measurements.json" ? inputs : withMeasurements)
+        if (isSameFile(outDir + "/" + name, in))
+          return fail("-o " + outDir + ": tune writes " + outDir + "/" + name + ", which is " +
+                      what + " (" + in + "); give another -o folder or move the file");
+    llvm::SmallString<256> descDir(tuneInput);
+    llvm::sys::path::remove_filename(descDir);
+    if (isSameFile(outDir + "/kernels", descDir.empty() ? llvm::StringRef(".") : llvm::StringRef(descDir)))
+      return fail("-o " + outDir + ": tune writes its kernels into " + outDir +
+                  "/kernels, which holds the description (" + tuneInput +
+                  "); give another -o folder or move the file");
+  }
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -845,7 +871,7 @@ int tilegen::tuneMain(int argc, char **argv) {
   context.loadAllAvailableDialects();
   context.printOpOnDiagnostic(false);
   std::string errorMessage;
-  auto file = openInputFile(tuneInput, &errorMessage);
+  auto file = readDescription(tuneInput, kMaxDescriptionBytes, errorMessage);
   if (!file)
     return fail(errorMessage);
   llvm::SourceMgr sourceMgr;

@@ -9,9 +9,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilegen/Support/DecimalOption.h"
 #include "tilegen/Codegen/Input.h"
 #include "tilegen/Codegen/Manifest.h"
 #include "tilegen/Codegen/PTX.h"
+#include "tilegen/Support/InputFiles.h"
 #include "tilegen/Support/OutputErrors.h"
 #include "tilegen/Codegen/Pipeline.h"
 #include "tilegen/Codegen/Ptxas.h"
@@ -79,7 +81,7 @@ static cl::opt<Emit> emit(
 static cl::opt<std::string> ptxasOptions("ptxas-options",
                                          cl::desc("extra options passed to ptxas"),
                                          cl::init(""), cl::cat(category));
-static cl::opt<unsigned> ptxasTimeout("ptxas-timeout",
+static cl::opt<unsigned, false, tilegen::DecimalParser<unsigned>> ptxasTimeout("ptxas-timeout",
                                       cl::desc("seconds ptxas may run (default 120)"),
                                       cl::init(120), cl::cat(category));
 static cl::opt<bool> printPipeline(
@@ -215,8 +217,16 @@ int main(int argc, char **argv) {
   applyDefaultTimingManagerCLOptions(timingManager);
   TimingScope timing = timingManager.getRootScope();
 
+  // No output may be the input: a description overwritten by its PTX or cubin is lost.
+  auto overwritesInput = [&](llvm::StringRef out) {
+    return inputFilename != "-" && !out.empty() && out != "-" && isSameFile(out, inputFilename);
+  };
+  if (overwritesInput(outputFilename))
+    return fail("-o " + outputFilename + " is the input file; writing it would overwrite the "
+                "description");
+
   std::string errorMessage;
-  auto file = openInputFile(inputFilename, &errorMessage);
+  auto file = readDescription(inputFilename, kMaxDescriptionBytes, errorMessage);
   if (!file)
     return fail(errorMessage);
   llvm::SourceMgr sourceMgr;
@@ -273,7 +283,10 @@ int main(int argc, char **argv) {
                   llvm::function_ref<void(llvm::raw_ostream &)> write) -> bool {
     if (keepBase.empty())
       return true;
-    auto out = openOutput(keepBase + "." + suffix.str());
+    std::string path = keepBase + "." + suffix.str();
+    if (overwritesInput(path))
+      return fail("--keep: " + path + " is the input file; writing it would overwrite it"), false;
+    auto out = openOutput(path);
     if (!out)
       return false;
     write(out->os());
@@ -415,6 +428,19 @@ int main(int argc, char **argv) {
                               : outputFilename.getValue();
   if (cubinPath == "-")
     return fail("--emit=cubin needs a file name (-o out/NAME.cubin)");
+  llvm::SmallString<256> manifestPath(cubinPath);
+  llvm::sys::path::replace_extension(manifestPath, "json");
+  if (manifestPath == cubinPath)
+    return fail("-o " + cubinPath + ": the manifest is written beside the cubin as NAME.json, so "
+                "the cubin cannot be named *.json (use -o NAME.cubin)");
+  if (overwritesInput(manifestPath))
+    return fail("-o " + cubinPath + ": its manifest " + manifestPath +
+                " is the input file; writing it would overwrite the description");
+  if (!keepBase.empty())
+    for (const char *suffix : {".cubin", ".json"})
+      if (overwritesInput(keepBase + suffix))
+        return fail("--keep: " + keepBase + suffix +
+                    " is the input file; writing it would overwrite it");
   llvm::StringRef dir = llvm::sys::path::parent_path(cubinPath);
   if (!dir.empty())
     if (auto ec = llvm::sys::fs::create_directories(dir))
@@ -427,8 +453,6 @@ int main(int argc, char **argv) {
   ptxasTiming.stop();
   if (!result)
     return fail(llvm::toString(result.takeError()));
-  llvm::SmallString<256> manifestPath(cubinPath);
-  llvm::sys::path::replace_extension(manifestPath, "json");
   std::string manifest =
       manifestJSON(kernels.front(), llvm::sys::path::filename(cubinPath));
   {
