@@ -190,6 +190,10 @@ constexpr double kUnmeasuredMargin = 0.9;
 /// memory of any GPU, so that the model's times stay far inside the dispatch table's bound.
 constexpr int64_t kMaxOperandElements = int64_t(1) << 40;
 
+/// The most shapes one table is tuned for (a table entry takes about 1.2 KB with three
+/// candidates, so the table stays well inside the 16 MiB tilegen-run reads).
+constexpr size_t kMaxTuneShapes = 4096;
+
 /// Reads --shapes: built-in names and files of "M N K" lines (# comments; x or , separate).
 static LogicalResult readShapes(llvm::StringRef spec, std::vector<ProblemSize> &out) {
   llvm::SmallVector<llvm::StringRef> items;
@@ -279,6 +283,13 @@ static LogicalResult readShapes(llvm::StringRef spec, std::vector<ProblemSize> &
     if (seen.insert({s.m, s.n, s.k}).second)
       unique.push_back(s);
   out = std::move(unique);
+  if (out.size() > kMaxTuneShapes) {
+    fail("--shapes: " + llvm::Twine(out.size()) + " distinct shapes, at most " +
+         llvm::Twine(kMaxTuneShapes) +
+         " (each is a table entry whose candidates are timed; tilegen-run reads tables of at "
+         "most 16 MiB): tune on a sample, and the table's rule picks for the shapes between");
+    return failure();
+  }
   return success();
 }
 
@@ -616,19 +627,27 @@ static LogicalResult readMeasurements(const std::string &path, Measurements &out
          "\"tilegen-run-results\" with \"rows\")");
     return failure();
   }
-  auto number = [](const llvm::json::Object &o, llvm::StringRef key) -> std::optional<double> {
+  if (const llvm::json::Value *version = root->get("version");
+      !version || version->getAsInteger() != std::optional<int64_t>(1)) {
+    fail("--measurements: '" + path + "': \"version\" = " +
+         (version ? llvm::formatv("{0}", *version).str() : std::string("missing")) +
+         "; this tilegen reads tilegen-run --json files of version 1");
+    return failure();
+  }
+  // A number as tilegen-run writes it (a JSON number; null or absent: none). Anything else is
+  // an error, reported by the caller through `bad`.
+  auto number = [](const llvm::json::Object &o, llvm::StringRef key,
+                   bool &bad) -> std::optional<double> {
     const llvm::json::Value *v = o.get(key);
-    if (!v)
+    if (!v || v->kind() == llvm::json::Value::Null)
       return std::nullopt;
     if (auto d = v->getAsNumber())
       return *d;
-    if (auto s = v->getAsString()) {
-      double d;
-      if (!s->getAsDouble(d))
-        return d;
-    }
+    bad = true;
     return std::nullopt;
   };
+  static constexpr llvm::StringLiteral kStatuses[] = {"pass",    "fail",    "ran",     "error",
+                                                      "hang",    "timeout", "skipped", "not-run"};
   // A time must be a positive, finite number of milliseconds within the dispatch table's
   // bound (1e15 ns).
   constexpr double kMaxMs = 1e9;
@@ -655,7 +674,8 @@ static LogicalResult readMeasurements(const std::string &path, Measurements &out
       continue;
     int64_t dims[3];
     for (int d = 0; d < 3; ++d) {
-      auto v = number(*row, names[d]);
+      bool bad = false;
+      auto v = number(*row, names[d], bad);
       if (!v || !(*v >= 1 && *v <= double(INT32_MAX)) || *v != std::floor(*v)) {
         std::string shown = "missing";
         if (const llvm::json::Value *raw = row->get(names[d]))
@@ -667,10 +687,30 @@ static LogicalResult readMeasurements(const std::string &path, Measurements &out
       dims[d] = int64_t(*v);
     }
     std::string status = row->getString("status").value_or("").str();
-    auto ms = number(*row, "ms_median");
-    auto vendor = number(*row, "cublas_ms_median");
+    if (!llvm::is_contained(kStatuses, status)) {
+      const llvm::json::Value *raw = row->get("status");
+      fail(where + ": \"status\" = " +
+           (raw ? llvm::formatv("{0}", *raw).str() : std::string("missing")) +
+           " is not one of tilegen-run's (" +
+           llvm::join(llvm::map_range(kStatuses, [](llvm::StringLiteral l) { return l.str(); }),
+                      ", ") +
+           ")");
+      return failure();
+    }
+    for (const char *field : {"ms_median", "cublas_ms_median", "cublaslt_ms_median"}) {
+      bool bad = false;
+      (void)number(*row, field, bad);
+      if (bad) {
+        fail(where + ": \"" + field + "\" = " + llvm::formatv("{0}", *row->get(field)).str() +
+             " is not a number of milliseconds");
+        return failure();
+      }
+    }
+    bool ignored = false;
+    auto ms = number(*row, "ms_median", ignored);
+    auto vendor = number(*row, "cublas_ms_median", ignored);
     if (!vendor)
-      vendor = number(*row, "cublaslt_ms_median");
+      vendor = number(*row, "cublaslt_ms_median", ignored);
     for (auto [field, value] : {std::pair{"ms_median", ms}, std::pair{"vendor median", vendor}})
       if (value && !(std::isfinite(*value) && *value >= 0 && *value <= kMaxMs)) {
         fail(where + ": " + field + " = " + llvm::formatv("{0:e}", *value) +
