@@ -1119,6 +1119,9 @@ int tilegen::explainMain(int argc, char **argv) {
   int feed = fewestStagesToFeed(ex.costs);
 
   if (!svgOption.empty()) {
+    if (isFifoWithoutReader(svgOption))
+      return fail("--svg " + svgOption + ": a FIFO that no process reads (writing would wait "
+                  "forever)");
     std::string err;
     auto out = openOutputFile(svgOption, &err);
     if (!out)

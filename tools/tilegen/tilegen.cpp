@@ -255,6 +255,11 @@ int main(int argc, char **argv) {
   }
 
   auto openOutput = [&](llvm::StringRef path) -> std::unique_ptr<llvm::ToolOutputFile> {
+    if (isFifoWithoutReader(path)) {
+      fail("cannot write '" + path + "': a FIFO that no process reads (writing would wait "
+           "forever)");
+      return nullptr;
+    }
     std::string err;
     auto out = openOutputFile(path.empty() ? "-" : path, &err);
     if (!out)
@@ -430,6 +435,15 @@ int main(int argc, char **argv) {
     return fail("--emit=cubin needs a file name (-o out/NAME.cubin)");
   llvm::SmallString<256> manifestPath(cubinPath);
   llvm::sys::path::replace_extension(manifestPath, "json");
+  {
+    llvm::sys::fs::file_status st;
+    // (A folder is refused below, as a path ptxas cannot write.)
+    if (!llvm::sys::fs::status(cubinPath, st) &&
+        st.type() != llvm::sys::fs::file_type::regular_file &&
+        st.type() != llvm::sys::fs::file_type::directory_file)
+      return fail("-o " + cubinPath + " is not a regular file: ptxas writes the cubin there and "
+                  "tilegen reads it back (write it to a file, then copy it)");
+  }
   if (manifestPath == cubinPath)
     return fail("-o " + cubinPath + ": the manifest is written beside the cubin as NAME.json, so "
                 "the cubin cannot be named *.json (use -o NAME.cubin)");

@@ -18,9 +18,13 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <memory>
 #include <string>
 #include <system_error>
+#include <unistd.h>
 
 namespace tilegen {
 
@@ -82,6 +86,8 @@ inline std::unique_ptr<llvm::MemoryBuffer> readDescription(llvm::StringRef path,
             "': not a regular file or a pipe (a description is a text file)";
       return nullptr;
     }
+    // A FIFO is read as `cat` reads it: the open waits for a writer, the reads until it
+    // closes.
     auto opened = llvm::sys::fs::openNativeFileForRead(path);
     if (!opened) {
       why = "cannot open input file '" + path.str() + "': " + llvm::toString(opened.takeError());
@@ -114,6 +120,23 @@ inline std::unique_ptr<llvm::MemoryBuffer> readDescription(llvm::StringRef path,
   if (!isStdin)
     llvm::sys::fs::closeFile(fd);
   return nullptr;
+}
+
+/// True when `output` is a FIFO that no process has open for reading: writing it would wait
+/// forever.
+inline bool isFifoWithoutReader(const llvm::Twine &output) {
+  llvm::sys::fs::file_status st;
+  if (llvm::sys::fs::status(output, st) || st.type() != llvm::sys::fs::file_type::fifo_file)
+    return false;
+  std::string path = output.str();
+  int fd;
+  do
+    fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NONBLOCK);
+  while (fd < 0 && errno == EINTR);
+  if (fd < 0)
+    return errno == ENXIO;
+  ::close(fd);
+  return false;
 }
 
 /// True when `output` names an existing file that is `input` (through any path or link): writing
