@@ -14,7 +14,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilegen/Support/DecimalOption.h"
 #include "tilegen/Analysis/PipelineCosts.h"
 #include "tilegen/Analysis/PipelineModel.h"
 #include "tilegen/Analysis/ProblemModel.h"
@@ -23,6 +22,7 @@
 #include "tilegen/Dialect/Tile/TileDialect.h"
 #include "tilegen/InitAll.h"
 #include "tilegen/Pipeline/GemmPlan.h"
+#include "tilegen/Support/DecimalOption.h"
 #include "tilegen/Target/NVTarget.h"
 
 #include "mlir/IR/BuiltinOps.h"

@@ -22,7 +22,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilegen/Support/DecimalOption.h"
 #include "tilegen/Analysis/PipelineCosts.h"
 #include "tilegen/Analysis/ProblemModel.h"
 #include "tilegen/Codegen/Input.h"
@@ -33,6 +32,7 @@
 #include "tilegen/Dialect/Tile/TileDialect.h"
 #include "tilegen/InitAll.h"
 #include "tilegen/Pipeline/GemmPlan.h"
+#include "tilegen/Support/DecimalOption.h"
 #include "tilegen/Support/InputFiles.h"
 #include "tilegen/Support/JsonDepth.h"
 #include "tilegen/Support/ShapeLists.h"

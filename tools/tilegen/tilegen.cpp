@@ -9,10 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilegen/Support/DecimalOption.h"
 #include "tilegen/Codegen/Input.h"
 #include "tilegen/Codegen/Manifest.h"
 #include "tilegen/Codegen/PTX.h"
+#include "tilegen/Support/DecimalOption.h"
 #include "tilegen/Support/InputFiles.h"
 #include "tilegen/Support/OutputErrors.h"
 #include "tilegen/Codegen/Pipeline.h"
@@ -81,9 +81,9 @@ static cl::opt<Emit> emit(
 static cl::opt<std::string> ptxasOptions("ptxas-options",
                                          cl::desc("extra options passed to ptxas"),
                                          cl::init(""), cl::cat(category));
-static cl::opt<unsigned, false, tilegen::DecimalParser<unsigned>> ptxasTimeout("ptxas-timeout",
-                                      cl::desc("seconds ptxas may run (default 120)"),
-                                      cl::init(120), cl::cat(category));
+static cl::opt<unsigned, false, tilegen::DecimalParser<unsigned>>
+    ptxasTimeout("ptxas-timeout", cl::desc("seconds ptxas may run (default 120)"), cl::init(120),
+                 cl::cat(category));
 static cl::opt<bool> printPipeline(
     "print-pipeline",
     cl::desc("print the MLIR pass pipeline as a tilegen-opt command line, for replay"),
