@@ -910,6 +910,8 @@ int tilegen::explainMain(int argc, char **argv) {
       "the busiest CTA's run through the pipeline model, DRAM traffic with an L2 reuse\n"
       "estimate, and launch + max(busiest CTA, DRAM) with every term shown.\n");
 
+  if (explainTarget.getNumOccurrences() && explainTarget.empty())
+    return fail("--target is empty; known targets: " + NVTarget::knownNames());
   if (!explainTarget.empty() && !NVTarget::parse(explainTarget))
     return fail("unknown --target '" + explainTarget + "'; known targets: " +
                 NVTarget::knownNames() + NVTarget::suggest(explainTarget));

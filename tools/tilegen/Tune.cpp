@@ -868,6 +868,11 @@ int tilegen::tuneMain(int argc, char **argv) {
                 "\"M N K\" lines");
   if (outDir.empty())
     return fail("-o DIR is required: the folder of the dispatch table and its kernels");
+  if (llvm::sys::fs::exists(outDir) && !llvm::sys::fs::is_directory(outDir))
+    return fail("-o " + outDir + " is a file, not a folder (tune writes DIR/dispatch.json and "
+                "DIR/kernels/)");
+  if (tuneTarget.getNumOccurrences() && tuneTarget.empty())
+    return fail("--target is empty; known targets: " + NVTarget::knownNames());
   std::vector<ClusterShape> clusters;
   if (failed(readClusters(clustersOption, clusters)))
     return 1;
@@ -1314,10 +1319,16 @@ int tilegen::tuneMain(int argc, char **argv) {
       // Exit 1, 3 or 4 (wrong results, a CUDA error or fault, a hang) is a candidate's: its
       // row says so and the others still count. Anything else, or no results, is the run's.
       bool candidatesFailed = rc == 1 || rc == 3 || rc == 4;
+      // ExecuteAndWait: -1 the runner could not start, -2 a signal ended it (err names it).
+      std::string how = rc == -2   ? "was ended by a signal (" + err + ")"
+                        : rc < 0   ? "could not run (" + err + ")"
+                        : rc != 0 && !candidatesFailed
+                            ? "failed (exit " + std::to_string(rc) + ")"
+                            : "exited " + std::to_string(rc) + " but wrote no " + measurements;
       if ((rc != 0 && !candidatesFailed) || !llvm::sys::fs::exists(measurements))
-        return fail("tilegen-run failed (exit " + llvm::Twine(rc) + (err.empty() ? "" : ": ") +
-                    err + "); no table written (the candidates it was to time: " +
-                    candidatesTable + ")");
+        return fail("the runner " + runner + " " + how +
+                    "; no table written (the candidates it was to time: " + candidatesTable +
+                    ")");
       if (candidatesFailed)
         llvm::errs() << "tilegen tune: tilegen-run exited " << rc
                      << ": some candidates failed their runs (wrong results, a CUDA error or a "

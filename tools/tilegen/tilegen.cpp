@@ -15,6 +15,7 @@
 #include "tilegen/Support/DecimalOption.h"
 #include "tilegen/Support/InputFiles.h"
 #include "tilegen/Support/OutputErrors.h"
+#include "tilegen/Support/Suggest.h"
 #include "tilegen/Codegen/Pipeline.h"
 #include "tilegen/Codegen/Ptxas.h"
 #include "tilegen/Dialect/Tile/TileDialect.h"
@@ -181,6 +182,21 @@ static int verifyProtocolMain(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   checkStdoutAtExit("tilegen");
+  // tilegen's version for every subcommand's --version as well.
+  cl::SetVersionPrinter(printVersion);
+  // A first word that is no file but close to a subcommand's name is a mistyped subcommand, not
+  // a description to read.
+  if (argc > 1) {
+    llvm::StringRef first = argv[1];
+    static constexpr llvm::StringRef subcommands[] = {"explain", "tune", "verify-protocol"};
+    if (!first.starts_with("-") && !llvm::is_contained(subcommands, first) &&
+        !llvm::sys::fs::exists(first)) {
+      std::string hint = tilegen::didYouMean(first, subcommands);
+      if (!hint.empty())
+        return fail("'" + first + "' is neither a file nor a subcommand (explain, tune, "
+                    "verify-protocol)" + hint);
+    }
+  }
   if (argc > 1 && llvm::StringRef(argv[1]) == "verify-protocol")
     return verifyProtocolMain(argc, argv);
   if (argc > 1 && llvm::StringRef(argv[1]) == "explain")
@@ -192,11 +208,12 @@ int main(int argc, char **argv) {
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
-  cl::SetVersionPrinter(printVersion);
   hideUnrelatedOptions();
   cl::ParseCommandLineOptions(argc, argv,
                               "tilegen: GEMM pipeline descriptions to PTX and cubins\n");
 
+  if (targetName.getNumOccurrences() && targetName.empty())
+    return fail("--target is empty; known targets: " + NVTarget::knownNames());
   if (!targetName.empty() && !NVTarget::parse(targetName))
     return fail("unknown --target '" + targetName + "'; known targets: " +
                 NVTarget::knownNames() + NVTarget::suggest(targetName));
@@ -272,6 +289,9 @@ int main(int argc, char **argv) {
   if (!keepDir.empty()) {
     if (auto ec = llvm::sys::fs::create_directories(keepDir))
       return fail("--keep: cannot create directory '" + keepDir + "': " + ec.message());
+    if (!llvm::sys::fs::is_directory(keepDir))
+      return fail("--keep: '" + keepDir + "' is a file, not a folder (--keep=DIR writes "
+                  "DIR/NAME.<stage>)");
     auto &ops = module->getBody()->getOperations();
     auto sym = ops.size() == 1 ? ops.front().getAttrOfType<StringAttr>(
                                      SymbolTable::getSymbolAttrName())

@@ -5,6 +5,8 @@ with --dispatch and writes --json rows as a checked candidate sweep would. FAKE_
             that make the last one fastest; exit 1, as tilegen-run after a failed check
   stopped   the first run found no usable GPU ("error"), every later one "not-run"; exit 3
   allfail   every candidate computed wrong results; exit 1
+  nofile    writes nothing and exits 0
+  crash     ends by SIGSEGV
 FAKE_RUNNER_EXIT overrides the exit code."""
 import json
 import os
@@ -14,6 +16,11 @@ args = sys.argv[1:]
 table = json.load(open(args[args.index("--dispatch") + 1]))
 out = args[args.index("--json") + 1]
 mode = os.environ.get("FAKE_RUNNER_MODE", "")
+if mode == "nofile":
+    sys.exit(0)
+if mode == "crash":
+    import signal
+    os.kill(os.getpid(), signal.SIGSEGV)
 rows = []
 for e in table["entries"]:
     for i, c in enumerate(e["candidates"]):
