@@ -222,8 +222,9 @@ llvm::Expected<PtxasResult> tilegen::runPtxas(const PtxasTool &tool, llvm::Strin
     return llvm::createStringError(llvm::StringRef(msg).rtrim().str());
   }
   // An option that makes ptxas print instead of assemble (--version, --help) exits 0 and
-  // leaves the cubin empty.
-  {
+  // leaves the cubin empty. (Only a regular file is read back: a caller that wants no cubin
+  // passes /dev/null.)
+  if (llvm::sys::fs::is_regular_file(cubinPath)) {
     std::string cubin = readFile(cubinPath);
     if (cubin.size() < 64 || llvm::StringRef(cubin).take_front(4) != "\x7f" "ELF") {
       llvm::sys::fs::remove(cubinPath);
