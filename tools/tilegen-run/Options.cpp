@@ -188,6 +188,11 @@ Error tilegen::run::parseOptions(int Argc, char **Argv, Options &Opts) {
       }
       if (I + 1 >= Args.size())
         return bad("option " + A + " needs a value");
+      // The next word is another option, not this one's value (--json --check would write a
+      // file named --check); a value that starts with -- is given inline, --json=--x.
+      if (Args[I + 1].size() > 2 && Args[I + 1].compare(0, 2, "--") == 0)
+        return bad("option " + A + " needs a value, found the option '" + Args[I + 1] +
+                   "' (write " + A + "=VALUE for a value that starts with --)");
       Out = Args[++I];
       return Error::success();
     };
