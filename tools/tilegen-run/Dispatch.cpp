@@ -26,7 +26,9 @@ static Error readString(const json::Value &Obj, const std::string &Key,
   const json::Value *V = Obj.get(Key);
   if (!V || !V->isString() || V->getString().empty())
     return bad(Path, Where + "\"" + Key + "\" must be a non-empty string" +
-                         (V ? std::string(", found ") + V->kindName() : ", missing"));
+                         (!V               ? std::string(", missing")
+                          : V->isString() ? std::string(", found \"\"")
+                                          : std::string(", found ") + V->kindName()));
   Out = V->getString();
   return Error::success();
 }
