@@ -426,6 +426,17 @@ static void printProblem(llvm::raw_ostream &os, const Explained &ex) {
                           .str();
   os << llvm::formatv("  tiles     {0} x {1} = {2} of {3} x {4} ({5})\n", l.tilesM, l.tilesN,
                       count(l.tiles, "tile"), l.tileM, l.tileN, partial);
+  // What the model predicts, the runner and the GPU may still refuse: say so.
+  if (l.tiles > uint64_t(INT32_MAX))
+    os << "  note      more than 2^31 - 1 output tiles: tilegen-run refuses this problem (the "
+          "kernel counts tiles in 32 bits); the prediction is the model's alone\n";
+  {
+    constexpr uint64_t kMaxElements = uint64_t(1) << 40;
+    uint64_t m = uint64_t(l.size.m), n = uint64_t(l.size.n), k = uint64_t(l.size.k);
+    if (m * k > kMaxElements || k * n > kMaxElements || m * n > kMaxElements)
+      os << "  note      an operand of more than 2^40 elements: more than any GPU's memory "
+            "holds (tilegen tune refuses such shapes)\n";
+  }
   const char *gridRule = l.grid == tile::Grid::Tiles        ? "one CTA per tile"
                          : l.grid == tile::Grid::Persistent ? "min(tiles, SMs), each looping "
                                                               "over tiles"
