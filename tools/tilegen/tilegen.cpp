@@ -254,6 +254,9 @@ int main(int argc, char **argv) {
   parseTiming.stop();
   if (!module)
     return 1;
+  // Nothing to compile is an error at every stage, not an empty module at some.
+  if (module->getBody()->empty())
+    return fail("the input has no tile.gemm: nothing to compile");
   // A plan (tile.pipeline) was resolved for one target; --target cannot move it to another.
   if (!targetName.empty()) {
     llvm::StringRef want = NVTarget::parse(targetName)->name();
