@@ -49,6 +49,7 @@ namespace cl = llvm::cl;
 
 namespace tilegen {
 int explainMain(int argc, char **argv);
+int rejectDriverOptions(llvm::StringRef subcommand); // tilegen.cpp
 } // namespace tilegen
 
 // The options live in their own subcommand, so that `--target` and the positional input do not
@@ -920,6 +921,8 @@ int tilegen::explainMain(int argc, char **argv) {
       "that problem: output tiles, the grid tilegen-run launches, CTAs resident per SM, waves,\n"
       "the busiest CTA's run through the pipeline model, DRAM traffic with an L2 reuse\n"
       "estimate, and launch + max(busiest CTA, DRAM) with every term shown.\n");
+  if (int rc = rejectDriverOptions("explain"))
+    return rc;
 
   if (explainTarget.getNumOccurrences() && explainTarget.empty())
     return fail("--target is empty; known targets: " + NVTarget::knownNames());

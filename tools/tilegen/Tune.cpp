@@ -71,6 +71,7 @@ namespace cl = llvm::cl;
 
 namespace tilegen {
 int tuneMain(int argc, char **argv);
+int rejectDriverOptions(llvm::StringRef subcommand); // tilegen.cpp
 } // namespace tilegen
 
 static cl::SubCommand tuneCommand(
@@ -861,6 +862,8 @@ int tilegen::tuneMain(int argc, char **argv) {
       "\n"
       "Writes DIR/dispatch.json and DIR/kernels/NAME.{cubin,json,mlir}; run a shape with\n"
       "`tilegen-run --dispatch DIR/dispatch.json --m M --n N --k K` (docs/dispatch.md).\n");
+  if (int rc = rejectDriverOptions("tune"))
+    return rc;
   if (tuneInput.empty())
     return fail("no description given (tilegen tune DESC --target=T --shapes=LIST -o DIR)");
   if (shapesOption.empty())

@@ -159,6 +159,20 @@ static void hideUnrelatedOptions() {
 namespace tilegen {
 int explainMain(int argc, char **argv); // Explain.cpp
 int tuneMain(int argc, char **argv);    // Tune.cpp
+
+/// For a subcommand, after its options are parsed: LLVM lets a subcommand's command line set
+/// the driver's options too, where they do nothing. Names the first one given (returns 1), else
+/// returns 0.
+int rejectDriverOptions(llvm::StringRef subcommand) {
+  cl::Option *driverOptions[] = {&outputFilename, &targetName,    &emit,    &ptxasOptions,
+                                 &ptxasTimeout,   &printPipeline, &keepDir, &verbose};
+  for (cl::Option *o : driverOptions)
+    if (o->getNumOccurrences())
+      return fail("option " + llvm::Twine(o->ArgStr.size() == 1 ? "-" : "--") + o->ArgStr +
+                  " is the compiler's; tilegen " + subcommand +
+                  " does not take it (tilegen " + subcommand + " --help lists its options)");
+  return 0;
+}
 } // namespace tilegen
 
 // `tilegen verify-protocol ARGS`: the protocol checker, tilegen-verify beside this executable
