@@ -102,7 +102,7 @@ static cl::opt<int, false, tilegen::DecimalParser<int>> topOption("top",
 namespace {
 enum class Measure { Auto, Never, Always };
 } // namespace
-static cl::opt<Measure> measureOption(
+static cl::opt<Measure, false, tilegen::ValuesParser<Measure>> measureOption(
     "measure", cl::desc("time the candidates with tilegen-run"),
     cl::values(clEnumValN(Measure::Auto, "auto", "when this machine has an NVIDIA GPU (default)"),
                clEnumValN(Measure::Never, "never", "rank by the model alone"),

@@ -65,7 +65,7 @@ static cl::opt<std::string> targetName("target",
                                        cl::desc("target: sm_80, sm_86, sm_89, sm_90, sm_90a, "
                                                 "sm_100a, sm_103a, sm_120, sm_120a"),
                                        cl::init(""), cl::cat(category));
-static cl::opt<Emit> emit(
+static cl::opt<Emit, false, tilegen::ValuesParser<Emit>> emit(
     "emit", cl::desc("stage to stop at"), cl::init(Emit::Cubin),
     cl::values(clEnumValN(Emit::Tile, "tile", "the checked description"),
                clEnumValN(Emit::Pipeline, "pipeline", "the tile.pipeline plan"),

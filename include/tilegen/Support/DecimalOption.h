@@ -1,4 +1,4 @@
-//===- DecimalOption.h - Integer command-line options read in decimal --*- C++ -*-===//
+//===- DecimalOption.h - Integer and enum command-line options, said plainly --*- C++ -*-===//
 //
 // LLVM's integer options read "010" as octal 8 and accept "0x40" and "0b1000000"; tilegen's own
 // integer options (--m, --n, --k) are decimal. `cl::opt<int, false, DecimalParser<int>>` reads
@@ -52,6 +52,27 @@ public:
     else
       llvm::outs() << "*no default*";
     llvm::outs() << ")\n";
+  }
+};
+
+/// A parser for an option with cl::values that lists the values when given another (LLVM says
+/// "Cannot find option named 'x'!").
+template <typename T> class ValuesParser : public llvm::cl::parser<T> {
+public:
+  explicit ValuesParser(llvm::cl::Option &o) : llvm::cl::parser<T>(o) {}
+
+  bool parse(llvm::cl::Option &o, llvm::StringRef argName, llvm::StringRef arg, T &value) {
+    // As cl::parser<T>::parse finds the value, without its message.
+    llvm::StringRef given = this->Owner.hasArgStr() ? arg : argName;
+    for (const auto &v : this->Values)
+      if (v.Name == given) {
+        value = v.V.getValue();
+        return false;
+      }
+    std::string names;
+    for (const auto &v : this->Values)
+      names += (names.empty() ? "" : ", ") + v.Name.str();
+    return o.error("'" + given + "' is not one of " + names);
   }
 };
 
