@@ -437,6 +437,9 @@ Error readShapeFile(const std::string &Path, std::vector<Problem> &Shapes,
                       "nor a readable file: " +
                       std::strerror(OpenErrno));
   }
+  // A UTF-8 byte-order mark, as some editors write one, is not part of the first line.
+  if (Text.compare(0, 3, "\xEF\xBB\xBF") == 0)
+    Text.erase(0, 3);
   unsigned LineNo = 0;
   size_t Before = Shapes.size();
   for (size_t Pos = 0; Pos < Text.size();) {

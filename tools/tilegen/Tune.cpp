@@ -217,7 +217,10 @@ static LogicalResult readShapes(llvm::StringRef spec, std::vector<ProblemSize> &
       return failure();
     }
     llvm::SmallVector<llvm::StringRef> lines;
-    (*buffer)->getBuffer().split(lines, '\n');
+    llvm::StringRef text = (*buffer)->getBuffer();
+    // A UTF-8 byte-order mark, as some editors write one, is not part of the first line.
+    text.consume_front("\xEF\xBB\xBF");
+    text.split(lines, '\n');
     size_t before = out.size();
     for (size_t i = 0; i < lines.size(); ++i) {
       llvm::StringRef line = lines[i].split('#').first.trim();
