@@ -50,7 +50,8 @@ struct CUstream_st;
 
 typedef enum tilegen_status {
   TILEGEN_OK = 0,
-  TILEGEN_ERROR_INVALID_ARGUMENT = 1, /* a null handle or output pointer */
+  TILEGEN_ERROR_INVALID_ARGUMENT = 1, /* a null handle or output pointer; an alpha or beta
+                                         that is NaN, infinite or subnormal */
   TILEGEN_ERROR_IO = 2,               /* a file cannot be read */
   TILEGEN_ERROR_MANIFEST = 3,         /* the manifest is invalid or disagrees with the kernel */
   TILEGEN_ERROR_CUBIN = 4,            /* not a cubin, or the kernel is not in it */
@@ -170,8 +171,8 @@ TILEGEN_LAUNCH_API tilegen_status tilegen_kernel_launch_config(tilegen_kernel *k
  * the first m x n of D back; tilegen-run --pad and the Python dispatch do so.
  * *out gets *problem's sizes when they need no padding. Fails with
  * TILEGEN_ERROR_PROBLEM when padding cannot help: block-scaled operands (the
- * padding would shift the scale blocks along K) or a padded size beyond the
- * kernel's limits. */
+ * padding would shift the scale blocks along K, or change the shape of A's
+ * scales along M or B's along N) or a padded size beyond the kernel's limits. */
 TILEGEN_LAUNCH_API tilegen_status tilegen_kernel_padded_problem(tilegen_kernel *kernel,
                                                                 const tilegen_problem *problem,
                                                                 tilegen_problem *out);

@@ -15,7 +15,10 @@
 #include "Launcher.h"
 
 #include <algorithm>
+#include <cfloat>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -57,6 +60,8 @@ tilegen_status statusOf(const Error &E) {
     return TILEGEN_ERROR_NO_CONTEXT;
   case ErrorKind::Cuda:
     return TILEGEN_ERROR_CUDA;
+  case ErrorKind::Value:
+    return TILEGEN_ERROR_INVALID_ARGUMENT;
   case ErrorKind::Unspecified:
     break;
   }
@@ -227,10 +232,32 @@ Error scratchLayout(const Manifest &Man, uint64_t Grid, std::vector<uint64_t> &O
   return Error::success();
 }
 
+/// A float as %g writes it with every digit an f32 needs.
+std::string shortFloat(float V) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%.9g", static_cast<double>(V));
+  return Buf;
+}
+
 /// Everything launch does before the launch itself: Grid and Args are ready.
 Error prepare(const tilegen_kernel &K, const tilegen_gemm_args &In, GemmArgs &Args,
               uint64_t &Grid) {
   Args = toGemmArgs(In);
+  // alpha and beta as tilegen-run and the Python package take them: finite, and 0 or a normal
+  // f32 number (a subnormal is taken only as the manifest's own default).
+  for (auto [Name, V, Default] : {std::tuple{"alpha", In.alpha, static_cast<float>(K.Man.Alpha)},
+                                  std::tuple{"beta", In.beta, static_cast<float>(K.Man.Beta)}}) {
+    if (!std::isfinite(V))
+      return Error(ExitUsage,
+                   std::string(Name) + " = " + shortFloat(V) + " is not a finite number",
+                   ErrorKind::Value);
+    if (V != 0 && std::fabs(V) < FLT_MIN && V != Default)
+      return Error(ExitUsage,
+                   std::string(Name) + " = " + shortFloat(V) +
+                       " is below the smallest normal f32 number (1.1754944e-38): the kernel "
+                       "would take it as a subnormal or 0; pass 0 or a normal number",
+                   ErrorKind::Value);
+  }
   TG_TRY(checkSizes(K, Args.P, Grid));
   std::vector<uint64_t> Offsets;
   uint64_t Total = 0;
@@ -458,6 +485,16 @@ tilegen_status tilegen_kernel_padded_problem(tilegen_kernel *K, const tilegen_pr
     uint64_t Grid = 0;
     if (Error E = paddedProblem(K->Man, Pr, Padded))
       return fail(K, std::move(E).withKind(ErrorKind::Problem));
+    // The caller passes scale tensors of the problem's own shape: block scales along M (A) or
+    // N (B) would change their shape, and the kernel would read past them.
+    for (auto [T, Outer, Given, To] :
+         {std::tuple{Tensor::A, "M", Pr.M, Padded.M}, std::tuple{Tensor::B, "N", Pr.N, Padded.N}})
+      if (K->Man.operand(T).Scale.Gran == ScaleGranularity::Block && Given != To)
+        return fail(K, TILEGEN_ERROR_PROBLEM,
+                    std::string("kernel ") + K->Man.Kernel + " scales " + tensorName(T) +
+                        " per block of " + Outer + ", so " + Outer + " = " +
+                        std::to_string(Given) + " cannot be padded to " + std::to_string(To) +
+                        " (the scale tensor would change its shape)");
     if (Error E = checkSizes(*K, Padded, Grid))
       return fail(K, E);
     std::memset(Out, 0, sizeof(*Out));

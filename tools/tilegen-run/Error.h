@@ -38,6 +38,7 @@ enum class ErrorKind {
   NoDriver,  ///< no CUDA driver or GPU
   NoContext, ///< no current CUDA context
   Cuda,      ///< a CUDA driver call failed
+  Value,     ///< an argument's value (alpha, beta) the kernel cannot take
 };
 
 class [[nodiscard]] Error {

@@ -243,6 +243,15 @@ static void pointerErrors(tilegen_kernel *K, CUdeviceptr A, CUdeviceptr B, CUdev
   X = G, X.a = 0;
   expect("launch-null-a", tilegen_kernel_launch(K, &X, NULL), TILEGEN_ERROR_POINTER);
   expect("launch-null-args", tilegen_kernel_launch(K, NULL, NULL), TILEGEN_ERROR_INVALID_ARGUMENT);
+  /* alpha and beta: finite, and 0 or normal f32 numbers. */
+  X = G, X.alpha = NAN;
+  expect("alpha-nan", tilegen_kernel_check(K, &X), TILEGEN_ERROR_INVALID_ARGUMENT);
+  X = G, X.beta = -INFINITY;
+  expect("beta-inf", tilegen_kernel_launch(K, &X, NULL), TILEGEN_ERROR_INVALID_ARGUMENT);
+  X = G, X.alpha = 1e-45f;
+  expect("alpha-subnormal", tilegen_kernel_check(K, &X), TILEGEN_ERROR_INVALID_ARGUMENT);
+  X = G, X.alpha = 0, X.beta = 3.4028235e38f;
+  expect("alpha-zero-beta-max", tilegen_kernel_check(K, &X), TILEGEN_OK);
 }
 
 /* D = A x B on the fake (computed on the host at launch) against a host loop. */
@@ -339,6 +348,44 @@ static void scales(const char *Runner, CUdeviceptr A, CUdeviceptr B, CUdeviceptr
   X = G, X.scale_a = C + 2;
   expect("fp8-misaligned-scale", tilegen_kernel_check(K, &X), TILEGEN_ERROR_POINTER);
   tilegen_kernel_destroy(K);
+
+  /* Block scales along M: padding M would change scale_a's shape (the caller's scales are for
+   * the problem's own M), so a block-scaled kernel with an M constraint pads nothing there. */
+  {
+    size_t MSize = 0, CSize = 0;
+    char *Man = readFile(Runner, "fake-fp8-block.json", &MSize);
+    char *Cubin = readFile(Runner, "fake-fp8-block.cubin", &CSize);
+    const char *Anchor = "\"constraints\": [";
+    const char *Extra = "{\"dim\": \"M\", \"multiple\": 16, \"reason\": \"test\"}, ";
+    char *At = Man ? strstr(Man, Anchor) : NULL;
+    char *With = At && Cubin ? malloc(MSize + strlen(Extra)) : NULL;
+    if (!With) {
+      printf("setup: cannot read fake-fp8-block.json or fake-fp8-block.cubin\n");
+      ++Failures;
+    } else {
+      size_t Head = (size_t)(At - Man) + strlen(Anchor);
+      tilegen_kernel *KB = NULL;
+      tilegen_problem In, Out;
+      memcpy(With, Man, Head);
+      memcpy(With + Head, Extra, strlen(Extra));
+      memcpy(With + Head + strlen(Extra), Man + Head, MSize - Head);
+      expect("fp8-block-load",
+             tilegen_kernel_load_data(With, MSize + strlen(Extra), Cubin, CSize, &KB),
+             TILEGEN_OK);
+      if (KB) {
+        memset(&In, 0, sizeof(In));
+        In.m = 100, In.n = 128, In.k = 256;
+        expect("fp8-block-padded-m", tilegen_kernel_padded_problem(KB, &In, &Out),
+               TILEGEN_ERROR_PROBLEM);
+        In.m = 112;
+        expect("fp8-block-as-is", tilegen_kernel_padded_problem(KB, &In, &Out), TILEGEN_OK);
+        tilegen_kernel_destroy(KB);
+      }
+    }
+    free(With);
+    free(Man);
+    free(Cubin);
+  }
 }
 
 /* The MXFP4 kernel: packed e2m1 B (strides in bytes, rows on whole bytes), e8m0 scales at any
