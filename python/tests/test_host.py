@@ -1487,6 +1487,11 @@ class LaunchTest(unittest.TestCase):
                   scale_b=self.bytes_array(bytes(2 * n), (2, n), (n, 1))),
              tilegen.ArgumentError, r"cannot run M x N x K = 16 x 8 x 48: K = 48 is not a "
              r"multiple of 32"),
+            # A packed operand's leading dimension in elements is twice its stride in bytes:
+            # past 2^63 - 1 it is refused, not wrapped by ctypes into another number.
+            (dict(b=FakeArray(b.buf, (k // 2, n), "|u1", (1, 2 ** 62 + 16))),
+             tilegen.ArgumentError, r"ldb = 9223372036854775840 is beyond the launch library's "
+             r"64-bit sizes \(0 to 2\^63 - 1\)"),
         ]
         for change, exc, msg in cases:
             with self.subTest(msg):

@@ -149,6 +149,7 @@ class Dispatch:
         if not isinstance(entries, list) or not entries:
             raise ManifestError("%s: field 'entries' must be a non-empty array" % where)
         self.entries = []
+        seen_sizes = {}  # size -> the index of its entry (duplicates are found in linear time)
         self.times = []  # per entry: {kernel: ns}, measured when any was, else predicted
         self.cand_order = []  # per entry: its candidates' names in the table's order
         self.failures = []  # per entry: {kernel: why its run failed}
@@ -194,12 +195,13 @@ class Dispatch:
                                         "'kernels'" % (where, i, n))
             # One entry per size (a second would never be picked), and the chosen kernel is
             # one of the candidates it was chosen from, when the entry lists any.
-            for j, (other, other_order) in enumerate(self.entries):
-                if other == size:
-                    raise ManifestError("%s: entries[%d]: size %d x %d x %d (kernel %s) has an "
-                                        "entry already: entries[%d] (kernel %s); a table has "
-                                        "one entry per size"
-                                        % ((where, i) + size + (names[0], j, other_order[0])))
+            if size in seen_sizes:
+                j = seen_sizes[size]
+                raise ManifestError("%s: entries[%d]: size %d x %d x %d (kernel %s) has an "
+                                    "entry already: entries[%d] (kernel %s); a table has "
+                                    "one entry per size"
+                                    % ((where, i) + size + (names[0], j, self.entries[j][1][0])))
+            seen_sizes[size] = len(self.entries)
             for c in range(2, len(names)):
                 if names[c] in names[1:c]:
                     raise ManifestError("%s: entries[%d]: candidates[%d]: kernel %s is listed "

@@ -336,6 +336,12 @@ class Kernel:
             stream = _current_stream(torch, device) if torch is not None else 0
         else:
             stream = _stream_handle(stream)
+        # ctypes wraps an int64 field silently: a leading dimension past it (a huge stride,
+        # doubled for packed e2m1) is refused here, named, not passed on as another number.
+        for name, v in zip(("m", "n", "k", "lda", "ldb", "ldc", "ldd"), sizes):
+            if not 0 <= v <= 2 ** 63 - 1:
+                raise ArgumentError("%s = %d is beyond the launch library's 64-bit sizes "
+                                    "(0 to 2^63 - 1)" % (name, v))
         args = _native.GemmArgs()
         p = args.problem
         p.m, p.n, p.k, p.lda, p.ldb, p.ldc, p.ldd = sizes
