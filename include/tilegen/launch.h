@@ -141,8 +141,10 @@ TILEGEN_LAUNCH_API tilegen_status tilegen_kernel_load_data(const char *manifest,
                                                            size_t cubin_size,
                                                            tilegen_kernel **out);
 
-/* Unloads the module; null and a kernel destroyed already are ignored. Every other call
- * refuses a destroyed kernel (TILEGEN_ERROR_INVALID_ARGUMENT). */
+/* Unloads the module; null and a kernel destroyed already are ignored. Calls on
+ * the kernel running in other threads finish first (destroy waits for them);
+ * every later call refuses the destroyed kernel (TILEGEN_ERROR_INVALID_ARGUMENT),
+ * and no later load returns its handle again. */
 TILEGEN_LAUNCH_API void tilegen_kernel_destroy(tilegen_kernel *kernel);
 
 /* The message of the last failing call on this kernel ("" if none): a copy, valid until this

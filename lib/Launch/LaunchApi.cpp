@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <condition_variable>
 #include <mutex>
 #include <new>
 #include <unordered_set>
@@ -34,6 +35,8 @@ struct tilegen_kernel {
 
   mutable std::mutex Mu;
   mutable std::string LastError;
+  /// Calls running on the kernel (guarded by liveMutex): tilegen_kernel_destroy waits for 0.
+  mutable int Users = 0;
 };
 
 namespace {
@@ -81,6 +84,45 @@ std::unordered_set<const tilegen_kernel *> &liveKernels() {
 bool alive(const tilegen_kernel *K) {
   std::lock_guard<std::mutex> Lock(liveMutex());
   return liveKernels().count(K) != 0;
+}
+std::condition_variable &idle() {
+  static std::condition_variable Cv;
+  return Cv;
+}
+
+/// Holds a kernel for one call: tilegen_kernel_destroy in another thread waits until the call
+/// returns, so the call never reads a kernel that is being unloaded. False when the handle is
+/// not a loaded kernel.
+class Pin {
+public:
+  explicit Pin(const tilegen_kernel *K) : K(K) {
+    std::lock_guard<std::mutex> Lock(liveMutex());
+    Held = K && liveKernels().count(K) != 0;
+    if (Held)
+      ++K->Users;
+  }
+  ~Pin() {
+    if (!Held)
+      return;
+    std::lock_guard<std::mutex> Lock(liveMutex());
+    if (--K->Users == 0)
+      idle().notify_all();
+  }
+  Pin(const Pin &) = delete;
+  Pin &operator=(const Pin &) = delete;
+  explicit operator bool() const { return Held; }
+
+private:
+  const tilegen_kernel *K;
+  bool Held = false;
+};
+
+/// A kernel's memory is kept after tilegen_kernel_destroy (its contents are destroyed): a later
+/// kernel never gets the address of a destroyed one, so a stale handle is refused rather than
+/// taken for another kernel.
+tilegen_kernel *newKernel() {
+  void *Mem = ::operator new(sizeof(tilegen_kernel), std::nothrow);
+  return Mem ? new (Mem) tilegen_kernel : nullptr;
 }
 
 /// Records a failure for this thread (and the kernel, when given).
@@ -138,7 +180,7 @@ tilegen_status loadInto(Manifest &&Man, tilegen_kernel **Out) {
   if (Error E2 = Cu->check(Cu->cuCtxGetDevice(&Dev), "cuCtxGetDevice"))
     return fail(nullptr, std::move(E2).withKind(ErrorKind::Cuda));
 
-  auto *K = new (std::nothrow) tilegen_kernel;
+  tilegen_kernel *K = newKernel();
   if (!K)
     return fail(nullptr, TILEGEN_ERROR_INTERNAL, "out of host memory");
   K->Man = std::move(Man);
@@ -149,7 +191,8 @@ tilegen_status loadInto(Manifest &&Man, tilegen_kernel **Out) {
     Loaded = K->Kernel.load(*Cu, K->Man, K->Dev);
   if (Loaded) {
     tilegen_status S = fail(nullptr, Loaded);
-    delete K;
+    K->~tilegen_kernel(); // never handed out: its memory may be reused
+    ::operator delete(K);
     return S;
   }
   K->ATypeName = elemTypeName(K->Man.A.Type);
@@ -370,15 +413,18 @@ void tilegen_kernel_destroy(tilegen_kernel *K) {
   if (!K)
     return;
   {
-    std::lock_guard<std::mutex> Lock(liveMutex());
+    std::unique_lock<std::mutex> Lock(liveMutex());
     if (!liveKernels().erase(K))
       return; // destroyed already, or no kernel of this library
+    // New calls are refused from here; the ones running finish first.
+    idle().wait(Lock, [&] { return K->Users == 0; });
   }
-  delete K;
+  K->~tilegen_kernel(); // unloads the module; the memory stays (newKernel)
 }
 
 const char *tilegen_kernel_error(const tilegen_kernel *K) {
-  if (!K || !alive(K))
+  Pin Pinned(K);
+  if (!Pinned)
     return "";
   // A copy per thread: another thread's failing call on the kernel rewrites LastError, so
   // the kernel's own string could change under the caller.
@@ -393,7 +439,8 @@ tilegen_status tilegen_kernel_get_info(const tilegen_kernel *K, tilegen_kernel_i
     return fail(K, TILEGEN_ERROR_INVALID_ARGUMENT,
                 std::string("tilegen_kernel_get_info: ") + (!K ? "kernel" : "out") +
                     " is null");
-  if (!alive(K))
+  Pin Pinned(K);
+  if (!Pinned)
     return notAlive("tilegen_kernel_get_info");
   const Manifest &M = K->Man;
   std::memset(Out, 0, sizeof(*Out));
@@ -428,7 +475,8 @@ tilegen_status tilegen_gemm_args_init(const tilegen_kernel *K, tilegen_gemm_args
     return fail(K, TILEGEN_ERROR_INVALID_ARGUMENT,
                 std::string("tilegen_gemm_args_init: ") + (!K ? "kernel" : "args") +
                     " is null");
-  if (!alive(K))
+  Pin Pinned(K);
+  if (!Pinned)
     return notAlive("tilegen_gemm_args_init");
   std::memset(Args, 0, sizeof(*Args));
   Args->alpha = static_cast<float>(K->Man.Alpha);
@@ -442,7 +490,8 @@ tilegen_status tilegen_kernel_launch_config(tilegen_kernel *K, const tilegen_pro
     return fail(K, TILEGEN_ERROR_INVALID_ARGUMENT,
                 std::string("tilegen_kernel_launch_config: ") +
                     (!K ? "kernel" : !P ? "problem" : "out") + " is null");
-  if (!alive(K))
+  Pin Pinned(K);
+  if (!Pinned)
     return notAlive("tilegen_kernel_launch_config");
   return guarded(K, [&] {
     Problem Pr;
@@ -475,7 +524,8 @@ tilegen_status tilegen_kernel_padded_problem(tilegen_kernel *K, const tilegen_pr
     return fail(K, TILEGEN_ERROR_INVALID_ARGUMENT,
                 std::string("tilegen_kernel_padded_problem: ") +
                     (!K ? "kernel" : !P ? "problem" : "out") + " is null");
-  if (!alive(K))
+  Pin Pinned(K);
+  if (!Pinned)
     return notAlive("tilegen_kernel_padded_problem");
   return guarded(K, [&] {
     Problem Pr, Padded;
@@ -509,7 +559,8 @@ tilegen_status tilegen_kernel_check(tilegen_kernel *K, const tilegen_gemm_args *
   if (!K || !In)
     return fail(K, TILEGEN_ERROR_INVALID_ARGUMENT,
                 std::string("tilegen_kernel_check: ") + (!K ? "kernel" : "args") + " is null");
-  if (!alive(K))
+  Pin Pinned(K);
+  if (!Pinned)
     return notAlive("tilegen_kernel_check");
   return guarded(K, [&] {
     GemmArgs Args;
@@ -526,7 +577,8 @@ tilegen_status tilegen_kernel_launch(tilegen_kernel *K, const tilegen_gemm_args 
     return fail(K, TILEGEN_ERROR_INVALID_ARGUMENT,
                 std::string("tilegen_kernel_launch: ") + (!K ? "kernel" : "args") +
                     " is null");
-  if (!alive(K))
+  Pin Pinned(K);
+  if (!Pinned)
     return notAlive("tilegen_kernel_launch");
   return guarded(K, [&] {
     GemmArgs Args;

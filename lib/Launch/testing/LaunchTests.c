@@ -22,6 +22,7 @@
 
 #include <dlfcn.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -480,6 +481,79 @@ static void blockScaled(const char *Runner, const char *Launch, CUdeviceptr A, C
          TILEGEN_ERROR_INVALID_ARGUMENT);
 }
 
+/* One thread launches a kernel in a loop while another destroys it: every launch succeeds or is
+ * refused as a call on a destroyed kernel, none reads the kernel while it is unloaded (the
+ * sanitizer build would report it), and a destroyed handle is never handed out again. */
+struct Launcher {
+  tilegen_kernel *K;
+  tilegen_gemm_args G;
+  CUcontext Ctx;
+  volatile int Started, Stop;
+  tilegen_status Bad;
+};
+
+static void *launchLoop(void *Arg) {
+  struct Launcher *L = (struct Launcher *)Arg;
+  pCtxSetCurrent(L->Ctx);
+  L->Started = 1;
+  while (!L->Stop) {
+    tilegen_status S = tilegen_kernel_launch(L->K, &L->G, NULL);
+    if (S != TILEGEN_OK && S != TILEGEN_ERROR_INVALID_ARGUMENT)
+      L->Bad = S;
+  }
+  return NULL;
+}
+
+static void destroyWhileLaunching(const char *Runner, CUcontext Ctx, CUdeviceptr A,
+                                  CUdeviceptr B, CUdeviceptr D) {
+  char P[4096];
+  int Round, Bad = 0;
+  tilegen_kernel *K1 = NULL, *K2 = NULL;
+  tilegen_gemm_args G;
+  path(P, sizeof(P), Runner, "fake-correct.cubin");
+  for (Round = 0; Round < 40; ++Round) {
+    struct Launcher L;
+    pthread_t T;
+    memset(&L, 0, sizeof(L));
+    if (tilegen_kernel_load(P, &L.K) != TILEGEN_OK) {
+      report("race-load", TILEGEN_ERROR_INTERNAL);
+      ++Failures;
+      return;
+    }
+    tilegen_gemm_args_init(L.K, &L.G);
+    L.G.problem.m = 64, L.G.problem.n = 64, L.G.problem.k = 64;
+    L.G.a = A, L.G.b = B, L.G.d = D;
+    L.Ctx = Ctx;
+    if (pthread_create(&T, NULL, launchLoop, &L) != 0) {
+      printf("setup: pthread_create failed\n");
+      ++Failures;
+      tilegen_kernel_destroy(L.K);
+      return;
+    }
+    while (!L.Started)
+      ;
+    tilegen_kernel_destroy(L.K);
+    L.Stop = 1;
+    pthread_join(T, NULL);
+    Bad |= L.Bad != TILEGEN_OK;
+  }
+  printf("destroy-while-launching: %d rounds, %s\n", Round,
+         Bad ? "a launch failed otherwise" : "each launch ran or was refused");
+  Failures += Bad;
+  /* A stale handle stays refused after another load. */
+  tilegen_kernel_load(P, &K1);
+  tilegen_kernel_destroy(K1);
+  tilegen_kernel_load(P, &K2);
+  tilegen_gemm_args_init(K2, &G);
+  G.problem.m = 64, G.problem.n = 64, G.problem.k = 64;
+  G.a = A, G.b = B, G.d = D;
+  printf("new-handle-differs: %d\n", K1 != K2);
+  Failures += K1 == K2;
+  expect("stale-handle", tilegen_kernel_check(K1, &G), TILEGEN_ERROR_INVALID_ARGUMENT);
+  expect("new-handle", tilegen_kernel_check(K2, &G), TILEGEN_OK);
+  tilegen_kernel_destroy(K2);
+}
+
 int main(int Argc, char **Argv) {
   tilegen_kernel *K = NULL;
   CUcontext Ctx = NULL;
@@ -532,6 +606,7 @@ int main(int Argc, char **Argv) {
   workspaceAndStrides(Argv[2], Argv[3], A, B, C, D);
   scales(Argv[2], A, B, C, D);
   blockScaled(Argv[2], Argv[3], A, B, C, D);
+  destroyWhileLaunching(Argv[2], Ctx, A, B, D);
   pMemFree(A);
   pMemFree(B);
   pMemFree(C);
