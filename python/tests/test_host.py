@@ -1640,6 +1640,21 @@ class LaunchTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, r"= 3.4028236e\+38 is beyond the f32 range"):
             tilegen._manifest.f32_scalar(3.4028236e38, "alpha", ValueError)
 
+    def test_prepare_names_the_manifest_the_library_refuses(self):
+        # Fields the package does not read itself are the library's to check, at the first
+        # load onto a GPU: still a ManifestError naming the file.
+        p = fake_kernel(self.dir, "wide")
+        with open(p) as f:
+            man = json.load(f)
+        man["block"] = [2000, 1, 1]
+        with open(p, "w") as f:
+            json.dump(man, f)
+        kern = tilegen.load(p)
+        with self.assertRaisesRegex(tilegen.ManifestError, r"manifest .*wide\.json: field "
+                                    r"'block\[0\]': expected an integer in \[1, 1024\], found "
+                                    r"2000 \(TILEGEN_ERROR_MANIFEST\)"):
+            kern.prepare(0)
+
     def test_prepare_device(self):
         kern = tilegen.load(fake_kernel(self.dir, "k"))
         self.assertIs(kern.prepare(0), kern)

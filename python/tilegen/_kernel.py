@@ -186,6 +186,12 @@ class Kernel:
                 text = self.manifest.text.encode("utf-8")
                 st = lib.kernel_load_data(text, len(text), self._cubin, len(self._cubin),
                                           ctypes.byref(out))
+                if st == _native.STATUS_MANIFEST:
+                    # A manifest the library reads more strictly than load did: named as the
+                    # manifest's error, with its file.
+                    e = lib.thread_failure(st)
+                    raise ManifestError(str(e).replace(
+                        "manifest <memory>", "manifest %s" % (self.manifest.path or "<memory>")))
                 if st != 0:
                     raise lib.thread_failure(st)
             finally:
