@@ -1438,15 +1438,15 @@ class LaunchTest(unittest.TestCase):
         disp(a, b, out=d, scale_b=self.bytes_array(scales, (kb, n), (n, 1)))
         self.assertEqual(self.read(d, m, n, "row"), ref)
         # e8m0 scales are bytes, copied by the kernels in 4-byte pieces: a pointer 4 bytes into
-        # a buffer is fine, one at an odd address is refused before the launch.
+        # a buffer is fine, one at an odd address is refused before the launch, by the package.
         buf = _native.DeviceBuffer(0, len(scales) + 4)
         buf.write(b"\0" * 4 + scales)
         d, _ = self.matrix(m, n, "row", "<f4", fill=False)
         kern(a, b, out=d, scale_b=FakeArray(buf, (kb, n), "|u1", (n, 1), offset=4))
         self.assertEqual(self.read(d, m, n, "row"), ref)
-        with self.assertRaisesRegex(tilegen.LaunchError, r"pointer scale_b = 0x[0-9a-f]+ is "
-                                    r"not 4-byte aligned \(the kernels copy scales in 4-byte "
-                                    r"pieces\)"):
+        with self.assertRaisesRegex(tilegen.ArgumentError, r"scale_b's data pointer "
+                                    r"0x[0-9a-f]+ is not 4-byte aligned \(e8m0 scales; the "
+                                    r"kernels copy scales in 4-byte pieces\)"):
             kern(a, b, out=d, scale_b=FakeArray(buf, (kb, n), "|u1", (n, 1), offset=1))
 
     def test_mxfp4_bad_arguments(self):

@@ -429,10 +429,11 @@ class Kernel:
                  "; pass s.t().contiguous().t() for an [%s block, K block] tensor s in "
                  "row-major order" % ("M" if op == "A" else "N")
                  if tuple(v.shape) == (ob, kb) and kb > 1 and ob > 1 else ""))
-        align = 1 if e8m0 else 4
-        if v.ptr % align:
-            raise ArgumentError("%s's data pointer 0x%x is not 4-byte aligned (f32 scales)" %
-                                (name, v.ptr))
+        # f32 scales and e8m0 bytes alike: the kernels copy scales in 4-byte pieces.
+        if v.ptr % 4:
+            raise ArgumentError("%s's data pointer 0x%x is not 4-byte aligned (%s; the kernels "
+                                "copy scales in 4-byte pieces)"
+                                % (name, v.ptr, "e8m0 scales" if e8m0 else "f32 scales"))
         views.append((name, v))
         return v.ptr
 
