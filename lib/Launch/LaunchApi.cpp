@@ -24,6 +24,7 @@
 #include <mutex>
 #include <new>
 #include <unordered_set>
+#include <vector>
 
 using namespace tilegen::run;
 
@@ -123,6 +124,12 @@ private:
 tilegen_kernel *newKernel() {
   void *Mem = ::operator new(sizeof(tilegen_kernel), std::nothrow);
   return Mem ? new (Mem) tilegen_kernel : nullptr;
+}
+/// The memory of the destroyed kernels, held (and reachable, for leak checkers) until the
+/// process ends; guarded by liveMutex.
+std::vector<void *> &destroyedKernels() {
+  static std::vector<void *> Kept;
+  return Kept;
 }
 
 /// Records a failure for this thread (and the kernel, when given).
@@ -418,6 +425,7 @@ void tilegen_kernel_destroy(tilegen_kernel *K) {
       return; // destroyed already, or no kernel of this library
     // New calls are refused from here; the ones running finish first.
     idle().wait(Lock, [&] { return K->Users == 0; });
+    destroyedKernels().push_back(K);
   }
   K->~tilegen_kernel(); // unloads the module; the memory stays (newKernel)
 }
