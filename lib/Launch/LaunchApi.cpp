@@ -128,8 +128,9 @@ tilegen_kernel *newKernel() {
 /// The memory of the destroyed kernels, held (and reachable, for leak checkers) until the
 /// process ends; guarded by liveMutex.
 std::vector<void *> &destroyedKernels() {
-  static std::vector<void *> Kept;
-  return Kept;
+  // Never destroyed: a static vector would free its buffer at exit, before a leak checker runs.
+  static auto *Kept = new std::vector<void *>;
+  return *Kept;
 }
 
 /// Records a failure for this thread (and the kernel, when given).
