@@ -909,7 +909,9 @@ int tilegen::tuneMain(int argc, char **argv) {
                       what + " (" + in + "); give another -o folder or move the file");
     llvm::SmallString<256> descDir(tuneInput);
     llvm::sys::path::remove_filename(descDir);
-    if (isSameFile(outDir + "/kernels", descDir.empty() ? llvm::StringRef(".") : llvm::StringRef(descDir)))
+    if (descDir.empty())
+      descDir = ".";
+    if (isSameFile(outDir + "/kernels", descDir))
       return fail("-o " + outDir + ": tune writes its kernels into " + outDir +
                   "/kernels, which holds the description (" + tuneInput +
                   "); give another -o folder or move the file");
