@@ -38,6 +38,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "tilegen/Support/InputFiles.h"
+#include "tilegen/Support/ShapeLists.h"
 #include "tilegen/Support/OutputErrors.h"
 #include "llvm/Support/WithColor.h"
 
@@ -432,9 +433,10 @@ static void printProblem(llvm::raw_ostream &os, const Explained &ex) {
     os << "  note      more than 2^31 - 1 output tiles: tilegen-run refuses this problem (the "
           "kernel counts tiles in 32 bits); the prediction is the model's alone\n";
   {
-    constexpr uint64_t kMaxElements = uint64_t(1) << 40;
-    uint64_t m = uint64_t(l.size.m), n = uint64_t(l.size.n), k = uint64_t(l.size.k);
-    if (m * k > kMaxElements || k * n > kMaxElements || m * n > kMaxElements)
+    // Each size is below 2^31, so the products are exact in 64 bits.
+    int64_t m = l.size.m, n = l.size.n, k = l.size.k;
+    if (m * k > kMaxOperandElements || k * n > kMaxOperandElements ||
+        m * n > kMaxOperandElements)
       os << "  note      an operand of more than 2^40 elements: more than any GPU's memory "
             "holds (tilegen tune refuses such shapes)\n";
   }

@@ -187,9 +187,6 @@ struct Entry {
 /// time, scaled by the measured candidates' measured / predicted, is below this fraction of it.
 constexpr double kUnmeasuredMargin = 0.9;
 
-/// The most elements an operand of a tuned shape may have: 2^40 (2 TiB of bf16), beyond the
-/// memory of any GPU, so that the model's times stay far inside the dispatch table's bound.
-constexpr int64_t kMaxOperandElements = int64_t(1) << 40;
 
 /// The most shapes one table is tuned for (a table entry takes about 1.2 KB with three
 /// candidates, so the table stays well inside the 16 MiB tilegen-run reads).

@@ -14,6 +14,11 @@
 
 namespace tilegen {
 
+/// The most elements an operand of a tuned shape may have: 2^40 (2 TiB of bf16), beyond the
+/// memory of any GPU, so that the model's times stay far inside the dispatch table's bound
+/// (tune refuses larger shapes; explain notes them).
+constexpr int64_t kMaxOperandElements = int64_t(1) << 40;
+
 struct ShapeTriple {
   int64_t m = 0, n = 0, k = 0;
 };

@@ -424,7 +424,8 @@ static ParseResult parseScalarField(OpAsmParser &parser, StringRef field, double
     // Rounded to nearest, as a float literal of the same value would be.
     APFloat value(APFloat::IEEEdouble());
     (void)value.convertFromAPInt(integer, /*IsSigned=*/true, APFloat::rmNearestTiesToEven);
-    out = negative ? -value.convertToDouble() : value.convertToDouble();
+    double magnitude = value.bitcastToAPInt().bitsToDouble();
+    out = negative ? -magnitude : magnitude;
     return success();
   }
   if (parser.parseFloat(out))
