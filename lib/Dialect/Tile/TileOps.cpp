@@ -7,6 +7,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/ADT/StringExtras.h"
@@ -424,7 +425,7 @@ static ParseResult parseScalarField(OpAsmParser &parser, StringRef field, double
     // Rounded to nearest, as a float literal of the same value would be.
     APFloat value(APFloat::IEEEdouble());
     (void)value.convertFromAPInt(integer, /*IsSigned=*/true, APFloat::rmNearestTiesToEven);
-    double magnitude = value.bitcastToAPInt().bitsToDouble();
+    double magnitude = llvm::bit_cast<double>(value.bitcastToAPInt().getZExtValue());
     out = negative ? -magnitude : magnitude;
     return success();
   }
