@@ -36,7 +36,10 @@
 // not seen assemble: in this process, and across processes through the file named by
 // $TILEGEN_FUZZ_PTXAS_CACHE (one hex hash per line, appended after each success; scripts/fuzz.sh
 // keeps it in the build folder). $TILEGEN_FUZZ_PTXAS=off skips ptxas. ptxas runs with -v -O3
-// (as tilegen does) and a limit of 8 s; a ptxas that runs out of time is not a finding.
+// (as tilegen does) and a limit of at most 8 s that ends 9 s after the input started (so that
+// ptxas's time does not turn an input into a timeout under scripts/fuzz.sh's -timeout=10; an
+// input whose own work left ptxas less than a second skips it); a ptxas that runs out of time is
+// not a finding.
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,6 +78,7 @@
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
@@ -163,6 +167,7 @@ namespace {
 struct Current {
   llvm::StringRef text;
   const FuzzOptions *options = nullptr;
+  std::chrono::steady_clock::time_point start;
 };
 Current current;
 
@@ -274,12 +279,21 @@ public:
     uint64_t h = llvm::hash_combine(target.name(), ptx);
     if (seen.contains(h))
       return;
+    // ptxas gets what is left of the input's time (kPtxasEnd after its start), at most
+    // kPtxasLimit: its time counts towards libFuzzer's -timeout, and a slow ptxas is not
+    // tilegen's bug.
+    constexpr int kPtxasLimit = 8, kPtxasEnd = 9;
+    double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - current.start).count();
+    int limit = std::min(kPtxasLimit, static_cast<int>(kPtxasEnd - elapsed));
+    if (limit < 1)
+      return;
     // runPtxas's limit is an alarm() (llvm::sys::ExecuteAndWait), which replaces libFuzzer's
     // -timeout timer (setitimer, the same ITIMER_REAL) and cancels it on return; without the
     // timer put back, no input after the first ptxas run of a process would time out.
     struct itimerval fuzzerTimer;
     bool haveTimer = getitimer(ITIMER_REAL, &fuzzerTimer) == 0;
-    auto result = runPtxas(*tool, ptx, target, "/dev/null", "", /*timeoutSeconds=*/8);
+    auto result = runPtxas(*tool, ptx, target, "/dev/null", "", limit);
     if (haveTimer)
       setitimer(ITIMER_REAL, &fuzzerTimer, nullptr);
     restoreFuzzerSignalHandlers();
@@ -440,7 +454,9 @@ static void explainModel(tile::GemmOp op, const FuzzOptions &o) {
   (void)schedule.lastWindowPeriod();
   llvm::raw_null_ostream null;
   printTextTimeline(null, schedule, timelineTiles, width, "cycles");
-  writeTimelineSVG(null, schedule, timelineTiles, "fuzz", "cycles");
+  // --svg: refused past kMaxDrawnSlices drawn slices.
+  if (int64_t(std::min(timelineTiles, shape.tiles)) * shape.kSlices <= kMaxDrawnSlices)
+    writeTimelineSVG(null, schedule, timelineTiles, "fuzz", "cycles");
 }
 
 /// Parses `text` (the printed output of a stage) in a fresh context; reports a round-trip
@@ -517,7 +533,7 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
   FuzzOptions o = fuzz::parseOptions(text);
-  current = {text, &o};
+  current = {text, &o, std::chrono::steady_clock::now()};
   if (o.badTarget)
     return -1; // tilegen refuses an unknown --target before reading the input
 

@@ -246,6 +246,8 @@ void tilegen::writeTimelineSVG(llvm::raw_ostream &os, const ModelSchedule &s, in
   rowStart("row-epilogue", "epilogue", yEpi, rowH);
   for (int t = 0; t < static_cast<int>(s.epilogueDone.size()); ++t) {
     double e0 = s.epilogueDone[t] - s.costs.epilogue;
+    if (e0 >= end)
+      break; // epilogues end in tile order: none after this one is drawn
     rect(e0, s.epilogueDone[t], yEpi, rowH, tileColour(t),
          llvm::formatv("epilogue of tile {0}: {1} to {2}", tileChar(t), timeLabel(e0),
                        timeLabel(s.epilogueDone[t])));

@@ -151,8 +151,38 @@ static bool parseSize(const std::string &S, const char *Dim, int64_t &Out,
   return true;
 }
 
+/// Whether S is a plain decimal number: an optional sign, digits with at most one '.' (at least
+/// one digit), and an optional exponent of an 'e' or 'E', an optional sign and digits. strtod
+/// alone also takes leading spaces, hexadecimal, "inf" and "nan".
+static bool isDecimalNumber(const std::string &S) {
+  size_t I = 0, N = S.size();
+  auto digits = [&] {
+    size_t From = I;
+    while (I < N && S[I] >= '0' && S[I] <= '9')
+      ++I;
+    return I - From;
+  };
+  if (I < N && (S[I] == '+' || S[I] == '-'))
+    ++I;
+  size_t Mantissa = digits();
+  if (I < N && S[I] == '.') {
+    ++I;
+    Mantissa += digits();
+  }
+  if (Mantissa == 0)
+    return false;
+  if (I < N && (S[I] == 'e' || S[I] == 'E')) {
+    ++I;
+    if (I < N && (S[I] == '+' || S[I] == '-'))
+      ++I;
+    if (digits() == 0)
+      return false;
+  }
+  return I == N;
+}
+
 static bool parseDouble(const std::string &S, double &Out) {
-  if (S.empty())
+  if (!isDecimalNumber(S))
     return false;
   errno = 0;
   char *End = nullptr;
@@ -492,11 +522,14 @@ Error readShapeFile(const std::string &Path, std::vector<Problem> &Shapes,
 Error tilegen::run::expandSweep(const std::string &Spec,
                                 std::vector<Problem> &Shapes,
                                 std::vector<std::string> *Files) {
-  std::string Item;
-  std::istringstream SS(Spec);
-  while (std::getline(SS, Item, ',')) {
+  size_t Index = 0;
+  for (size_t From = 0; From <= Spec.size(); ++Index) {
+    size_t Comma = std::min(Spec.find(',', From), Spec.size());
+    std::string Item = Spec.substr(From, Comma - From);
+    From = Comma + 1;
     if (Item.empty())
-      continue;
+      return usageError("--sweep '" + Spec + "': item " + std::to_string(Index + 1) +
+                        " is empty (a list is names or files separated by single commas)");
     bool Found = false;
     for (const NamedShapeList &L : namedShapeLists()) {
       if (Item == L.name || Item == "all") {

@@ -1116,11 +1116,11 @@ int tilegen::explainMain(int argc, char **argv) {
                 "description");
   if (!svgOption.empty()) {
     int64_t drawn = int64_t(std::min<int>(timelineTilesOption, ex.shape.tiles)) * ex.shape.kSlices;
-    if (drawn > kMaxListedSlices)
+    if (drawn > kMaxDrawnSlices)
       return fail(llvm::formatv("--svg draws every K-slice of the tiles it shows: {0} x {1} = "
                                 "{2} slices, at most {3} (lower --timeline-tiles or --k-slices)",
                                 std::min<int>(timelineTilesOption, ex.shape.tiles),
-                                ex.shape.kSlices, drawn, kMaxListedSlices)
+                                ex.shape.kSlices, drawn, kMaxDrawnSlices)
                       .str());
   }
   if (jsonScheduleOption && jsonOption) {
