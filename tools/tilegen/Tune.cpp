@@ -187,7 +187,6 @@ struct Entry {
 /// time, scaled by the measured candidates' measured / predicted, is below this fraction of it.
 constexpr double kUnmeasuredMargin = 0.9;
 
-
 /// The most shapes one table is tuned for (a table entry takes about 1.2 KB with three
 /// candidates, so the table stays well inside the 16 MiB tilegen-run reads).
 constexpr size_t kMaxTuneShapes = 4096;
